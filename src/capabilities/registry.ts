@@ -1,0 +1,38 @@
+/**
+ * Every capability a peer can negotiate at subscribe time, the wire version it
+ * came in, and what it gates. The opcode table names its gating capability from
+ * this list, so one place says what needs negotiating.
+ */
+export const CAPABILITIES = {
+  ackOutput: {
+    since: 1,
+    gatesOpcodes: [] as readonly string[],
+    gatesFields: ['Ack.bytes'] as readonly string[],
+    purpose: 'the client promises to return Ack {bytes}, so the host may hold output past the window until credit returns',
+  },
+  outputPause: {
+    since: 1,
+    gatesOpcodes: ['SetOutputPaused'] as readonly string[],
+    gatesFields: [] as readonly string[],
+    purpose: 'the client can pause output of a hidden pane',
+  },
+  writeUnavailable: {
+    since: 1,
+    gatesOpcodes: ['WriteUnavailable'] as readonly string[],
+    gatesFields: [] as readonly string[],
+    purpose: 'the host tells the client the terminal refuses writes',
+  },
+  inputAck: {
+    since: 1,
+    gatesOpcodes: ['InputAck'] as readonly string[],
+    gatesFields: ['Subscribe.inputSessionId', 'subscribed.inputLedgerId', 'Input seq'] as readonly string[],
+    purpose: 'exactly-once input: sequenced Input acknowledged by InputAck (go-back-N)',
+  },
+} as const;
+
+export type CapabilityName = keyof typeof CAPABILITIES;
+
+export const CAPABILITY_NAMES = Object.keys(CAPABILITIES) as CapabilityName[];
+
+/** Version 1 of every capability; a capability's number changes when its meaning does. */
+export type CapabilitySet = Partial<Record<string, number>>;

@@ -1,0 +1,53 @@
+import { readFileSync } from 'node:fs';
+
+/** A subcommand module exports `run(args)`, returning the exit code; it handles its own --help. */
+export type CommandModule = { run(args: string[]): Promise<number> };
+
+interface Command {
+  readonly summary: string;
+  readonly load: () => Promise<CommandModule>;
+}
+
+/** Every subcommand, in the order `--help` lists them; loaded only when used. */
+const COMMANDS: Record<string, Command> = {};
+
+function packageVersion(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}
+
+function usage(): string {
+  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+  return [
+    'Usage: termwire <command> [options]',
+    '',
+    'A binary terminal-stream protocol stack and its version-skew gate.',
+    '',
+    'Commands:',
+    ...(lines.length ? lines : ['  (none yet)']),
+    '',
+    'Options:',
+    '  -h, --help     show this help (also: termwire <command> --help)',
+    '  -V, --version  print the version',
+    '',
+    'Exit codes: 0 success, 1 findings or failure, 2 usage error or could not run.',
+  ].join('\n');
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const [first, ...rest] = argv;
+  if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
+    process.stdout.write(usage() + '\n');
+    return first === undefined ? 2 : 0;
+  }
+  if (first === '-V' || first === '--version') {
+    process.stdout.write(packageVersion() + '\n');
+    return 0;
+  }
+  const command = COMMANDS[first];
+  if (!command) {
+    process.stderr.write(`termwire: unknown command '${first}'\n\n${usage()}\n`);
+    return 2;
+  }
+  return (await command.load()).run(rest);
+}

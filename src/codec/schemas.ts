@@ -1,0 +1,85 @@
+import { z } from 'zod';
+
+// zod objects strip unknown keys by default: a field added by a newer peer is
+// ignored, never an error (compatibility Rule 1). Optional stays optional.
+const dimension = z.number().int().min(1).max(65535);
+const seqNumber = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const capabilitySet = z.record(z.string(), z.number().int().min(0));
+
+export const viewportSchema = z.object({ cols: dimension, rows: dimension });
+
+export const snapshotStartSchema = z.object({
+  kind: z.string(),
+  cols: dimension,
+  rows: dimension,
+  requestId: z.string().optional(),
+  seq: seqNumber.optional(),
+  source: z.string().optional(),
+  truncated: z.boolean().optional(),
+});
+
+export const resizedSchema = z.object({
+  cols: dimension,
+  rows: dimension,
+  reason: z.string().optional(),
+  seq: seqNumber.optional(),
+});
+
+export const subscribeSchema = z.object({
+  streamId: z.number().int().min(1).max(0xffffffff),
+  terminal: z.string().min(1).max(256),
+  client: z.object({ id: z.string(), type: z.string() }).optional(),
+  viewport: viewportSchema.optional(),
+  capabilities: capabilitySet.optional(),
+  inputSessionId: z.string().min(1).max(128).optional(),
+});
+
+export const snapshotRequestSchema = z.object({
+  requestId: z.string().max(128).optional(),
+  scrollbackRows: z.number().int().min(0).optional(),
+});
+
+export const subscribedEventSchema = z.object({
+  type: z.literal('subscribed'),
+  streamId: z.number().int().min(1).max(0xffffffff),
+  terminal: z.string(),
+  cols: dimension,
+  rows: dimension,
+  seq: seqNumber,
+  truncated: z.boolean(),
+  capabilities: capabilitySet.optional(),
+  inputLedgerId: z.string().optional(),
+});
+
+export const titleEventSchema = z.object({ type: z.literal('title'), title: z.string() });
+export const exitEventSchema = z.object({
+  type: z.literal('exit'),
+  exitCode: z.number().int().nullable().optional(),
+  signal: z.number().int().nullable().optional(),
+});
+export const unsubscribedEventSchema = z.object({ type: z.literal('unsubscribed'), streamId: z.number().int() });
+/** A control event this build does not know: kept as its type only, so the caller can decide. */
+export const otherEventSchema = z.object({ type: z.string() });
+
+export const metadataSchema = z.union([
+  subscribedEventSchema,
+  titleEventSchema,
+  exitEventSchema,
+  unsubscribedEventSchema,
+  otherEventSchema,
+]);
+
+export const ackSchema = z.object({ bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
+
+export const outputSpanSchema = z.object({
+  data: z.string(),
+  rawLength: z.number().int().min(0),
+  transformed: z.boolean(),
+});
+
+export const setOutputPausedSchema = z.object({ paused: z.boolean() });
+
+export type SubscribePayload = z.infer<typeof subscribeSchema>;
+export type SubscribedEvent = z.infer<typeof subscribedEventSchema>;
+export type MetadataEvent = z.infer<typeof metadataSchema>;
+export type SnapshotStartPayload = z.infer<typeof snapshotStartSchema>;

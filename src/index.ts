@@ -1,0 +1,2 @@
+export * from './codec/index.js';
+export * from './capabilities/registry.js';

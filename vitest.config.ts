@@ -1,0 +1,11 @@
+import { defineConfig } from 'vitest/config';
+
+export default defineConfig({
+  test: {
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'compat/**/*.test.ts'],
+    testTimeout: 60_000,
+    hookTimeout: 60_000,
+    // PTYs, sockets and child processes: keep files in separate forks.
+    pool: 'forks',
+  },
+});
