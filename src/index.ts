@@ -1,2 +1,3 @@
 export * from './codec/index.js';
-export * from './capabilities/registry.js';
+export * from './capabilities/index.js';
+export type { FrameLink, LinkHandlers } from './transport/link.js';

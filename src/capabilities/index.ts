@@ -1,0 +1,4 @@
+export * from './registry.js';
+export * from './negotiate.js';
+export * from './send-gate.js';
+export * from './projections.js';

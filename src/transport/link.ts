@@ -1,0 +1,23 @@
+/**
+ * The seam between the protocol and the network: one encoded frame in, one
+ * out. Host and client logic see only this, so the same code runs over
+ * WebSocket, a length-framed byte stream, or an in-process test link.
+ */
+export interface LinkHandlers {
+  /** One whole frame's bytes, as received. */
+  frame(bytes: Uint8Array): void;
+  /** The link is gone (closed by either side, or declared dead by liveness). Called once. */
+  close(reason: string): void;
+}
+
+export interface FrameLink {
+  /** Sends one encoded frame. A send on a closed link is dropped silently (the close handler has run or will run). */
+  send(frame: Uint8Array): void;
+  /** Closes the link; the close handler runs once with `reason`. */
+  close(reason?: string): void;
+  /** Bytes accepted by send() and not yet handed to the network. */
+  readonly bufferedBytes: number;
+  readonly isOpen: boolean;
+  /** Installs the handlers; frames received before this call are held until it. */
+  attach(handlers: LinkHandlers): void;
+}
