@@ -2,3 +2,4 @@ export * from './registry.js';
 export * from './negotiate.js';
 export * from './send-gate.js';
 export * from './projections.js';
+export * from './defaults.js';
