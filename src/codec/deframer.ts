@@ -69,6 +69,8 @@ export class Deframer {
 
   /** Takes n buffered bytes: a view when they lie in one chunk, else one copy. */
   private take(n: number): Uint8Array {
+    // A declared length of 0 can leave the queue empty; it is still one (too short) frame.
+    if (n === 0) return new Uint8Array(0);
     const first = this.chunks[0]!;
     if (first.length - this.chunkOffset >= n) {
       const view = first.subarray(this.chunkOffset, this.chunkOffset + n);
