@@ -1,0 +1,112 @@
+import { describe, expect, it } from 'vitest';
+import { loadGoldenFrames } from '../../test/helpers/golden-frames.js';
+import { decodeFrame, Deframer, type DeframedItem, encodeFrame, LENGTH_PREFIX_BYTES, lengthPrefixed, Op } from './index.js';
+
+const goldens = loadGoldenFrames();
+const hex = (bytes: Uint8Array) => Buffer.from(bytes).toString('hex');
+
+function concat(parts: readonly Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((n, p) => n + p.length, 0));
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** Hex of each frame, or `error:CODE`, so sequences compare in one assertion. */
+function describeItems(items: readonly DeframedItem[]): string[] {
+  return items.map((item) => (item.ok ? hex(item.bytes) : `error:${item.error.code}`));
+}
+
+function prefix(length: number): Uint8Array {
+  const out = new Uint8Array(LENGTH_PREFIX_BYTES);
+  new DataView(out.buffer).setUint32(0, length, true);
+  return out;
+}
+
+const stream = concat(goldens.map((g) => lengthPrefixed(g.bytes)));
+const expected = goldens.map((g) => g.hex);
+
+describe('Deframer over the golden frames', () => {
+  it('decodes the whole stream pushed at once', () => {
+    expect(describeItems(new Deframer().push(stream))).toEqual(expected);
+  });
+
+  it('decodes the same frames when the stream is split at every offset', () => {
+    for (let cut = 0; cut <= stream.length; cut++) {
+      const deframer = new Deframer();
+      const items = [...deframer.push(stream.subarray(0, cut)), ...deframer.push(stream.subarray(cut))];
+      expect(describeItems(items), `split at offset ${cut}`).toEqual(expected);
+      expect(deframer.bufferedBytes).toBe(0);
+    }
+  });
+
+  it('decodes the same frames fed one byte at a time', () => {
+    const deframer = new Deframer();
+    const items: DeframedItem[] = [];
+    for (let i = 0; i < stream.length; i++) items.push(...deframer.push(stream.subarray(i, i + 1)));
+    expect(describeItems(items)).toEqual(expected);
+  });
+});
+
+describe('Deframer limits', () => {
+  const maxFrameBytes = 1024;
+  const small = encodeFrame({ opcode: Op.Output, streamId: 1, seq: 7, payload: new TextEncoder().encode('after') });
+
+  it('refuses an oversized length as soon as the 4 length bytes arrive, before its payload', () => {
+    const deframer = new Deframer({ maxFrameBytes });
+    const items = deframer.push(prefix(maxFrameBytes + 1));
+    expect(items).toHaveLength(1);
+    const [item] = items;
+    if (item?.ok !== false) throw new Error('expected a refusal');
+    expect(item.error.code).toBe('FRAME_TOO_LARGE');
+    expect(item.error.message).toContain(`${maxFrameBytes + 1}`);
+    expect(item.error.message).toContain(`maxFrameBytes ${maxFrameBytes}`);
+    expect(deframer.bufferedBytes).toBe(0);
+  });
+
+  it('skips the refused frame unbuffered and continues in step with the next frame', () => {
+    const declared = 1_000_000;
+    const deframer = new Deframer({ maxFrameBytes });
+    const items = deframer.push(prefix(declared));
+    // The refused payload arrives in pieces; none of it is held.
+    for (let sent = 0; sent < declared; sent += 64 * 1024) {
+      items.push(...deframer.push(new Uint8Array(Math.min(64 * 1024, declared - sent)).fill(0x74)));
+      expect(deframer.bufferedBytes).toBe(0);
+    }
+    items.push(...deframer.push(lengthPrefixed(small)));
+    expect(describeItems(items)).toEqual(['error:FRAME_TOO_LARGE', hex(small)]);
+  });
+
+  it('continues when the refused frame and the next one arrive in one chunk', () => {
+    const deframer = new Deframer({ maxFrameBytes });
+    const chunk = concat([prefix(maxFrameBytes + 10), new Uint8Array(maxFrameBytes + 10), lengthPrefixed(small)]);
+    expect(describeItems(deframer.push(chunk))).toEqual(['error:FRAME_TOO_LARGE', hex(small)]);
+  });
+
+  it('accepts a frame of exactly maxFrameBytes', () => {
+    const exact = encodeFrame({ opcode: Op.Output, streamId: 1, payload: new Uint8Array(maxFrameBytes - 16).fill(0x61) });
+    expect(describeItems(new Deframer({ maxFrameBytes }).push(lengthPrefixed(exact)))).toEqual([hex(exact)]);
+  });
+
+  it.each([0, 1, 15])('a declared length of %i yields bytes that decodeFrame classifies FRAME_TOO_SHORT', (length) => {
+    const deframer = new Deframer();
+    const items = deframer.push(concat([prefix(length), new Uint8Array(length).fill(0x74), lengthPrefixed(small)]));
+    expect(items).toHaveLength(2);
+    const [short, next] = items;
+    if (!short?.ok || !next?.ok) throw new Error('expected two frames');
+    expect(short.bytes.length).toBe(length);
+    const decoded = decodeFrame(short.bytes);
+    expect(decoded.ok ? 'ok' : decoded.error.code).toBe('FRAME_TOO_SHORT');
+    expect(hex(next.bytes)).toBe(hex(small));
+  });
+
+  it('a zero length that ends a chunk does not crash and the stream continues', () => {
+    const deframer = new Deframer();
+    const first = deframer.push(prefix(0));
+    const rest = deframer.push(lengthPrefixed(small));
+    expect([...first, ...rest].map((i) => (i.ok ? i.bytes.length : -1))).toEqual([0, small.length]);
+  });
+});
