@@ -1,0 +1,128 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import type { Duplex } from 'node:stream';
+import { type ControlMessage, type ControlResponse, type PeerHello, readControl, sendControl } from '../peer/control-channel.js';
+import { PEER_PROTOCOL_VERSION } from '../peer/protocol-version.js';
+
+/** Peer protocol versions this harness can drive. */
+export const SUPPORTED_PEER_PROTOCOLS = { min: 1, max: PEER_PROTOCOL_VERSION } as const;
+
+export const PEER_ENTRY = join('dist', 'compat', 'peer', 'main.js');
+
+export class PeerProtocolError extends Error {
+  override readonly name = 'PeerProtocolError';
+  readonly code = 'PEER_PROTOCOL_UNSUPPORTED';
+}
+
+export interface PeerStartOptions {
+  readonly buildDir: string;
+  readonly role: 'host' | 'client';
+  readonly args?: readonly string[];
+  readonly label: string;
+  readonly helloTimeoutMs?: number;
+}
+
+/**
+ * One build's peer running as its own process (its own dist, its own
+ * node_modules), driven over the fd-3 control channel.
+ */
+export class PeerProcess {
+  private nextId = 1;
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly logLines: string[] = [];
+  private exited = false;
+
+  private constructor(
+    readonly label: string,
+    private readonly child: ChildProcess,
+    private readonly channel: Duplex,
+    readonly hello: PeerHello['hello'],
+  ) {}
+
+  static async start(options: PeerStartOptions): Promise<PeerProcess> {
+    const entry = join(options.buildDir, PEER_ENTRY);
+    const child = spawn(process.execPath, [entry, '--role', options.role, ...(options.args ?? [])], {
+      cwd: options.buildDir,
+      stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
+      env: { ...process.env, NO_COLOR: '1' },
+    });
+    const channel = child.stdio[3] as Duplex;
+    const log: string[] = [];
+    const collect = (chunk: Buffer) => log.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+    child.stdout!.on('data', collect);
+    child.stderr!.on('data', collect);
+
+    let onMessage: (m: ControlMessage) => void = () => undefined;
+    readControl(channel, (m) => onMessage(m));
+    const hello = await new Promise<PeerHello['hello']>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${options.label}: no hello from peer within ${options.helloTimeoutMs ?? 20_000} ms; its output:\n${log.slice(-20).join('\n')}`)), options.helloTimeoutMs ?? 20_000);
+      child.once('exit', (code) => {
+        clearTimeout(timer);
+        reject(new Error(`${options.label}: peer exited with code ${code} before saying hello (is ${PEER_ENTRY} in this build?); its output:\n${log.slice(-20).join('\n')}`));
+      });
+      onMessage = (m) => {
+        if ('hello' in m) {
+          clearTimeout(timer);
+          resolve(m.hello);
+        }
+      };
+    });
+    const { min, max } = SUPPORTED_PEER_PROTOCOLS;
+    if (!(hello.peerProtocol >= min && hello.peerProtocol <= max)) {
+      child.kill('SIGKILL');
+      throw new PeerProtocolError(
+        `${options.label}: peer protocol ${hello.peerProtocol} of build ${hello.version} is outside what this harness drives (${min}..${max}); run the gate from the newer of the two builds`,
+      );
+    }
+    const peer = new PeerProcess(options.label, child, channel, hello);
+    peer.logLines.push(...log);
+    child.stdout!.on('data', (c: Buffer) => peer.logLines.push(...c.toString('utf8').split('\n').filter(Boolean)));
+    child.stderr!.on('data', (c: Buffer) => peer.logLines.push(...c.toString('utf8').split('\n').filter(Boolean)));
+    onMessage = (m) => peer.onResponse(m as ControlResponse);
+    child.on('exit', (code, signal) => {
+      peer.exited = true;
+      for (const p of peer.pending.values()) p.reject(new Error(`${options.label}: peer exited (code ${code}, signal ${signal})`));
+      peer.pending.clear();
+    });
+    return peer;
+  }
+
+  /** The peer's recent stdout/stderr, for diagnostics in findings. */
+  recentLog(lines = 20): string[] {
+    return this.logLines.slice(-lines);
+  }
+
+  call<T = unknown>(op: string, args?: unknown, timeoutMs = 15_000): Promise<T> {
+    if (this.exited) return Promise.reject(new Error(`${this.label}: peer has exited; cannot ${op}`));
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        this.pending.delete(id);
+        reject(new Error(`${this.label}: control op '${op}' got no answer within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.pending.set(id, {
+        resolve: (v) => (clearTimeout(timer), resolve(v as T)),
+        reject: (e) => (clearTimeout(timer), reject(e)),
+      });
+      sendControl(this.channel, { id, op, args });
+    });
+  }
+
+  private onResponse(response: ControlResponse): void {
+    const waiter = this.pending.get(response.id);
+    if (!waiter) return;
+    this.pending.delete(response.id);
+    if (response.ok) waiter.resolve(response.result);
+    else waiter.reject(new Error(`${this.label}: ${response.error}`));
+  }
+
+  /** Asks the peer to shut down, and kills it if it does not exit promptly. */
+  async stop(): Promise<void> {
+    if (this.exited) return;
+    const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    await this.call('shutdown', undefined, 3_000).catch(() => undefined);
+    const timer = setTimeout(() => this.child.kill('SIGKILL'), 3_000);
+    await exited;
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,121 @@
+import type { AddressInfo } from 'node:net';
+import { WebSocket, WebSocketServer } from 'ws';
+
+export type FrameDirection = 'clientToHost' | 'hostToClient';
+
+export interface ProxiedFrame {
+  readonly direction: FrameDirection;
+  /** The journey step current when the frame crossed the proxy. */
+  readonly step: string;
+  readonly bytes: Uint8Array;
+  /** Which client connection (1 for the first, 2 after a reconnect, ...). */
+  readonly connection: number;
+}
+
+export type DropMode = 'close' | 'silent';
+
+interface Pair {
+  readonly id: number;
+  readonly downstream: WebSocket;
+  readonly upstream: WebSocket;
+  blackholed: boolean;
+}
+
+/**
+ * Sits in the middle of the real socket between a client process and a host
+ * process: every binary message is one frame, recorded with its direction and
+ * step, then forwarded. It answers WebSocket pings itself on both sides, so a
+ * silent drop (no close, no pong) looks to both peers like a network black hole.
+ */
+export class RecordingProxy {
+  readonly frames: ProxiedFrame[] = [];
+  step = 'setup';
+  private server?: WebSocketServer;
+  private readonly pairs = new Set<Pair>();
+  private connections = 0;
+
+  constructor(private readonly upstreamUrl: string) {}
+
+  get connectionCount(): number {
+    return this.connections;
+  }
+
+  async listen(): Promise<string> {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false, maxPayload: 64 * 1024 * 1024 });
+    this.server = server;
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    server.on('connection', (downstream, request) => this.bridge(downstream, request.headers.authorization));
+    const { port } = server.address() as AddressInfo;
+    return `ws://127.0.0.1:${port}`;
+  }
+
+  private bridge(downstream: WebSocket, authorization: string | undefined): void {
+    const id = ++this.connections;
+    const upstream = new WebSocket(this.upstreamUrl, { headers: authorization ? { authorization } : {}, autoPong: false, maxPayload: 64 * 1024 * 1024 });
+    const pair: Pair = { id, downstream, upstream, blackholed: false };
+    this.pairs.add(pair);
+    const held: Uint8Array[] = [];
+    const toHost = (bytes: Uint8Array) => (upstream.readyState === WebSocket.OPEN ? upstream.send(bytes) : held.push(bytes));
+    upstream.once('open', () => {
+      for (const bytes of held.splice(0)) upstream.send(bytes);
+    });
+    downstream.on('message', (data, isBinary) => {
+      if (pair.blackholed || !isBinary) return;
+      const bytes = copyBytes(data);
+      this.frames.push({ direction: 'clientToHost', step: this.step, bytes, connection: id });
+      toHost(bytes);
+    });
+    upstream.on('message', (data, isBinary) => {
+      if (pair.blackholed || !isBinary) return;
+      const bytes = copyBytes(data);
+      this.frames.push({ direction: 'hostToClient', step: this.step, bytes, connection: id });
+      if (downstream.readyState === WebSocket.OPEN) downstream.send(bytes);
+    });
+    downstream.on('ping', (data) => !pair.blackholed && downstream.pong(data));
+    upstream.on('ping', (data) => !pair.blackholed && upstream.pong(data));
+    const teardown = () => {
+      // A black hole forwards nothing, closes included: each peer must find out by its own liveness.
+      if (pair.blackholed) {
+        if (downstream.readyState === WebSocket.CLOSED && upstream.readyState === WebSocket.CLOSED) this.pairs.delete(pair);
+        return;
+      }
+      this.pairs.delete(pair);
+      downstream.terminate();
+      upstream.terminate();
+    };
+    downstream.on('close', teardown);
+    upstream.on('close', teardown);
+    downstream.on('error', teardown);
+    upstream.on('error', teardown);
+  }
+
+  /** Drops every live connection: with a close, or silently (nothing more is forwarded or answered). */
+  drop(mode: DropMode): void {
+    for (const pair of this.pairs) {
+      if (pair.blackholed) continue;
+      if (mode === 'close') {
+        pair.downstream.terminate();
+        pair.upstream.terminate();
+      } else {
+        pair.blackholed = true;
+      }
+    }
+  }
+
+  async close(): Promise<void> {
+    for (const pair of this.pairs) {
+      pair.downstream.terminate();
+      pair.upstream.terminate();
+    }
+    this.pairs.clear();
+    const server = this.server;
+    if (!server) return;
+    for (const client of server.clients) client.terminate();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+}
+
+function copyBytes(data: WebSocket.RawData): Uint8Array {
+  const buffer = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as ArrayBuffer);
+  return new Uint8Array(buffer);
+}

@@ -1,0 +1,118 @@
+import type { BuildInfo } from '../build-info.js';
+import type { PairingRecording, Side, StepResult } from '../recording.js';
+import type { BuildCodec } from './build-codec.js';
+import type { Observation } from './observed-state.js';
+import { PeerProcess } from './peer-process.js';
+import { recordFrames } from './record-frames.js';
+import { RecordingProxy } from './recording-proxy.js';
+import { JOURNEY, type StepContext, TYPED_AFTER_RECONNECT, TYPED_BEFORE_DROP } from './steps.js';
+
+export interface JourneyOptions {
+  /** Longest a step may wait for its barrier before it is reported stalled. Default 15000. */
+  readonly stepDeadlineMs: number;
+  /** How often the barrier polls the peers' state. Default 20. */
+  readonly pollMs: number;
+  /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 800. */
+  readonly clientPingIntervalMs: number;
+  readonly clientPongDeadlineMs: number;
+}
+
+export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
+  stepDeadlineMs: 15_000,
+  pollMs: 20,
+  clientPingIntervalMs: 200,
+  clientPongDeadlineMs: 800,
+});
+
+export interface PairingBuild {
+  readonly side: Side;
+  readonly build: BuildInfo;
+  readonly codec: BuildCodec;
+}
+
+class StepStalled extends Error {
+  constructor(readonly missing: string) {
+    super(missing);
+  }
+}
+
+/** Runs the journey once with `client` against `host` through a recording proxy. */
+export async function runPairing(client: PairingBuild, host: PairingBuild, options: JourneyOptions = DEFAULT_JOURNEY_OPTIONS): Promise<PairingRecording> {
+  const label = `${client.side} client × ${host.side} host`;
+  const peerErrors: string[] = [];
+  const steps: StepResult[] = [];
+  let hostPeer: PeerProcess | undefined;
+  let clientPeer: PeerProcess | undefined;
+  let proxy: RecordingProxy | undefined;
+  let finalObservation: Observation | undefined;
+  let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
+  try {
+    hostPeer = await PeerProcess.start({ buildDir: host.build.dir, role: 'host', label: `${host.side} host ${host.build.version}` });
+    proxy = new RecordingProxy(hostPeer.hello.url!);
+    const proxyUrl = await proxy.listen();
+    clientPeer = await PeerProcess.start({
+      buildDir: client.build.dir,
+      role: 'client',
+      label: `${client.side} client ${client.build.version}`,
+      args: ['--url', proxyUrl, '--token', hostPeer.hello.token!, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)],
+    });
+    // What the running builds say they advertise wins over their manifests.
+    advertised = { client: clientPeer.hello.advertised, host: hostPeer.hello.advertised };
+    const peers = { client: clientPeer, host: hostPeer };
+    const observe = async (): Promise<Observation> => ({ client: await peers.client.call('state'), host: await peers.host.call('state') });
+    const until = async (missing: (o: Observation) => string | undefined) => {
+      const deadline = Date.now() + options.stepDeadlineMs;
+      for (;;) {
+        const observation = await observe();
+        const gap = missing(observation);
+        if (gap === undefined) return observation;
+        if (Date.now() > deadline) throw new StepStalled(gap);
+        await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+      }
+    };
+    let stalled = false;
+    for (const step of JOURNEY) {
+      if (stalled) {
+        steps.push({ name: step.name, status: 'skipped', durationMs: 0 });
+        continue;
+      }
+      proxy.step = step.name;
+      const started = Date.now();
+      try {
+        const before = await observe();
+        const ctx: StepContext = { client: clientPeer, host: hostPeer, before, drop: (mode) => proxy!.drop(mode), until: async (m) => void (await until(m)) };
+        await step.act?.(ctx);
+        const after = await until((o) => step.done(o, before));
+        if (step.name === 'inputAfterReconnect') finalObservation = after;
+        steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - started });
+      } catch (error) {
+        stalled = true;
+        const missing = error instanceof StepStalled ? error.missing : `control error: ${(error as Error).message}`;
+        steps.push({ name: step.name, status: 'stalled', missing, durationMs: Date.now() - started });
+      }
+    }
+    finalObservation ??= await observe().catch(() => undefined);
+  } catch (error) {
+    peerErrors.push(`${label}: ${(error as Error).message}`);
+  } finally {
+    for (const peer of [clientPeer, hostPeer]) {
+      if (peer && steps.some((s) => s.status === 'stalled')) peerErrors.push(...peer.recentLog(10).map((l) => `${peer.label}: ${l}`));
+    }
+    await clientPeer?.stop();
+    await hostPeer?.stop();
+    await proxy?.close();
+  }
+  return {
+    client: client.side,
+    host: host.side,
+    clientVersion: client.build.version,
+    hostVersion: host.build.version,
+    steps,
+    frames: recordFrames(proxy?.frames ?? [], { client: client.codec, host: host.codec }),
+    advertised,
+    negotiated: finalObservation?.client.negotiated ?? undefined,
+    input: { typed: TYPED_BEFORE_DROP + TYPED_AFTER_RECONNECT, reachedTerminal: finalObservation?.host.inputLog ?? '' },
+    screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
+    peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...finalObservation.host.errors] : [])],
+  };
+}

@@ -1,0 +1,94 @@
+import type { StepName } from '../recording.js';
+import type { Observation } from './observed-state.js';
+import type { PeerProcess } from './peer-process.js';
+import type { DropMode } from './recording-proxy.js';
+
+/** The script terminal's banner: the initial snapshot must show it. */
+export const SCRIPT_BANNER = 'termwire script terminal';
+export const JOURNEY_TERMINAL = 'main';
+export const JOURNEY_VIEWPORT = { cols: 80, rows: 24 } as const;
+export const TYPED_BEFORE_DROP = 'echo one\r';
+export const TYPED_AFTER_RECONNECT = 'echo two\r';
+
+export interface StepContext {
+  readonly client: PeerProcess;
+  readonly host: PeerProcess;
+  drop(mode: DropMode): void;
+  /** Waits until `missing` returns undefined; a stall names what it still returned. */
+  until(missing: (o: Observation) => string | undefined): Promise<void>;
+  /** What the client saw before this step began, for "more than before" barriers. */
+  readonly before: Observation;
+}
+
+export interface JourneyStep {
+  readonly name: StepName;
+  readonly act?: (ctx: StepContext) => Promise<void>;
+  /** The step is done when this returns undefined; otherwise it says what is missing. */
+  readonly done: (o: Observation, before: Observation) => string | undefined;
+}
+
+const screenShows = (o: Observation, text: string) => (o.client.screen.includes(text) ? undefined : `client screen showing '${text.trim()}'`);
+const terminalGot = (o: Observation, text: string) => (o.host.inputLog.includes(text) ? undefined : `terminal input containing ${JSON.stringify(text)}`);
+const first = (...checks: Array<string | undefined>) => checks.find((c) => c !== undefined);
+
+/**
+ * The journey every pairing runs, in order. Each step ends on a barrier over
+ * state the peers report, never on a sleep.
+ */
+export const JOURNEY: readonly JourneyStep[] = [
+  {
+    name: 'subscribe',
+    act: async ({ client }) => void (await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT })),
+    done: (o) => (o.client.subscribedCount >= 1 ? undefined : 'a subscribed event on the client'),
+  },
+  {
+    name: 'initialSnapshot',
+    done: (o) => first(o.client.snapshots.length >= 1 ? undefined : 'an initial snapshot on the client', screenShows(o, SCRIPT_BANNER)),
+  },
+  {
+    name: 'input',
+    act: async ({ client }) => void (await client.call('write', { data: TYPED_BEFORE_DROP })),
+    done: (o) => first(terminalGot(o, TYPED_BEFORE_DROP), screenShows(o, 'ran: echo one')),
+  },
+  {
+    name: 'liveOutput',
+    act: async ({ host }) => void (await host.call('emit', { text: 'live output 1\r\n' })),
+    done: (o) => screenShows(o, 'live output 1'),
+  },
+  {
+    name: 'hideReveal',
+    act: async ({ client, host, until }) => {
+      await client.call('hide');
+      // Only a client that negotiated outputPause pauses; wait for the host to have seen it so frames stay byte-stable.
+      await until((o) => (o.client.negotiated?.outputPause && o.host.pausedStreams < 1 ? 'the host to pause the hidden stream' : undefined));
+      await host.call('emit', { text: 'while hidden\r\n' });
+      await client.call('reveal');
+    },
+    done: (o, before) =>
+      first(o.client.snapshots.slice(before.client.snapshots.length).some((s) => s.requestId) ? undefined : 'a snapshot answering the reveal request', screenShows(o, 'while hidden')),
+  },
+  {
+    name: 'drop',
+    act: async ({ drop }) => drop('silent'),
+    done: (o, before) => (o.client.disconnects > before.client.disconnects ? undefined : 'the client noticing the dead link'),
+  },
+  {
+    name: 'resubscribe',
+    done: (o, before) =>
+      first(
+        o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event on the new connection',
+        o.client.snapshots.length > before.client.snapshots.length ? undefined : 'the reconnect snapshot',
+        o.client.screen === o.host.screen ? undefined : 'the client screen to equal the host screen',
+      ),
+  },
+  {
+    name: 'inputAfterReconnect',
+    act: async ({ client }) => void (await client.call('write', { data: TYPED_AFTER_RECONNECT })),
+    done: (o) => first(terminalGot(o, TYPED_AFTER_RECONNECT), screenShows(o, 'ran: echo two')),
+  },
+  {
+    name: 'unsubscribe',
+    act: async ({ client }) => void (await client.call('unsubscribe')),
+    done: (o) => (o.client.unsubscribed ? undefined : 'the unsubscribed event on the client'),
+  },
+];
