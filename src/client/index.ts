@@ -1,0 +1,10 @@
+export * from './client.js';
+export * from './stream.js';
+export * from './stream-events.js';
+export * from './options.js';
+export * from './problems.js';
+export { backoffDelayMs, type BackoffOptions } from './reconnect.js';
+export { AckBatcher } from './ack-batcher.js';
+export { SnapshotAssembler, type AssembledSnapshot } from './snapshot-assembler.js';
+export { OutputTracker, parseErrorText, type OutputVerdict } from './output-tracker.js';
+export { LocalScreen } from './screen.js';

@@ -1,0 +1,74 @@
+import type { CapabilitySet } from '../capabilities/registry.js';
+import type { ClientProblem } from './problems.js';
+
+/**
+ * pending: waiting for a connection; subscribing: Subscribe sent, no echo yet;
+ * live: subscribed on the current connection; closing: Unsubscribe sent;
+ * closed: unsubscribed for good.
+ */
+export type StreamState = 'pending' | 'subscribing' | 'live' | 'closing' | 'closed';
+
+export interface SnapshotAppliedEvent {
+  readonly source: string | undefined;
+  readonly requestId: string | undefined;
+  readonly seq: number;
+  readonly cols: number;
+  readonly rows: number;
+  readonly truncated: boolean;
+  readonly bytes: number;
+}
+
+export interface ClientStreamEvents {
+  /** The host's echo; `negotiated` is what it echoed (empty when it echoed nothing). */
+  subscribed: { readonly cols: number; readonly rows: number; readonly seq: number; readonly negotiated: CapabilitySet };
+  /** A snapshot was queued onto the local screen (await whenIdle() to see it). */
+  snapshot: SnapshotAppliedEvent;
+  output: { readonly text: string; readonly seq: number };
+  resized: { readonly cols: number; readonly rows: number; readonly reason: string | undefined };
+  title: { readonly title: string };
+  exit: { readonly exitCode: number | null | undefined; readonly signal: number | null | undefined };
+  unsubscribed: { readonly streamId: number };
+  /** An Error frame on this stream, split into its stable code and message. */
+  errorFrame: { readonly code: string; readonly message: string };
+  writeUnavailable: Record<string, never>;
+  /** Output did not continue the last seq; `requestId` is the SnapshotRequest sent to resync. */
+  gap: { readonly expectedStart: number; readonly seq: number; readonly bytes: number; readonly requestId: string };
+  /** A control event type this build does not know. */
+  metadata: { readonly type: string };
+  problem: ClientProblem;
+  state: { readonly state: StreamState };
+}
+
+export interface StreamCounters {
+  outputFrames: number;
+  outputBytes: number;
+  outputApplied: number;
+  outputIgnored: number;
+  outputStale: number;
+  gaps: number;
+  snapshotsApplied: number;
+  acksSent: number;
+  ackedBytes: number;
+  inputHeld: number;
+  inputSent: number;
+  inputRefused: number;
+  subscribes: number;
+}
+
+export function emptyStreamCounters(): StreamCounters {
+  return {
+    outputFrames: 0,
+    outputBytes: 0,
+    outputApplied: 0,
+    outputIgnored: 0,
+    outputStale: 0,
+    gaps: 0,
+    snapshotsApplied: 0,
+    acksSent: 0,
+    ackedBytes: 0,
+    inputHeld: 0,
+    inputSent: 0,
+    inputRefused: 0,
+    subscribes: 0,
+  };
+}

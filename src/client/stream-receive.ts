@@ -1,0 +1,125 @@
+import { receivedFrameAllowed } from '../capabilities/send-gate.js';
+import type { Frame } from '../codec/header.js';
+import { Op, opcodeName } from '../codec/opcodes.js';
+import { decodePayloadAs } from '../codec/payload.js';
+import type { Result, WireError } from '../codec/errors.js';
+import type { OpcodeName } from '../codec/opcodes.js';
+import type { PayloadOf } from '../codec/payload.js';
+import { exitEventSchema, subscribedEventSchema, titleEventSchema, unsubscribedEventSchema } from '../codec/schemas.js';
+import { parseErrorText } from './output-tracker.js';
+import type { ClientStream } from './stream.js';
+
+/** Routes one frame addressed to `stream` (stream id != 0). Never throws on the host's input. */
+export function receiveStreamFrame(stream: ClientStream, frame: Frame): void {
+  if (!receivedFrameAllowed(frame.opcode, stream.negotiated)) {
+    stream.problem({ code: 'UNGATED_FRAME', message: `${opcodeName(frame.opcode)} (${frame.opcode}) on stream ${stream.id}, which did not negotiate it`, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
+    return;
+  }
+  switch (frame.opcode) {
+    case Op.Metadata:
+      return withPayload(stream, 'Metadata', frame, (event) => onMetadata(stream, event, frame));
+    case Op.SnapshotStart:
+      return withPayload(stream, 'SnapshotStart', frame, (meta) => report(stream, frame, stream.rx.assembler.start(meta, frame.seq)));
+    case Op.SnapshotChunk:
+      return withPayload(stream, 'SnapshotChunk', frame, (text) => report(stream, frame, stream.rx.assembler.chunk(text, frame.payload.length)));
+    case Op.SnapshotEnd:
+      return onSnapshotEnd(stream, frame);
+    case Op.Output:
+      return withPayload(stream, 'Output', frame, (text) => onOutput(stream, text, frame.seq, frame.payload.length));
+    case Op.OutputSpan:
+      return withPayload(stream, 'OutputSpan', frame, (span) => onOutput(stream, span.data, frame.seq, span.rawLength));
+    case Op.Resized:
+      return withPayload(stream, 'Resized', frame, (size) => {
+        stream.rx.screen.resize(size.cols, size.rows);
+        stream.raise('resized', { cols: size.cols, rows: size.rows, reason: size.reason });
+      });
+    case Op.Error:
+      return withPayload(stream, 'Error', frame, (text) => stream.raise('errorFrame', parseErrorText(text)));
+    case Op.WriteUnavailable:
+      return stream.raise('writeUnavailable', {});
+    default:
+      // InputAck is refused by the gate above until inputAck is advertised; anything else is client-to-host.
+      stream.problem({ code: 'WRONG_DIRECTION', message: `${opcodeName(frame.opcode)} (${frame.opcode}) is not a host-to-client opcode`, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
+  }
+}
+
+function withPayload<N extends OpcodeName>(stream: ClientStream, name: N, frame: Frame, use: (value: PayloadOf<N>) => void): void {
+  const decoded: Result<PayloadOf<N>, WireError> = decodePayloadAs(name, frame);
+  if (!decoded.ok) {
+    stream.problem({ code: 'BAD_FRAME', message: decoded.error.message, streamId: frame.streamId, opcode: frame.opcode, seq: frame.seq });
+    return;
+  }
+  use(decoded.value);
+}
+
+function report(stream: ClientStream, frame: Frame, problem: ReturnType<ClientStream['rx']['assembler']['start']>): void {
+  if (problem) stream.problem({ ...problem, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
+}
+
+function onMetadata(stream: ClientStream, event: PayloadOf<'Metadata'>, frame: Frame): void {
+  // The Metadata union falls back to {type} when a known type lacks its fields, so each known type is re-checked.
+  const known = KNOWN_EVENTS[event.type as keyof typeof KNOWN_EVENTS];
+  if (!known) return stream.raise('metadata', { type: event.type });
+  const parsed = known.safeParse(event);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    return stream.problem({ code: 'BAD_FRAME', message: `'${event.type}' event: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
+  }
+  const value = parsed.data;
+  switch (value.type) {
+    case 'subscribed':
+      return stream.subscribed(value);
+    case 'title':
+      return stream.raise('title', { title: value.title });
+    case 'exit':
+      return stream.raise('exit', { exitCode: value.exitCode, signal: value.signal });
+    case 'unsubscribed':
+      return stream.finishClose();
+  }
+}
+
+const KNOWN_EVENTS = {
+  subscribed: subscribedEventSchema,
+  title: titleEventSchema,
+  exit: exitEventSchema,
+  unsubscribed: unsubscribedEventSchema,
+} as const;
+
+function onSnapshotEnd(stream: ClientStream, frame: Frame): void {
+  const result = stream.rx.assembler.end();
+  if (!result.ok) return report(stream, frame, result.problem);
+  const snap = result.snapshot;
+  stream.rx.screen.replace(snap.text, snap.cols, snap.rows);
+  stream.rx.tracker.snapshotApplied(snap.seq);
+  stream.counters.snapshotsApplied++;
+  stream.raise('snapshot', { source: snap.source, requestId: snap.requestId, seq: snap.seq, cols: snap.cols, rows: snap.rows, truncated: snap.truncated, bytes: snap.text.length });
+}
+
+function onOutput(stream: ClientStream, text: string, seq: number, bytes: number): void {
+  const { counters } = stream;
+  counters.outputFrames++;
+  counters.outputBytes += bytes;
+  // Credit is returned for every byte received, applied or not: the host's
+  // window counts bytes sent, and ignored output would otherwise leak it.
+  stream.rx.ackBatcher?.consumed(bytes);
+  const expectedStart = stream.rx.tracker.lastSeq;
+  switch (stream.rx.tracker.judge(seq, bytes)) {
+    case 'apply':
+      counters.outputApplied++;
+      stream.rx.screen.write(text);
+      stream.raise('output', { text, seq });
+      return;
+    case 'stale':
+      counters.outputStale++;
+      return;
+    case 'awaitingSnapshot':
+      counters.outputIgnored++;
+      return;
+    case 'gap': {
+      counters.gaps++;
+      const requestId = stream.requestSnapshot();
+      stream.problem({ code: 'OUTPUT_GAP', message: `Output seq ${seq} - ${bytes} bytes = ${seq - bytes}, expected ${expectedStart}; snapshot ${requestId} requested`, streamId: stream.id, opcode: Op.Output, seq });
+      stream.raise('gap', { expectedStart: expectedStart ?? 0, seq, bytes, requestId });
+    }
+  }
+}

@@ -1,0 +1,268 @@
+import { hasCapability } from '../capabilities/negotiate.js';
+import type { CapabilitySet } from '../capabilities/registry.js';
+import { SendGate } from '../capabilities/send-gate.js';
+import { encodeFrame, type Frame } from '../codec/header.js';
+import { OPCODES, type OpcodeName } from '../codec/opcodes.js';
+import { encodePayload, type PayloadInput } from '../codec/payload.js';
+import type { SubscribePayload } from '../codec/schemas.js';
+import { AckBatcher } from './ack-batcher.js';
+import { TypedEmitter } from './emitter.js';
+import type { ClientOptions } from './options.js';
+import { OutputTracker } from './output-tracker.js';
+import type { ClientProblem } from './problems.js';
+import { LocalScreen } from './screen.js';
+import { SnapshotAssembler } from './snapshot-assembler.js';
+import { type ClientStreamEvents, emptyStreamCounters, type StreamCounters, type StreamState } from './stream-events.js';
+import { receiveStreamFrame } from './stream-receive.js';
+
+/** What a stream needs from the client that owns it. */
+export interface StreamContext {
+  readonly options: ClientOptions;
+  /** Sends on the current link; dropped when there is none. */
+  send(frame: Uint8Array): void;
+  nextRequestId(): string;
+  /** The stream is closed for good; the client forgets it. */
+  released(stream: ClientStream): void;
+}
+
+export interface SubscribeOptions {
+  /** Sent in Subscribe; later resize() calls replace it for re-subscriptions. */
+  readonly viewport?: { readonly cols: number; readonly rows: number };
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * One terminal attached over the client's connection. It survives reconnects:
+ * the client re-subscribes it on every new connection.
+ *
+ * What can be lost or duplicated today (exactly-once input comes later):
+ * input sent on a link that is already dead but not yet declared dead by
+ * liveness is lost; input held while disconnected is sent once, in order,
+ * after the next `subscribed` echo. Nothing is resent, so nothing is duplicated.
+ */
+export class ClientStream extends TypedEmitter<ClientStreamEvents> {
+  readonly counters: StreamCounters = emptyStreamCounters();
+  /** Internal to the client: the stream's receive-side state. */
+  readonly rx: {
+    readonly assembler: SnapshotAssembler;
+    readonly tracker: OutputTracker;
+    readonly screen: LocalScreen;
+    ackBatcher: AckBatcher | undefined;
+  };
+  private currentState: StreamState = 'pending';
+  private echoed: CapabilitySet = {};
+  private readonly gate: SendGate;
+  private viewport: { cols: number; rows: number } | undefined;
+  private resizeWhileDown = false;
+  private pausedWish = false;
+  private readonly heldInput: string[] = [];
+  private heldBytes = 0;
+
+  constructor(
+    readonly id: number,
+    readonly terminal: string,
+    private readonly ctx: StreamContext,
+    opts: SubscribeOptions = {},
+  ) {
+    super();
+    this.viewport = opts.viewport ? { ...opts.viewport } : undefined;
+    this.gate = new SendGate(id, {});
+    const size = opts.viewport ?? ctx.options.initialViewport;
+    this.rx = {
+      assembler: new SnapshotAssembler(ctx.options.maxSnapshotBytes),
+      tracker: new OutputTracker(),
+      screen: new LocalScreen(size.cols, size.rows, ctx.options.scrollbackRows),
+      ackBatcher: undefined,
+    };
+  }
+
+  get state(): StreamState {
+    return this.currentState;
+  }
+
+  /** What this stream advertises in Subscribe. */
+  get advertised(): CapabilitySet {
+    return this.ctx.options.capabilities;
+  }
+
+  /** What the host echoed on the current connection; empty until the echo and while disconnected. */
+  get negotiated(): CapabilitySet {
+    return this.echoed;
+  }
+
+  /** Whether the user wants output paused (hide() without reveal()). */
+  get hidden(): boolean {
+    return this.pausedWish;
+  }
+
+  /** Sends input now when subscribed, else holds it (in order) for the next subscription. False when refused. */
+  write(data: string): boolean {
+    if (this.currentState === 'closing' || this.currentState === 'closed') return false;
+    if (this.currentState === 'live') {
+      this.sendInput(data);
+      return true;
+    }
+    const bytes = utf8.encode(data).length;
+    if (this.heldBytes + bytes > this.ctx.options.maxHeldInputBytes) {
+      this.counters.inputRefused++;
+      this.problem({ code: 'INPUT_REFUSED', message: `held input ${this.heldBytes + bytes} bytes > maxHeldInputBytes ${this.ctx.options.maxHeldInputBytes}`, streamId: this.id });
+      return false;
+    }
+    this.heldInput.push(data);
+    this.heldBytes += bytes;
+    this.counters.inputHeld++;
+    return true;
+  }
+
+  resize(cols: number, rows: number): void {
+    this.viewport = { cols, rows };
+    if (this.currentState === 'live') this.send('Resize', { cols, rows });
+    else this.resizeWhileDown = true;
+  }
+
+  /** Pauses output if the host echoed outputPause; otherwise only remembered (nothing on the wire). */
+  hide(): void {
+    this.pausedWish = true;
+    if (this.currentState === 'live' && hasCapability(this.echoed, 'outputPause')) this.send('SetOutputPaused', { paused: true });
+  }
+
+  /** Resumes output (if negotiated) and asks for a fresh snapshot; returns its requestId, or undefined when not subscribed. */
+  reveal(): string | undefined {
+    this.pausedWish = false;
+    if (this.currentState !== 'live') return undefined;
+    if (hasCapability(this.echoed, 'outputPause')) this.send('SetOutputPaused', { paused: false });
+    return this.requestSnapshot();
+  }
+
+  /** Asks the host for a snapshot; output is ignored until one arrives. Returns the requestId. */
+  requestSnapshot(): string {
+    const requestId = this.ctx.nextRequestId();
+    this.rx.tracker.expectSnapshot();
+    this.send('SnapshotRequest', { requestId });
+    return requestId;
+  }
+
+  /** Detaches from the terminal; resolves once the host confirms or the connection is gone. */
+  unsubscribe(): Promise<void> {
+    this.dropHeldInput();
+    if (this.currentState === 'closed') return Promise.resolve();
+    const done = this.next('unsubscribed').then(() => undefined);
+    if (this.currentState === 'live' || this.currentState === 'subscribing') {
+      this.send('Unsubscribe', undefined);
+      this.setState('closing');
+    } else {
+      this.finishClose();
+    }
+    return done;
+  }
+
+  screenLines(): string[] {
+    return this.rx.screen.lines();
+  }
+
+  /** The visible screen, lines trimmed on the right, joined with '\n'. Await whenIdle() first. */
+  screenText(): string {
+    return this.screenLines().join('\n');
+  }
+
+  /** Resolves once everything received so far has been parsed by the local screen. */
+  whenIdle(): Promise<void> {
+    return this.rx.screen.whenIdle();
+  }
+
+  // ---- called by the client -------------------------------------------------
+
+  /** A connection is up: subscribe on it. */
+  connectionUp(): void {
+    if (this.currentState !== 'pending') return;
+    const payload: SubscribePayload = { streamId: this.id, terminal: this.terminal };
+    if (this.ctx.options.clientInfo) payload.client = { ...this.ctx.options.clientInfo };
+    if (this.viewport) payload.viewport = { ...this.viewport };
+    if (Object.keys(this.advertised).length > 0) payload.capabilities = { ...this.advertised } as Record<string, number>;
+    this.setState('subscribing');
+    this.counters.subscribes++;
+    this.send('Subscribe', payload, 0);
+  }
+
+  /** The connection is gone: forget everything negotiated on it. */
+  connectionDown(): void {
+    this.echoed = {};
+    this.gate.update({});
+    this.rx.ackBatcher?.discard();
+    this.rx.ackBatcher = undefined;
+    this.rx.assembler.reset();
+    this.rx.tracker.reset();
+    if (this.currentState === 'closing') this.finishClose();
+    else if (this.currentState !== 'closed') this.setState('pending');
+  }
+
+  handleFrame(frame: Frame): void {
+    receiveStreamFrame(this, frame);
+  }
+
+  /** The host echoed `subscribed`: now gated features and held input may go out. */
+  subscribed(event: { cols: number; rows: number; seq: number; capabilities?: CapabilitySet | undefined }): void {
+    if (this.currentState !== 'subscribing') return;
+    this.echoed = { ...(event.capabilities ?? {}) };
+    this.gate.update(this.echoed);
+    this.rx.tracker.reset();
+    this.rx.ackBatcher = hasCapability(this.echoed, 'ackOutput')
+      ? new AckBatcher(this.ctx.options, (bytes) => {
+          this.counters.acksSent++;
+          this.counters.ackedBytes += bytes;
+          this.send('Ack', { bytes });
+        })
+      : undefined;
+    this.setState('live');
+    this.emit('subscribed', { cols: event.cols, rows: event.rows, seq: event.seq, negotiated: this.echoed });
+    if (this.pausedWish && hasCapability(this.echoed, 'outputPause')) this.send('SetOutputPaused', { paused: true });
+    if (this.resizeWhileDown && this.viewport) this.send('Resize', this.viewport);
+    this.resizeWhileDown = false;
+    const held = this.heldInput.splice(0);
+    this.heldBytes = 0;
+    for (const data of held) this.sendInput(data);
+  }
+
+  finishClose(): void {
+    if (this.currentState === 'closed') return;
+    this.dropHeldInput();
+    this.rx.ackBatcher?.flush();
+    this.setState('closed');
+    this.rx.screen.dispose();
+    this.ctx.released(this);
+    this.emit('unsubscribed', { streamId: this.id });
+  }
+
+  /** Lets stream-receive.ts raise this stream's events. */
+  raise<K extends keyof ClientStreamEvents>(event: K, payload: ClientStreamEvents[K]): void {
+    this.emit(event, payload);
+  }
+
+  problem(problem: ClientProblem): void {
+    this.emit('problem', problem);
+  }
+
+  private sendInput(data: string): void {
+    this.counters.inputSent++;
+    this.send('Input', data);
+  }
+
+  private dropHeldInput(): void {
+    this.heldInput.length = 0;
+    this.heldBytes = 0;
+  }
+
+  private setState(state: StreamState): void {
+    if (this.currentState === state) return;
+    this.currentState = state;
+    this.emit('state', { state });
+  }
+
+  /** Every send goes through the stream's SendGate: a gated opcode leaves only after the host's echo. */
+  private send<N extends OpcodeName>(name: N, payload: PayloadInput<N>, streamId: number = this.id): void {
+    const opcode = OPCODES[name].code;
+    if (!this.gate.allows(opcode)) return;
+    this.ctx.send(encodeFrame({ opcode, streamId, payload: encodePayload(name, payload) }));
+  }
+}
