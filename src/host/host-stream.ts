@@ -1,0 +1,239 @@
+import { hasCapability } from '../capabilities/negotiate.js';
+import type { CapabilitySet } from '../capabilities/registry.js';
+import { SendGate, type SendGateMode } from '../capabilities/send-gate.js';
+import { encodeFrame } from '../codec/header.js';
+import { OPCODES, type OpcodeName } from '../codec/opcodes.js';
+import { encodePayload, type PayloadInput } from '../codec/payload.js';
+import { FlowWindow } from './flow-window.js';
+import type { HostedTerminal, TerminalSubscriber } from './hosted-terminal.js';
+import type { HostCounters, HostErrorCode, HostLimits } from './options.js';
+import { splitUtf8 } from './utf8-chunks.js';
+import type { TerminalExit } from './terminal.js';
+
+export type SnapshotSource = 'subscribe' | 'request' | 'recovery';
+
+/** What a stream needs from the connection that owns it. */
+export interface StreamContext {
+  readonly limits: HostLimits;
+  readonly counters: HostCounters;
+  /** The connection's output window, shared by its ackOutput streams. */
+  readonly window: FlowWindow;
+  readonly gateMode: SendGateMode | undefined;
+  sendFrame(bytes: Uint8Array): void;
+  sendError(streamId: number, code: HostErrorCode, message: string): void;
+  /** A failure in an asynchronous callback: counted, never thrown into xterm's or the PTY's loop. */
+  internalError(error: unknown): void;
+}
+
+type Held = { readonly kind: 'output'; readonly payload: Uint8Array; readonly seq: number } | { readonly kind: 'event'; readonly send: () => void };
+interface Queued {
+  readonly payload: Uint8Array;
+  readonly seq: number;
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * One subscribed stream: the terminal's events turned into frames for one
+ * client, in an order the client can follow. While a snapshot is being taken
+ * everything is held, then output the snapshot already covers is dropped; on
+ * ackOutput streams output waits for credit and an overflowing queue is
+ * replaced by a recovery snapshot. Every frame goes through the send gate.
+ */
+export class HostStream implements TerminalSubscriber {
+  readonly gate: SendGate;
+  private readonly window: FlowWindow | undefined;
+  private paused = false;
+  private pendingSnapshots = 0;
+  private held: Held[] = [];
+  private queue: Queued[] = [];
+  private queueBytes = 0;
+  private open = true;
+
+  constructor(
+    readonly id: number,
+    readonly terminal: HostedTerminal,
+    readonly negotiated: CapabilitySet,
+    private readonly ctx: StreamContext,
+  ) {
+    this.gate = new SendGate(id, negotiated, ctx.gateMode);
+    if (hasCapability(negotiated, 'ackOutput')) {
+      this.window = new FlowWindow(ctx.limits.streamWindowInitialBytes, ctx.limits.streamWindowMaxBytes);
+    }
+    terminal.attach(this);
+  }
+
+  get isOpen(): boolean {
+    return this.open;
+  }
+
+  /** Output bytes waiting for credit. */
+  get queuedBytes(): number {
+    return this.queueBytes;
+  }
+
+  /**
+   * Takes a snapshot once the screen has parsed everything before this call;
+   * `before` runs first with the snapshot's seq (the subscribed event uses it).
+   */
+  requestSnapshot(source: SnapshotSource, requestId?: string, before?: (seq: number) => void): void {
+    this.pendingSnapshots++;
+    this.terminal.screen.whenParsed((seq) => {
+      this.pendingSnapshots--;
+      if (!this.open) return;
+      try {
+        before?.(seq);
+        this.sendSnapshot(seq, source, requestId);
+        this.dropCoveredOutput(seq);
+        this.releaseHeld();
+      } catch (error) {
+        this.ctx.internalError(error);
+      }
+    });
+  }
+
+  setPaused(paused: boolean): void {
+    if (paused === this.paused) return;
+    this.paused = paused;
+    if (paused) this.clearQueue();
+    else this.requestSnapshot('recovery');
+  }
+
+  /** Credits an Ack; the connection then flushes its streams. */
+  acked(bytes: number): void {
+    if (!this.window) return;
+    this.ctx.window.acked(this.window.acked(bytes));
+  }
+
+  /** Sends queued output while credit lasts. */
+  flush(): void {
+    while (this.open && this.queue.length > 0 && this.hasCredit(this.queue[0]!.payload.length)) {
+      const next = this.queue.shift()!;
+      this.queueBytes -= next.payload.length;
+      this.sendOutput(next.payload, next.seq);
+    }
+  }
+
+  /** Tells the client the terminal refused its input, in the form it negotiated. */
+  writeRefused(): void {
+    if (hasCapability(this.negotiated, 'writeUnavailable')) this.send('WriteUnavailable', undefined);
+    else this.ctx.sendError(this.id, 'WRITE_UNAVAILABLE', `terminal '${this.terminal.name}' refuses writes (it exited)`);
+  }
+
+  close(): void {
+    if (!this.open) return;
+    this.open = false;
+    this.terminal.detachSubscriber(this);
+    if (this.window) this.ctx.window.release(this.window.inFlight);
+    this.clearQueue();
+    this.held = [];
+  }
+
+  /** Sends one frame through the gate; false when the gate refused it. */
+  send<N extends OpcodeName>(name: N, payload: PayloadInput<N>, seq = 0): boolean {
+    const opcode = OPCODES[name].code;
+    if (!this.open || !this.gate.allows(opcode)) return false;
+    this.ctx.sendFrame(encodeFrame({ opcode, streamId: this.id, seq, payload: encodePayload(name, payload) }));
+    return true;
+  }
+
+  // TerminalSubscriber: the terminal's events.
+
+  output(payload: Uint8Array, seqAfter: number): void {
+    if (this.pendingSnapshots > 0) this.held.push({ kind: 'output', payload, seq: seqAfter });
+    else this.deliverOutput(payload, seqAfter);
+  }
+
+  resized(cols: number, rows: number, seq: number): void {
+    this.event(() => this.send('Resized', { cols, rows, reason: 'resize' }, seq));
+  }
+
+  title(title: string, seq: number): void {
+    this.event(() => this.send('Metadata', { type: 'title', title }, seq));
+  }
+
+  exit(exit: TerminalExit, seq: number): void {
+    this.event(() => this.send('Metadata', { type: 'exit', exitCode: exit.exitCode, signal: exit.signal }, seq));
+  }
+
+  private event(send: () => void): void {
+    if (this.pendingSnapshots > 0) this.held.push({ kind: 'event', send });
+    else send();
+  }
+
+  private deliverOutput(payload: Uint8Array, seq: number): void {
+    if (!this.open || this.paused) return; // a paused stream resumes with a snapshot
+    if (!this.window) {
+      this.sendOutput(payload, seq);
+      return;
+    }
+    if (this.queue.length === 0 && this.hasCredit(payload.length)) {
+      this.sendOutput(payload, seq);
+      return;
+    }
+    this.queue.push({ payload, seq });
+    this.queueBytes += payload.length;
+    if (this.queueBytes > this.ctx.limits.streamQueueMaxBytes) {
+      this.ctx.counters.droppedOutputBytes += this.queueBytes;
+      this.ctx.counters.recoverySnapshots++;
+      this.clearQueue();
+      this.requestSnapshot('recovery');
+    }
+  }
+
+  private hasCredit(bytes: number): boolean {
+    const stream = this.window!;
+    const connection = this.ctx.window;
+    if (!stream.canSend(bytes)) {
+      stream.markBlocked();
+      return false;
+    }
+    if (!connection.canSend(bytes)) {
+      connection.markBlocked();
+      return false;
+    }
+    return true;
+  }
+
+  private sendOutput(payload: Uint8Array, seq: number): void {
+    if (!this.gate.allows(OPCODES.Output.code)) return;
+    this.ctx.sendFrame(encodeFrame({ opcode: OPCODES.Output.code, streamId: this.id, seq, payload }));
+    if (this.window) {
+      this.window.sent(payload.length);
+      this.ctx.window.sent(payload.length);
+    }
+  }
+
+  private sendSnapshot(seq: number, source: SnapshotSource, requestId: string | undefined): void {
+    const { cols, rows } = this.terminal;
+    this.send('SnapshotStart', { kind: 'scrollback', cols, rows, ...(requestId !== undefined ? { requestId } : {}), seq, source, truncated: false }, seq);
+    const text = utf8.encode(this.terminal.screen.serialize());
+    for (const chunk of splitUtf8(text, this.ctx.limits.snapshotChunkBytes)) {
+      if (!this.gate.allows(OPCODES.SnapshotChunk.code)) return;
+      this.ctx.sendFrame(encodeFrame({ opcode: OPCODES.SnapshotChunk.code, streamId: this.id, seq, payload: chunk }));
+    }
+    this.send('SnapshotEnd', undefined, seq);
+    this.ctx.counters.snapshotsSent++;
+  }
+
+  /** Output up to `seq` is in the snapshot just sent: sending it again would rewind the client. */
+  private dropCoveredOutput(seq: number): void {
+    this.queue = this.queue.filter((q) => q.seq > seq);
+    this.queueBytes = this.queue.reduce((sum, q) => sum + q.payload.length, 0);
+    this.held = this.held.filter((h) => h.kind !== 'output' || h.seq > seq);
+  }
+
+  private releaseHeld(): void {
+    // A released output can overflow the queue and start another snapshot: hold the rest again.
+    while (this.held.length > 0 && this.pendingSnapshots === 0) {
+      const item = this.held.shift()!;
+      if (item.kind === 'output') this.deliverOutput(item.payload, item.seq);
+      else item.send();
+    }
+  }
+
+  private clearQueue(): void {
+    this.queue = [];
+    this.queueBytes = 0;
+  }
+}

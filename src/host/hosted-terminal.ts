@@ -1,0 +1,105 @@
+import { ScreenModel } from './screen.js';
+import type { HostLimits } from './options.js';
+import { splitUtf8 } from './utf8-chunks.js';
+import type { TerminalBackend, TerminalExit } from './terminal.js';
+
+/** What a stream hears from its terminal. */
+export interface TerminalSubscriber {
+  /** One Output payload; `seqAfter` is the high-water mark after it. */
+  output(payload: Uint8Array, seqAfter: number): void;
+  resized(cols: number, rows: number, seq: number): void;
+  title(title: string, seq: number): void;
+  exit(exit: TerminalExit, seq: number): void;
+}
+
+const utf8 = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
+/**
+ * A backend as the host serves it: output counted into the high-water mark
+ * (UTF-8 bytes since start, shared by every stream), fed to the screen model,
+ * and fanned out to the streams attached.
+ */
+export class HostedTerminal {
+  readonly screen: ScreenModel;
+  private hwm = 0;
+  private currentTitle: string | undefined;
+  private exitInfo: TerminalExit | undefined;
+  private readonly subscribers = new Set<TerminalSubscriber>();
+  private readonly detach: Array<() => void> = [];
+
+  constructor(
+    readonly name: string,
+    readonly backend: TerminalBackend,
+    private readonly limits: HostLimits,
+  ) {
+    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines });
+    this.detach.push(this.screen.onTitle((title) => this.onTitle(title)));
+    this.detach.push(backend.onData((data) => this.onOutput(data)));
+    this.detach.push(backend.onExit((exit) => this.onExit(exit)));
+  }
+
+  /** The output high-water mark: UTF-8 bytes of output since the terminal started. */
+  get seq(): number {
+    return this.hwm;
+  }
+
+  get cols(): number {
+    return this.screen.cols;
+  }
+
+  get rows(): number {
+    return this.screen.rows;
+  }
+
+  get title(): string | undefined {
+    return this.currentTitle;
+  }
+
+  get exit(): TerminalExit | undefined {
+    return this.exitInfo;
+  }
+
+  attach(subscriber: TerminalSubscriber): void {
+    this.subscribers.add(subscriber);
+  }
+
+  detachSubscriber(subscriber: TerminalSubscriber): void {
+    this.subscribers.delete(subscriber);
+  }
+
+  resize(cols: number, rows: number): void {
+    this.backend.resize(cols, rows);
+    this.screen.resize(cols, rows);
+    for (const s of [...this.subscribers]) s.resized(cols, rows, this.hwm);
+  }
+
+  dispose(): void {
+    for (const off of this.detach.splice(0)) off();
+    this.subscribers.clear();
+    this.backend.kill();
+    this.screen.dispose();
+  }
+
+  private onOutput(data: string): void {
+    const bytes = utf8.encode(data);
+    const pieces = splitUtf8(bytes, this.limits.outputFrameBytes);
+    for (const piece of pieces) {
+      this.hwm += piece.length;
+      // Each piece goes to the screen with its own seq, so a snapshot taken
+      // between two pieces still matches the seq it claims.
+      this.screen.write(pieces.length === 1 ? data : utf8Decoder.decode(piece), this.hwm);
+      for (const s of [...this.subscribers]) s.output(piece, this.hwm);
+    }
+  }
+
+  private onTitle(title: string): void {
+    this.currentTitle = title;
+    for (const s of [...this.subscribers]) s.title(title, this.hwm);
+  }
+
+  private onExit(exit: TerminalExit): void {
+    this.exitInfo = exit;
+    for (const s of [...this.subscribers]) s.exit(exit, this.hwm);
+  }
+}

@@ -1,0 +1,75 @@
+import * as pty from 'node-pty';
+import { Listeners, type TerminalBackend, type TerminalExit, type Unsubscribe, type WriteOutcome } from './terminal.js';
+
+export interface PtyBackendOptions {
+  /** Program to run; default $SHELL, else bash. */
+  readonly command?: string;
+  /** Its arguments; default ['--noprofile', '--norc'] when the command is bash, else []. */
+  readonly args?: readonly string[];
+  /** Extra environment, merged over process.env; TERM is always xterm-256color. */
+  readonly env?: Readonly<Record<string, string>>;
+  /** Working directory; default process.cwd(). */
+  readonly cwd?: string;
+  /** Initial size; default 80x24. */
+  readonly cols?: number;
+  readonly rows?: number;
+}
+
+/** A real process in a real PTY (node-pty). */
+export class PtyBackend implements TerminalBackend {
+  private readonly proc: pty.IPty;
+  private readonly dataListeners = new Listeners<string>();
+  private readonly exitListeners = new Listeners<TerminalExit>();
+  private exitInfo: TerminalExit | undefined;
+  cols: number;
+  rows: number;
+
+  constructor(options: PtyBackendOptions = {}) {
+    const command = options.command ?? process.env.SHELL ?? 'bash';
+    const args = options.args ?? (/(^|\/)bash$/.test(command) ? ['--noprofile', '--norc'] : []);
+    this.cols = options.cols ?? 80;
+    this.rows = options.rows ?? 24;
+    const env: Record<string, string> = {};
+    for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
+    Object.assign(env, options.env, { TERM: 'xterm-256color' });
+    this.proc = pty.spawn(command, [...args], { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: options.cwd ?? process.cwd(), env });
+    this.proc.onData((data) => this.dataListeners.emit(data));
+    this.proc.onExit(({ exitCode, signal }) => {
+      this.exitInfo = { exitCode, signal: signal ?? null };
+      this.exitListeners.emit(this.exitInfo);
+    });
+  }
+
+  get exited(): boolean {
+    return this.exitInfo !== undefined;
+  }
+
+  write(data: string): WriteOutcome {
+    if (this.exited) return 'refused';
+    this.proc.write(data);
+    return 'written';
+  }
+
+  resize(cols: number, rows: number): void {
+    this.cols = cols;
+    this.rows = rows;
+    if (!this.exited) this.proc.resize(cols, rows);
+  }
+
+  onData(cb: (data: string) => void): Unsubscribe {
+    return this.dataListeners.add(cb);
+  }
+
+  onExit(cb: (exit: TerminalExit) => void): Unsubscribe {
+    return this.exitListeners.add(cb);
+  }
+
+  kill(): void {
+    if (this.exited) return;
+    try {
+      this.proc.kill();
+    } catch {
+      // Already gone between the check and the kill: the exit event still comes.
+    }
+  }
+}

@@ -1,0 +1,43 @@
+/** What a write to a terminal came to: 'refused' when the terminal takes no more input (it exited). */
+export type WriteOutcome = 'written' | 'refused';
+
+export interface TerminalExit {
+  readonly exitCode: number | null;
+  readonly signal: number | null;
+}
+
+export type Unsubscribe = () => void;
+
+/**
+ * One terminal the host serves: a real process in a PTY, or the deterministic
+ * script terminal. The runtime sees only this, so both feed the same screen,
+ * output counting and snapshots.
+ */
+export interface TerminalBackend {
+  /** Sends keystrokes or pasted text to the terminal. */
+  write(data: string): WriteOutcome;
+  resize(cols: number, rows: number): void;
+  /** Output, in order; chunks never split a code point. */
+  onData(cb: (data: string) => void): Unsubscribe;
+  onExit(cb: (exit: TerminalExit) => void): Unsubscribe;
+  /** Ends the terminal; an exit follows. Safe to call twice. */
+  kill(): void;
+  readonly cols: number;
+  readonly rows: number;
+  readonly exited: boolean;
+}
+
+/** A tiny ordered listener list shared by the backends. */
+export class Listeners<T> {
+  private readonly list = new Set<(value: T) => void>();
+  add(cb: (value: T) => void): Unsubscribe {
+    this.list.add(cb);
+    return () => this.list.delete(cb);
+  }
+  emit(value: T): void {
+    for (const cb of [...this.list]) cb(value);
+  }
+  get size(): number {
+    return this.list.size;
+  }
+}
