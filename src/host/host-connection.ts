@@ -83,12 +83,6 @@ export class HostConnection implements StreamContext {
     this.dispose();
   }
 
-  /** Text messages are refused by the transport; it reports them here so the client hears why. */
-  refuseText(bytes: number): void {
-    this.host.counters.badFrames++;
-    this.sendError(0, 'TEXT_MESSAGE', `text message of ${bytes} bytes refused: frames are binary messages`);
-  }
-
   private receive(bytes: Uint8Array): void {
     if (this.closed) return;
     try {

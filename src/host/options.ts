@@ -57,7 +57,7 @@ export const HOST_ERROR_CODES = {
   NOT_SUBSCRIBED: 'a frame on a stream this connection has unsubscribed',
   UNGATED_FRAME: 'a gated frame from a stream that did not negotiate its capability; ignored',
   WRITE_UNAVAILABLE: 'the terminal refuses writes (it exited); for streams without writeUnavailable',
-  TEXT_MESSAGE: 'a WebSocket text message; frames are binary messages',
+  TEXT_MESSAGE: 'a WebSocket text message; frames are binary messages (sent by the WebSocket server)',
   INTERNAL_ERROR: 'the host failed handling a frame; the connection stays usable',
 } as const;
 
