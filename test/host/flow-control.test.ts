@@ -1,0 +1,117 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Op } from '../../src/codec/opcodes.js';
+import type { ScriptBackend } from '../../src/host/script-backend.js';
+import { replaySnapshot } from '../../src/host/screen.js';
+import type { RawPeer } from '../helpers/raw-peer.js';
+import { startTestHost, type TestHost } from './harness.js';
+import { scriptTerminals } from './script-hosts.js';
+
+const KiB = 1024;
+let testHost: TestHost;
+afterEach(async () => {
+  expect(testHost.host.counters.internalErrors).toBe(0);
+  await testHost.close();
+});
+
+async function subscribe(peer: RawPeer, streamId: number, capabilities: Record<string, number>): Promise<void> {
+  peer.subscribe(streamId, 'a', { capabilities });
+  await peer.waitFor(() => peer.snapshots(streamId).length === 1, `initial snapshot on ${streamId}`);
+}
+
+/** Output frames after the latest snapshot must continue its seq without a gap. */
+function expectContinuousAfterLastSnapshot(peer: RawPeer, streamId: number): void {
+  const frames = peer.on(streamId);
+  const lastEnd = frames.map((f) => f.opcode).lastIndexOf(Op.SnapshotEnd);
+  let seq = frames[lastEnd]!.seq;
+  for (const f of frames.slice(lastEnd + 1).filter((f) => f.opcode === Op.Output)) {
+    expect(f.seq - f.payload.length).toBe(seq);
+    seq = f.seq;
+  }
+}
+
+describe('output flow control', () => {
+  it('stops at the stream window without Acks and resumes on Ack; a stream without ackOutput is not held', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { outputFrameBytes: 16 * KiB } });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    await subscribe(peer, 2, {});
+    const a = testHost.host.terminal('a')!.backend as ScriptBackend;
+    const total = 2048 * KiB;
+    a.emit('x'.repeat(total));
+    const terminal = testHost.host.terminal('a')!;
+    await peer.waitFor(() => peer.outputBytes(2) === total, 'all output on stream 2, which did not negotiate ackOutput');
+    await peer.waitFor(() => peer.outputBytes(1) === 512 * KiB, 'stream 1 to fill its 512 KiB window');
+    expect(terminal.seq).toBe(total + peer.snapshots(1)[0]!.seq);
+    expect(peer.outputBytes(1)).toBe(512 * KiB); // all 2 MiB were produced, yet no more went out
+
+    // An Ack to a sender that was held back doubles its window: 256 KiB in flight, window 1 MiB.
+    peer.send('Ack', 1, { bytes: 256 * KiB });
+    await peer.waitFor(() => peer.outputBytes(1) === 1280 * KiB, 'output up to the grown 1 MiB window');
+    peer.send('Ack', 1, { bytes: 1280 * KiB });
+    await peer.waitFor(() => peer.outputBytes(1) === total, 'the rest after the second Ack');
+    expectContinuousAfterLastSnapshot(peer, 1);
+    expect(testHost.host.counters.recoverySnapshots).toBe(0);
+  });
+
+  it('holds output at the connection window shared by its ackOutput streams', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { outputFrameBytes: 16 * KiB, connectionWindowInitialBytes: 768 * KiB } });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    await subscribe(peer, 2, { ackOutput: 1 });
+    const marker = await testHost.connect();
+    await subscribe(marker, 9, {});
+    (testHost.host.terminal('a')!.backend as ScriptBackend).emit('z'.repeat(2048 * KiB));
+    await marker.waitFor(() => marker.outputBytes(9) === 2048 * KiB, 'all output on the other connection');
+    await peer.waitFor(() => peer.outputBytes(1) + peer.outputBytes(2) === 768 * KiB, 'both streams together to fill 768 KiB');
+    expect(peer.outputBytes(1)).toBeLessThan(512 * KiB); // each stream's own window was not the limit
+    peer.send('Ack', 1, { bytes: peer.outputBytes(1) });
+    await peer.waitFor(() => peer.outputBytes(1) + peer.outputBytes(2) > 768 * KiB, 'more output once the connection got credit');
+  });
+
+  it('replaces an overflowing queue with a recovery snapshot that matches the screen, then continues from its seq', async () => {
+    testHost = await startTestHost({
+      terminals: scriptTerminals('a'),
+      limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB, streamQueueMaxBytes: 32 * KiB },
+    });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    const terminal = testHost.host.terminal('a')!;
+    const a = terminal.backend as ScriptBackend;
+    for (let i = 0; i < 200; i++) a.emit(`line ${i} ${'y'.repeat(200)}\r\n`);
+    await peer.waitFor(() => peer.snapshots(1).some((s) => s.start.source === 'recovery'), 'a recovery snapshot');
+    expect(testHost.host.counters.recoverySnapshots).toBeGreaterThanOrEqual(1);
+    expect(testHost.host.counters.droppedOutputBytes).toBeGreaterThan(32 * KiB);
+
+    // Give credit back, then produce a little more: it continues from the recovery snapshot's seq.
+    peer.send('Ack', 1, { bytes: 1024 * KiB });
+    a.emit('after recovery\r\n');
+    await peer.waitFor(() => peer.outputText(1).includes('after recovery'), 'output after the recovery');
+    expectContinuousAfterLastSnapshot(peer, 1);
+    const recovery = peer.snapshots(1).filter((s) => s.start.source === 'recovery').at(-1)!;
+    expect(recovery.start.seq).toBe(recovery.seq);
+    expect(await replaySnapshot(recovery.text + outputAfter(peer, 1, recovery.seq), 80, 24)).toBe(await settledText(terminal));
+  });
+
+  it('chunks a large snapshot at most 48 KiB per chunk, never inside a code point', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { scrollbackLines: 5000 } });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, {});
+    const a = testHost.host.terminal('a')!.backend as ScriptBackend;
+    for (let i = 0; i < 3000; i++) a.emit(`€ ${i} ${'é'.repeat(30)}\r\n`);
+    peer.send('SnapshotRequest', 1, { requestId: 'big' });
+    await peer.waitFor(() => peer.snapshots(1).length === 2, 'the big snapshot');
+    const big = peer.snapshots(1)[1]!;
+    expect(big.chunkSizes.length).toBeGreaterThan(2);
+    for (const size of big.chunkSizes) expect(size).toBeLessThanOrEqual(48 * KiB);
+    expect(big.text).toContain(`€ 2999 ${'é'.repeat(30)}`); // every chunk decoded strictly by the raw peer's codec path
+  });
+});
+
+function outputAfter(peer: RawPeer, streamId: number, seq: number): string {
+  return peer.on(streamId, Op.Output).filter((f) => f.seq > seq).map((f) => peer.text(f)).join('');
+}
+
+async function settledText(terminal: { screen: { settled(): Promise<number>; text(): string } }): Promise<string> {
+  await terminal.screen.settled();
+  return terminal.screen.text();
+}
