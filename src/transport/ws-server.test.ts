@@ -1,0 +1,130 @@
+import { request } from 'node:http';
+import { afterEach, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
+import { decodeFrame, encodeFrame } from '../codec/header.js';
+import { Op } from '../codec/opcodes.js';
+import { RawPeer } from '../../test/helpers/raw-peer.js';
+import { waitFor } from '../../test/helpers/wait-for.js';
+import type { FrameLink } from './link.js';
+import { startWsServer, type WsServer } from './ws-server.js';
+
+const TOKEN = 'correct horse battery staple';
+let server: WsServer | undefined;
+const links: FrameLink[] = [];
+const received: Array<{ link: number; bytes: Uint8Array }> = [];
+const closes: Array<{ link: number; reason: string }> = [];
+
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+  links.length = 0;
+  received.length = 0;
+  closes.length = 0;
+});
+
+/** A server whose links echo every frame back, so a test can see a connection still works. */
+async function start(options: { maxMessageBytes?: number; pingIntervalMs?: number; pongDeadlineMs?: number } = {}): Promise<WsServer> {
+  server = await startWsServer({
+    token: TOKEN,
+    ...options,
+    onLink: (link) => {
+      const index = links.push(link) - 1;
+      link.attach({
+        frame: (bytes) => {
+          received.push({ link: index, bytes });
+          link.send(bytes);
+        },
+        close: (reason) => closes.push({ link: index, reason }),
+      });
+    },
+  });
+  return server;
+}
+
+function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const ws = new WebSocket(url, { headers });
+    ws.once('unexpected-response', (_req, res) => {
+      resolve(res.statusCode ?? 0);
+      ws.terminate();
+    });
+    ws.once('open', () => {
+      resolve(101);
+      ws.close();
+    });
+    ws.once('error', reject);
+  });
+}
+
+const frame = (streamId: number, size = 0) => encodeFrame({ opcode: Op.Input, streamId, payload: new Uint8Array(size).fill(0x61) });
+
+describe('WebSocket server transport', () => {
+  it('refuses a wrong, missing or non-bearer token with HTTP 401 before the upgrade', async () => {
+    const { url } = await start();
+    expect(await upgradeStatus(url, { Authorization: 'Bearer wrong' })).toBe(401);
+    expect(await upgradeStatus(url, { Authorization: `Bearer ${TOKEN}x` })).toBe(401);
+    expect(await upgradeStatus(url, {})).toBe(401);
+    expect(await upgradeStatus(url, { Authorization: `Basic ${TOKEN}` })).toBe(401);
+    expect(await upgradeStatus(`${url}/?token=${encodeURIComponent(TOKEN)}`, {})).toBe(401);
+    expect(links).toHaveLength(0);
+    expect(server!.stats.authRefused).toBe(5);
+    expect(await upgradeStatus(url, { Authorization: `Bearer ${TOKEN}` })).toBe(101);
+    await waitFor(() => links.length === 1, { what: 'the authenticated link' });
+  });
+
+  it('answers a plain HTTP request with 426', async () => {
+    const { port } = await start();
+    const status = await new Promise<number>((resolve, reject) => {
+      request({ host: '127.0.0.1', port, path: '/' }, (res) => {
+        res.resume();
+        resolve(res.statusCode ?? 0);
+      }).on('error', reject).end();
+    });
+    expect(status).toBe(426);
+  });
+
+  it('closes only the connection that sent an oversized message, with 1009 naming the limit and the size', async () => {
+    const { url } = await start({ maxMessageBytes: 1024 });
+    const big = await RawPeer.connect(url, TOKEN);
+    const good = await RawPeer.connect(url, TOKEN);
+    big.sendRaw(frame(1, 2000));
+    await waitFor(() => big.closeInfo !== undefined, { what: 'the oversized sender to be closed' });
+    expect(big.closeInfo).toEqual({ code: 1009, reason: 'message 2016 bytes > maxMessageBytes 1024' });
+    expect(server!.stats.oversizedClosed).toBe(1);
+    expect(received).toEqual([]); // nothing of the oversized message reached the link
+    await waitFor(() => closes.length === 1, { what: 'the link close handler' });
+    good.sendRaw(frame(2, 1000));
+    await waitFor(() => good.frames.length === 1, { what: 'the echo on the other connection' });
+    expect(good.frames[0]!.streamId).toBe(2);
+    expect(good.closeInfo).toBeUndefined();
+    await good.close();
+  });
+
+  it('refuses a text message with an Error frame and keeps the connection', async () => {
+    const { url } = await start();
+    const peer = await RawPeer.connect(url, TOKEN);
+    peer.ws.send('hello', { binary: false });
+    await waitFor(() => peer.frames.length === 1, { what: 'the TEXT_MESSAGE Error frame' });
+    expect(peer.errors(0)).toEqual(['TEXT_MESSAGE: text message of 5 bytes refused: frames are binary messages']);
+    expect(server!.stats.textMessagesRefused).toBe(1);
+    expect(received).toEqual([]);
+    peer.sendRaw(frame(3));
+    await waitFor(() => peer.frames.length === 2, { what: 'the echo after the text message' });
+    expect(decodeFrame(peer.frames[1]!.bytes).ok).toBe(true);
+    await peer.close();
+  });
+
+  it('drops a connection that stops answering pings, and keeps one that answers', async () => {
+    const { url } = await start({ pingIntervalMs: 20, pongDeadlineMs: 200 });
+    // autoPong: false makes this a real peer that has gone deaf to pings (a black-holed client).
+    const deaf = await RawPeer.connect(url, TOKEN, { autoPong: false });
+    const alive = await RawPeer.connect(url, TOKEN);
+    await waitFor(() => deaf.closeInfo !== undefined, { what: 'the deaf connection to be dropped' });
+    expect(server!.stats.livenessDropped).toBe(1);
+    expect(closes.map((c) => c.reason)).toEqual(['liveness: no pong within 200ms']);
+    alive.sendRaw(frame(4));
+    await waitFor(() => alive.frames.length === 1, { what: 'the live connection to still echo' });
+    expect(alive.closeInfo).toBeUndefined();
+    await alive.close();
+  });
+});

@@ -1,0 +1,63 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { Op } from '../../src/codec/opcodes.js';
+import type { ScriptBackend } from '../../src/host/script-backend.js';
+import type { RawPeer } from '../helpers/raw-peer.js';
+import { startTestHost, type TestHost } from './harness.js';
+import { scriptTerminals } from './script-hosts.js';
+
+let testHost: TestHost;
+afterEach(async () => {
+  expect(testHost.host.counters.internalErrors).toBe(0);
+  await testHost.close();
+});
+
+async function subscribe(peer: RawPeer, streamId: number, capabilities?: Record<string, number>): Promise<void> {
+  peer.subscribe(streamId, 'a', capabilities ? { capabilities } : {});
+  await peer.waitFor(() => peer.snapshots(streamId).length === 1, `initial snapshot on ${streamId}`);
+}
+
+describe('capability-gated frames, both directions', () => {
+  it('ignores SetOutputPaused from a stream that did not negotiate outputPause, and honours it from one that did', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a') });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    await subscribe(peer, 2, { outputPause: 1 });
+    const a = testHost.host.terminal('a')!.backend as ScriptBackend;
+    peer.send('SetOutputPaused', 1, { paused: true });
+    peer.send('SetOutputPaused', 2, { paused: true });
+    await peer.waitFor(() => peer.errors(1).length === 1, 'UNGATED_FRAME on stream 1');
+    expect(peer.errors(1)[0]).toMatch(/^UNGATED_FRAME: SetOutputPaused \(16\) needs capability 'outputPause'/);
+    expect(testHost.host.counters.ungatedFrames).toBe(1);
+    a.emit('while-paused');
+    await peer.waitFor(() => peer.outputText(1).includes('while-paused'), 'stream 1 still gets output');
+    expect(peer.outputText(2)).not.toContain('while-paused');
+
+    peer.send('SetOutputPaused', 2, { paused: false });
+    await peer.waitFor(() => peer.snapshots(2).length === 2, 'a snapshot when stream 2 resumes');
+    expect(peer.snapshots(2)[1]!.start.source).toBe('recovery');
+    expect(peer.snapshots(2)[1]!.text).toContain('while-paused');
+    a.emit('after-resume');
+    await peer.waitFor(() => peer.outputText(2).includes('after-resume'), 'stream 2 output after resume');
+    expect(peer.errors(2)).toEqual([]);
+  });
+
+  it('sends WriteUnavailable only to a stream that negotiated it; others get Error WRITE_UNAVAILABLE', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a') });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { writeUnavailable: 1 });
+    await subscribe(peer, 2, { ackOutput: 1 });
+    await subscribe(peer, 3);
+    peer.send('Input', 1, 'exit\r');
+    await peer.waitFor(() => [1, 2, 3].every((s) => peer.on(s, Op.Metadata).some((f) => peer.json(f).type === 'exit')), 'exit event on every stream');
+    expect(peer.on(1, Op.Metadata).map((f) => peer.json(f)).find((e) => e.type === 'exit')).toEqual({ type: 'exit', exitCode: 0, signal: null });
+    for (const s of [1, 2, 3]) peer.send('Input', s, 'more\r');
+    await peer.waitFor(() => peer.on(1, Op.WriteUnavailable).length === 1, 'WriteUnavailable on stream 1');
+    await peer.waitFor(() => peer.errors(2).length === 1 && peer.errors(3).length === 1, 'Error on streams 2 and 3');
+    for (const s of [2, 3]) {
+      expect(peer.errors(s)[0]).toBe("WRITE_UNAVAILABLE: terminal 'a' refuses writes (it exited)");
+      expect(peer.on(s, Op.WriteUnavailable)).toEqual([]);
+    }
+    expect(peer.errors(1)).toEqual([]);
+    expect((testHost.host.terminal('a')!.backend as ScriptBackend).inputLog()).toBe('exit\r');
+  });
+});
