@@ -9,7 +9,10 @@ interface Command {
 }
 
 /** Every subcommand, in the order `--help` lists them; loaded only when used. */
-const COMMANDS: Record<string, Command> = {};
+const COMMANDS: Record<string, Command> = {
+  compat: { summary: 'check the working tree against the last release in both skew directions', load: () => import('./compat.js') },
+  manifest: { summary: "print this build's wire manifest as JSON", load: () => import('./manifest.js') },
+};
 
 function packageVersion(): string {
   const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string };

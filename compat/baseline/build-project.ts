@@ -1,0 +1,56 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { lstat, symlink } from 'node:fs/promises';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { CompatError, type CompatErrorCode } from '../errors.js';
+
+/** Tunables of installing and building a checkout. */
+export const BUILD_LIMITS = {
+  /** Lines of a failing command's output quoted in the error. */
+  logTailLines: 40,
+  /** A stuck npm must not hang CI forever. */
+  installTimeoutMs: 15 * 60_000,
+  buildTimeoutMs: 10 * 60_000,
+} as const;
+
+export function tailLines(text: string, lines: number = BUILD_LIMITS.logTailLines): string {
+  return text.trimEnd().split('\n').slice(-lines).join('\n');
+}
+
+async function runLogged(code: CompatErrorCode, what: string, cwd: string, command: string, args: string[], timeout: number): Promise<void> {
+  const result = await execa(command, args, { cwd, all: true, reject: false, timeout, env: { npm_config_fund: 'false', npm_config_audit: 'false', CI: '1' } });
+  if (result.exitCode === 0 && !result.timedOut) return;
+  const why = result.timedOut ? `timed out after ${timeout} ms` : `exited ${result.exitCode ?? result.signal}`;
+  throw new CompatError(code, `${what} failed in ${cwd}: \`${command} ${args.join(' ')}\` ${why}. Last ${BUILD_LIMITS.logTailLines} lines:\n${tailLines(String(result.all ?? ''))}`);
+}
+
+/**
+ * Gives `dir` its own dependencies from its own lockfile. When its lockfile is
+ * byte-identical to `reuseFrom`'s and that project has node_modules, it links
+ * them instead: same lockfile, same tree, minutes saved.
+ */
+export async function installDependencies(dir: string, reuseFrom?: string): Promise<'reused' | 'installed' | 'none'> {
+  if (!existsSync(join(dir, 'package.json'))) throw new CompatError('INSTALL_FAILED', `${dir} has no package.json`);
+  const lock = join(dir, 'package-lock.json');
+  if (reuseFrom && existsSync(lock)) {
+    const theirs = join(reuseFrom, 'package-lock.json');
+    const modules = join(reuseFrom, 'node_modules');
+    if (existsSync(theirs) && existsSync(modules) && readFileSync(lock).equals(readFileSync(theirs))) {
+      const target = join(dir, 'node_modules');
+      if (!(await lstat(target).catch(() => undefined))) await symlink(modules, target, 'dir');
+      return 'reused';
+    }
+  }
+  if (!existsSync(lock)) {
+    const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { dependencies?: object; devDependencies?: object };
+    if (!pkg.dependencies && !pkg.devDependencies) return 'none';
+    throw new CompatError('INSTALL_FAILED', `${dir} has dependencies but no package-lock.json; npm ci needs the lockfile to install what that build pinned`);
+  }
+  await runLogged('INSTALL_FAILED', 'installing dependencies', dir, 'npm', ['ci', '--no-audit', '--no-fund'], BUILD_LIMITS.installTimeoutMs);
+  return 'installed';
+}
+
+/** Builds `dir` with its own `npm run build`. */
+export async function buildProject(dir: string): Promise<void> {
+  await runLogged('BUILD_FAILED', 'building', dir, 'npm', ['run', 'build'], BUILD_LIMITS.buildTimeoutMs);
+}

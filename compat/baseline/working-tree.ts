@@ -1,0 +1,27 @@
+import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { git, gitMaybe } from './git.js';
+
+/**
+ * The tree id of the working tree as it is now, uncommitted and untracked
+ * (non-ignored) changes included: staged into a throwaway index so the
+ * user's own index is never touched.
+ */
+export async function workingTreeId(root: string): Promise<string> {
+  const dir = await mkdtemp(join(tmpdir(), 'termwire-index-'));
+  try {
+    const index = join(dir, 'index');
+    const realIndex = await gitMaybe(root, ['rev-parse', '--git-path', 'index']);
+    if (realIndex) await copyFile(resolve(root, realIndex), index).catch(() => undefined); // a fresh repo has no index yet
+    const env = { GIT_INDEX_FILE: index };
+    await git(root, ['add', '-A', '--', '.'], env);
+    return await git(root, ['write-tree'], env);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+export async function treeOfCommit(root: string, commit: string): Promise<string> {
+  return git(root, ['rev-parse', '--verify', '--end-of-options', `${commit}^{tree}`]);
+}

@@ -1,0 +1,34 @@
+/**
+ * Why the gate could not compare two builds. Always exit 2: the gate never
+ * passes when it did not actually compare. A finding is data, not an error;
+ * any other exception means the checker itself broke.
+ */
+export const COMPAT_ERROR_CODES = {
+  BAD_REF: 'a --against value that is not a safe git ref',
+  BAD_OPTION: 'an unknown or malformed command-line option',
+  NOT_A_REPO: 'the working directory is not inside a git checkout',
+  NO_BASELINE: 'no release to compare against',
+  SAME_TREE: 'the baseline tree equals the working tree: the comparison would prove nothing',
+  GIT_FAILED: 'a git command failed',
+  EXTRACT_FAILED: 'git archive of the baseline could not be extracted',
+  INSTALL_FAILED: "installing a build's dependencies failed",
+  BUILD_FAILED: "a build's own build script failed",
+  MANIFEST_UNAVAILABLE: 'a build could not report its wire manifest',
+  JOURNEY_UNAVAILABLE: 'the journey runner is not available in this build',
+  BAD_ACKNOWLEDGEMENTS: 'compat/acknowledged-breaks.json is malformed',
+  INTERRUPTED: 'the run was interrupted by a signal',
+} as const;
+
+export type CompatErrorCode = keyof typeof COMPAT_ERROR_CODES;
+
+export class CompatError extends Error {
+  override readonly name = 'CompatError';
+  readonly exitCode = 2;
+  constructor(readonly code: CompatErrorCode, message: string) {
+    super(`${code}: ${message}`);
+  }
+}
+
+export function isCompatError(e: unknown): e is CompatError {
+  return e instanceof CompatError;
+}

@@ -1,0 +1,1 @@
+export const PEER_PROTOCOL_VERSION = 1;

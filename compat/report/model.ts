@@ -1,0 +1,23 @@
+import type { Finding } from '../rules/finding.js';
+import type { AcknowledgedBreak } from './acknowledged.js';
+
+export type GateStatus = 'compatible' | 'incompatible' | 'cannotCompare' | 'internalError';
+
+export const EXIT_CODES = { compatible: 0, incompatible: 1, cannotCompare: 2, internalError: 2 } as const satisfies Record<GateStatus, number>;
+
+export interface GateReport {
+  readonly status: GateStatus;
+  readonly exitCode: 0 | 1 | 2;
+  readonly current?: { readonly version: string; readonly commit: string };
+  readonly baselines: ReadonlyArray<{ readonly label: string; readonly commit: string; readonly version: string | undefined }>;
+  readonly staticOnly: boolean;
+  /** Rule ids that ran, so JUnit can list passing cases too. */
+  readonly rulesRun: readonly string[];
+  /** Findings that fail the gate: sorted, deduplicated, not acknowledged. */
+  readonly findings: readonly Finding[];
+  readonly acknowledged: ReadonlyArray<{ readonly finding: Finding; readonly reason: string }>;
+  /** Acknowledgements that matched nothing: remove them from compat/acknowledged-breaks.json. */
+  readonly staleAcknowledgements: readonly AcknowledgedBreak[];
+  /** Why the gate could not compare (a CompatError), or the checker's own crash. */
+  readonly error?: { readonly kind: 'cannotCompare' | 'internalError'; readonly code?: string; readonly message: string };
+}

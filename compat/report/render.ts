@@ -1,0 +1,21 @@
+import { renderGithubAnnotations } from './github.js';
+import { renderJunit } from './junit.js';
+import type { GateReport } from './model.js';
+import { renderText } from './text.js';
+
+export const REPORT_FORMATS = ['text', 'json', 'junit', 'github'] as const;
+export type ReportFormat = (typeof REPORT_FORMATS)[number];
+
+export function renderReport(report: GateReport, format: ReportFormat, color: boolean): string {
+  switch (format) {
+    case 'text':
+      return renderText(report, { color });
+    case 'json':
+      return JSON.stringify(report, null, 2) + '\n';
+    case 'junit':
+      return renderJunit(report);
+    case 'github':
+      // Annotations for the UI, plus the plain text so the log stays readable.
+      return renderGithubAnnotations(report) + renderText(report, { color: false });
+  }
+}

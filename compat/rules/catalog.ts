@@ -1,0 +1,39 @@
+/**
+ * Every rule the gate has ever had. Ids are permanent: a rule that is no
+ * longer run stays here marked retired, and its id is never reused.
+ */
+export interface RuleEntry {
+  readonly id: string;
+  readonly pass: 'static' | 'dynamic';
+  readonly purpose: string;
+  readonly compatibilityRule: 1 | 2 | 3 | null;
+  readonly retired?: boolean;
+}
+
+export const RULE_CATALOG = [
+  { id: 'OPCODE_NUMBER_REUSED', pass: 'static', compatibilityRule: 2, purpose: 'An opcode number that shipped now names a different opcode, so each side misreads the other.' },
+  { id: 'OPCODE_REMOVED', pass: 'static', compatibilityRule: 2, purpose: 'An opcode number disappeared without a retired tombstone, so its number can be reused and old peers that send it are dropped.' },
+  { id: 'OPCODE_NEW_UNGATED', pass: 'static', compatibilityRule: 2, purpose: 'A new opcode has no gating capability, so it can reach an old decoder that drops it.' },
+  { id: 'PAYLOAD_FIELD_REMOVED', pass: 'static', compatibilityRule: 3, purpose: 'A payload field the baseline declared is gone, so an old reader of that field no longer gets it.' },
+  { id: 'PAYLOAD_FIELD_MADE_REQUIRED', pass: 'static', compatibilityRule: 1, purpose: 'A field optional in the baseline, or absent from it, is now required, so the new reader refuses frames from old writers.' },
+  { id: 'PAYLOAD_KIND_CHANGED', pass: 'static', compatibilityRule: 2, purpose: "An opcode's payload encoding (text, empty, flag, json) changed, so neither side reads the other's payload." },
+  { id: 'CAPABILITY_REMOVED', pass: 'static', compatibilityRule: 2, purpose: 'A capability the baseline registered is gone, so peers that negotiate it silently lose the feature.' },
+  { id: 'CAPABILITY_NO_LONGER_ADVERTISED', pass: 'static', compatibilityRule: 2, purpose: 'The reference host or client stopped advertising a capability the baseline advertised, so the echo drops it.' },
+  { id: 'FRAME_REFUSED', pass: 'dynamic', compatibilityRule: 2, purpose: "The receiving build's decoder refused a frame the other build wrote." },
+  { id: 'JOURNEY_STALLED', pass: 'dynamic', compatibilityRule: null, purpose: 'A journey step did not reach its barrier before the deadline.' },
+  { id: 'FRAME_SEQUENCE_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: "The frames a build wrote in a step differ from what the derived expectation (a same-version reference run) says that step carries." },
+  { id: 'FIELD_STOPPED_PUBLISHING', pass: 'dynamic', compatibilityRule: 3, purpose: 'A JSON field the old build publishes in a frame occurrence is absent from the new build’s frame for the same occurrence.' },
+  { id: 'CAPABILITY_ECHO_MISMATCH', pass: 'dynamic', compatibilityRule: 2, purpose: 'The negotiated capabilities differ from the intersection of what the two builds advertise in their manifests.' },
+  { id: 'INPUT_NOT_EXACTLY_ONCE', pass: 'dynamic', compatibilityRule: null, purpose: 'What reached the terminal is not exactly the input the client typed, once and in order.' },
+  { id: 'SCREEN_MISMATCH', pass: 'dynamic', compatibilityRule: null, purpose: "The client's screen differs from the host's screen at the end of the journey." },
+] as const satisfies readonly RuleEntry[];
+
+export type RuleId = (typeof RULE_CATALOG)[number]['id'];
+
+export function ruleEntry(id: string): RuleEntry | undefined {
+  return (RULE_CATALOG as readonly RuleEntry[]).find((r) => r.id === id);
+}
+
+export function activeRules(pass: 'static' | 'dynamic'): readonly RuleEntry[] {
+  return (RULE_CATALOG as readonly RuleEntry[]).filter((r) => r.pass === pass && !r.retired);
+}

@@ -1,0 +1,106 @@
+import { PAIRING_LABELS } from '../finding.js';
+import { type FrameDirection, type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
+import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
+
+/**
+ * Opcodes left out of sequence comparison, and why. Their count and the step
+ * they land in follow PTY reads and batching timers, not the protocol; what
+ * they carry is judged by INPUT_NOT_EXACTLY_ONCE and SCREEN_MISMATCH instead.
+ */
+export const TIMING_DEPENDENT_OPCODES: Readonly<Record<string, string>> = {
+  Output: 'split wherever the PTY read returns',
+  OutputSpan: 'split wherever the PTY read returns',
+  Ack: 'sent in batches by size or a 4 ms timer',
+};
+
+/**
+ * One comparison: frames `author` wrote in the `skew` pairing against what the
+ * `reference` pairing says that step carries. Both references are journeys the
+ * builds ran today, so the old side's expectation is the baseline's own
+ * behaviour, never a list written down.
+ *  - oldReader: the new build's frames toward the old build, against what the
+ *    old reader gets from its own version (old × old). Same reader requests on
+ *    both sides, so a difference is the new build's Rule 3 change.
+ *  - sameBuild: a build's frames in the skew, against the same build's frames
+ *    in its same-version reference; it catches a build reacting to a peer of
+ *    the other version (an old client resyncing, a new host erroring).
+ * Listed by priority: per (skew, author, step) only the first difference is reported.
+ */
+interface Comparison {
+  readonly skew: 'oldClientNewHost' | 'newClientOldHost';
+  readonly author: 'host' | 'client';
+  readonly reference: 'newNew' | 'oldOld';
+  readonly basis: string;
+}
+
+export const SEQUENCE_COMPARISONS: readonly Comparison[] = [
+  { skew: 'oldClientNewHost', author: 'host', reference: 'oldOld', basis: 'what the old client gets from the old host (old × old)' },
+  { skew: 'oldClientNewHost', author: 'host', reference: 'newNew', basis: 'what the new host sends in new × new' },
+  { skew: 'oldClientNewHost', author: 'client', reference: 'oldOld', basis: 'what the old client sends in old × old' },
+  { skew: 'newClientOldHost', author: 'client', reference: 'oldOld', basis: 'what the old host gets from the old client (old × old)' },
+  { skew: 'newClientOldHost', author: 'client', reference: 'newNew', basis: 'what the new client sends in new × new' },
+  { skew: 'newClientOldHost', author: 'host', reference: 'oldOld', basis: 'what the old host sends in old × old' },
+];
+
+const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
+
+/** Gating capability by opcode name, from both builds' own manifests. */
+function gatingTable(manifests: SideManifests): Map<string, string> {
+  const table = new Map<string, string>();
+  for (const m of [manifests.old, manifests.new]) for (const o of m.opcodes) if (o.gatedBy) table.set(o.name, o.gatedBy);
+  return table;
+}
+
+/** Stream ids are the client's choice: compare them by order of first use, 0 (control) kept. */
+function streamOrdinals(rec: PairingRecording): Map<number, number> {
+  const ordinals = new Map<number, number>([[0, 0]]);
+  for (const f of rec.frames) if (!ordinals.has(f.streamId)) ordinals.set(f.streamId, ordinals.size);
+  return ordinals;
+}
+
+/** The normalised sequence of (opcode, stream) one side wrote in one step; runs of the same element collapse. */
+export function authoredSequence(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean): string[] {
+  const ordinals = streamOrdinals(rec);
+  const out: string[] = [];
+  for (const f of rec.frames) {
+    if (f.direction !== direction || f.step !== step || f.opcodeName in TIMING_DEPENDENT_OPCODES || !keep(f.opcodeName)) continue;
+    const element = `${f.opcodeName}@s${ordinals.get(f.streamId)}`;
+    if (out[out.length - 1] !== element) out.push(element);
+  }
+  return out;
+}
+
+const stepOk = (rec: PairingRecording, step: StepName) => rec.steps.find((s) => s.name === step)?.status === 'ok';
+
+/** FRAME_SEQUENCE_CHANGED: see SEQUENCE_COMPARISONS for how each expectation is derived. */
+export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
+  const gating = gatingTable(manifests);
+  const reported = new Set<string>();
+  const findings = [];
+  for (const c of SEQUENCE_COMPARISONS) {
+    const skew = recordings[c.skew];
+    const reference = recordings[c.reference];
+    const inBoth = new Set([...negotiatedNames(skew)].filter((n) => negotiatedNames(reference).has(n)));
+    // A gated opcode is compared only where both runs negotiated it; elsewhere Rule 2's rules own it.
+    const keep = (name: string) => !gating.has(name) || inBoth.has(gating.get(name)!);
+    const direction: FrameDirection = c.author === 'host' ? 'hostToClient' : 'clientToHost';
+    for (const step of STEP_NAMES) {
+      const key = `${c.skew}|${c.author}|${step}`;
+      if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
+      const expected = authoredSequence(reference, direction, step, keep);
+      const actual = authoredSequence(skew, direction, step, keep);
+      if (expected.join(' ') === actual.join(' ')) continue;
+      reported.add(key);
+      const side = c.skew === 'oldClientNewHost' ? (c.author === 'host' ? 'new' : 'old') : c.author === 'host' ? 'old' : 'new';
+      findings.push(dynamicFinding({
+        ruleId: 'FRAME_SEQUENCE_CHANGED',
+        direction: PAIRING_LABELS[c.skew as PairingKey],
+        subject: `${side} ${c.author} frames`,
+        step,
+        message: `in step ${step} the ${side} ${c.author} wrote [${actual.join(', ')}], expected [${expected.join(', ')}]: ${c.basis}`,
+        evidence: { before: expected, after: actual, basis: c.basis, reference: c.reference },
+      }));
+    }
+  }
+  return findings;
+};

@@ -1,0 +1,76 @@
+import { PAIRING_LABELS } from '../finding.js';
+import type { PairingKey } from '../../recording.js';
+import { type DynamicRule, dynamicFinding } from './types.js';
+
+const PAIRINGS = Object.keys(PAIRING_LABELS) as PairingKey[];
+
+/** FRAME_REFUSED: in any pairing, a frame the receiving build's decoder refused (Rule 2). */
+export const frameRefused: DynamicRule = (recordings) =>
+  PAIRINGS.flatMap((key) =>
+    recordings[key].frames
+      .filter((f) => f.refusedBy !== undefined)
+      .map((f) =>
+        dynamicFinding({
+          ruleId: 'FRAME_REFUSED',
+          direction: PAIRING_LABELS[key],
+          subject: f.opcodeName,
+          step: f.step,
+          ...(f.occurrence ? { occurrence: f.occurrence } : {}),
+          message: `the ${f.direction === 'hostToClient' ? 'client' : 'host'} refused ${f.opcodeName} (opcode ${f.opcode}, stream ${f.streamId}, seq ${f.seq}): ${f.refusedBy!.code}`,
+          evidence: { frameIndex: f.index, refusedBy: f.refusedBy, payload: f.payload, rawHex: f.rawHex },
+        }),
+      ),
+  );
+
+/** JOURNEY_STALLED: a step whose barrier never saw the state it waits for. */
+export const journeyStalled: DynamicRule = (recordings) =>
+  PAIRINGS.flatMap((key) =>
+    recordings[key].steps
+      .filter((s) => s.status === 'stalled')
+      .map((s) =>
+        dynamicFinding({
+          ruleId: 'JOURNEY_STALLED',
+          direction: PAIRING_LABELS[key],
+          subject: `step ${s.name}`,
+          step: s.name,
+          message: `step ${s.name} stalled after ${s.durationMs} ms${s.missing ? `: missing ${s.missing}` : ''}`,
+          evidence: { missing: s.missing ?? null, peerErrors: recordings[key].peerErrors },
+        }),
+      ),
+  );
+
+function firstDifference(a: string, b: string): number {
+  let i = 0;
+  while (i < a.length && i < b.length && a[i] === b[i]) i++;
+  return i;
+}
+
+/** INPUT_NOT_EXACTLY_ONCE: the terminal must receive what was typed, each byte once, in order. */
+export const inputNotExactlyOnce: DynamicRule = (recordings) =>
+  PAIRINGS.filter((key) => recordings[key].input.reachedTerminal !== recordings[key].input.typed).map((key) => {
+    const { typed, reachedTerminal } = recordings[key].input;
+    return dynamicFinding({
+      ruleId: 'INPUT_NOT_EXACTLY_ONCE',
+      direction: PAIRING_LABELS[key],
+      subject: 'input',
+      message: `the terminal received ${JSON.stringify(reachedTerminal)} for typed ${JSON.stringify(typed)} (first difference at character ${firstDifference(typed, reachedTerminal)})`,
+      evidence: { before: typed, after: reachedTerminal },
+    });
+  });
+
+/** SCREEN_MISMATCH: what the client shows must be what the host's terminal holds. */
+export const screenMismatch: DynamicRule = (recordings) =>
+  PAIRINGS.filter((key) => recordings[key].screens.client !== recordings[key].screens.host).map((key) => {
+    const { client, host } = recordings[key].screens;
+    const hostLines = host.split('\n');
+    const clientLines = client.split('\n');
+    let line = 0;
+    while (line < hostLines.length && hostLines[line] === clientLines[line]) line++;
+    return dynamicFinding({
+      ruleId: 'SCREEN_MISMATCH',
+      direction: PAIRING_LABELS[key],
+      subject: 'screen',
+      message: `the client screen differs from the host screen from line ${line + 1}`,
+      evidence: { before: hostLines[line] ?? null, after: clientLines[line] ?? null, line: line + 1 },
+    });
+  });

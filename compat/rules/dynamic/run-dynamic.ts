@@ -1,0 +1,22 @@
+import type { Finding } from '../finding.js';
+import type { JourneyRecordingSet } from '../../recording.js';
+import { capabilityEchoMismatch } from './capability-echo.js';
+import { fieldStoppedPublishing } from './field-publishing.js';
+import { frameSequenceChanged } from './frame-sequence.js';
+import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch } from './journey-outcome-rules.js';
+import type { DynamicRule, SideManifests } from './types.js';
+
+/** The dynamic pass, by catalog id. Every active dynamic rule in the catalog has an entry here (tested). */
+export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
+  FRAME_REFUSED: frameRefused,
+  JOURNEY_STALLED: journeyStalled,
+  FRAME_SEQUENCE_CHANGED: frameSequenceChanged,
+  FIELD_STOPPED_PUBLISHING: fieldStoppedPublishing,
+  CAPABILITY_ECHO_MISMATCH: capabilityEchoMismatch,
+  INPUT_NOT_EXACTLY_ONCE: inputNotExactlyOnce,
+  SCREEN_MISMATCH: screenMismatch,
+};
+
+export function runDynamicRules(recordings: JourneyRecordingSet, manifests: SideManifests): Finding[] {
+  return Object.values(DYNAMIC_RULES).flatMap((rule) => rule(recordings, manifests));
+}

@@ -1,0 +1,60 @@
+import type { ManifestOpcode, WireManifest } from '../../../src/manifest/manifest-schema.js';
+import { type Finding, newWriterToOldReader, oldWriterToNewReader, writerOf } from '../finding.js';
+import { schemaFields } from './schema-fields.js';
+import { type StaticRule, staticFinding } from './types.js';
+
+/** Opcodes whose JSON payload can be compared field by field: same number, same name, json both times. */
+function jsonPairs(baseline: WireManifest, current: WireManifest): Array<[ManifestOpcode, ManifestOpcode]> {
+  const now = new Map(current.opcodes.map((o) => [o.code, o]));
+  const pairs: Array<[ManifestOpcode, ManifestOpcode]> = [];
+  for (const before of baseline.opcodes) {
+    const after = now.get(before.code);
+    if (after && after.name === before.name && before.payloadKind === 'json' && after.payloadKind === 'json') pairs.push([before, after]);
+  }
+  return pairs;
+}
+
+/** PAYLOAD_FIELD_REMOVED: the new writer no longer declares a field an old reader may read. */
+export const payloadFieldRemoved: StaticRule = (baseline, current) => {
+  const findings: Finding[] = [];
+  for (const [before, after] of jsonPairs(baseline, current)) {
+    const then = schemaFields(before.schema);
+    const now = schemaFields(after.schema);
+    for (const field of then.values()) {
+      // Report only the outermost removed field; its children go with it.
+      if (now.has(field.path) || (field.parent !== '' && !now.has(field.parent))) continue;
+      findings.push(staticFinding({
+        ruleId: 'PAYLOAD_FIELD_REMOVED',
+        direction: newWriterToOldReader(writerOf(before.direction)),
+        subject: `${before.name}.${field.path}`,
+        message: `${before.name} no longer declares ${field.path} (${field.required ? 'required' : 'optional'} in the baseline)`,
+        evidence: { before: field.required ? 'required' : 'optional', after: 'absent' },
+      }));
+    }
+  }
+  return findings;
+};
+
+/** PAYLOAD_FIELD_MADE_REQUIRED: the new reader refuses what old writers send without the field. */
+export const payloadFieldMadeRequired: StaticRule = (baseline, current) => {
+  const findings: Finding[] = [];
+  for (const [before, after] of jsonPairs(baseline, current)) {
+    const then = schemaFields(before.schema);
+    const now = schemaFields(after.schema);
+    for (const field of now.values()) {
+      if (!field.required) continue;
+      const old = then.get(field.path);
+      if (old?.required) continue;
+      // A required child of a parent that is itself new is judged at the parent.
+      if (!old && field.parent !== '' && !then.has(field.parent)) continue;
+      findings.push(staticFinding({
+        ruleId: 'PAYLOAD_FIELD_MADE_REQUIRED',
+        direction: oldWriterToNewReader(writerOf(after.direction)),
+        subject: `${after.name}.${field.path}`,
+        message: `${after.name}.${field.path} is required now but ${old ? 'optional' : 'absent'} in the baseline; old writers omit it`,
+        evidence: { before: old ? 'optional' : 'absent', after: 'required' },
+      }));
+    }
+  }
+  return findings;
+};

@@ -1,0 +1,101 @@
+import { join } from 'node:path';
+import { readOwnPackageVersion } from '../src/manifest/build-manifest.js';
+import { buildProject } from './baseline/build-project.js';
+import { git } from './baseline/git.js';
+import { materialise } from './baseline/materialise.js';
+import { type Baseline, resolveBaselines } from './baseline/resolve.js';
+import type { AgainstSpec } from './baseline/validate-ref.js';
+import { workingTreeId } from './baseline/working-tree.js';
+import type { BuildInfo } from './build-info.js';
+import { readBuildManifest } from './manifest/read-manifest.js';
+import type { Progress } from './progress.js';
+import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
+import { EXIT_CODES, type GateReport } from './report/model.js';
+import { sortAndDedupe } from './report/sort.js';
+import { activeRules } from './rules/catalog.js';
+import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
+import type { Finding } from './rules/finding.js';
+import { runStaticRules } from './rules/static/run-static.js';
+
+export interface GateOptions {
+  readonly root: string;
+  readonly against: AgainstSpec;
+  readonly includePrerelease: boolean;
+  readonly staticOnly: boolean;
+  /** Default: <root>/.termwire/compat */
+  readonly cacheDir?: string;
+  readonly progress: Progress;
+}
+
+async function buildWorkingTree(root: string, progress: Progress): Promise<BuildInfo> {
+  const step = progress.step('build working tree');
+  await buildProject(root).catch((e: unknown) => {
+    step.fail();
+    throw e;
+  });
+  step.done();
+  const head = await git(root, ['rev-parse', '--verify', 'HEAD']).catch(() => 'no-commit');
+  const tree = await workingTreeId(root);
+  return { dir: root, version: readOwnPackageVersion(join(root, 'package.json')), commit: `${head}+tree:${tree}`, manifest: await readBuildManifest(root) };
+}
+
+async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean): Promise<Finding[]> {
+  const built = await materialise({
+    repo: opts.root,
+    commit: baseline.commit,
+    cacheDir: opts.cacheDir ?? join(opts.root, '.termwire', 'compat'),
+    reuseDependenciesFrom: opts.root,
+    progress: opts.progress,
+  });
+  const old: BuildInfo = { dir: built.dir, version: baseline.version ?? 'unknown', commit: baseline.commit, manifest: await readBuildManifest(built.dir) };
+  const tag = (f: Finding): Finding => (matrix ? { ...f, baseline: baseline.label } : f);
+
+  const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
+  const findings = runStaticRules(old.manifest, current.manifest).map(tag);
+  staticStep.done(`${findings.length} finding(s)`);
+  if (opts.staticOnly) return findings;
+
+  const journeys = opts.progress.step(`journeys against ${baseline.label}`);
+  // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
+  const { runJourneyPairings } = await import('./journey/run.js');
+  const recordings = await runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg) }).catch((e: unknown) => {
+    journeys.fail();
+    throw e;
+  });
+  journeys.done();
+  return [...findings, ...runDynamicRules(recordings, { old: old.manifest, new: current.manifest }).map(tag)];
+}
+
+/**
+ * resolve -> build working tree -> per baseline: materialise, manifests,
+ * static pass, journeys, dynamic rules -> acknowledgements -> report.
+ * Throws CompatError when it cannot compare; any other exception is a gate bug.
+ */
+export async function runGate(opts: GateOptions): Promise<GateReport> {
+  const resolving = opts.progress.step('resolve baseline');
+  const baselines = await resolveBaselines(opts.root, opts.against, { includePrerelease: opts.includePrerelease, onNote: (m) => opts.progress.note(m) }).catch((e: unknown) => {
+    resolving.fail();
+    throw e;
+  });
+  resolving.done(baselines.map((b) => `${b.label} ${b.commit.slice(0, 12)}`).join(', '));
+  const acks = loadAcknowledgedBreaks(join(opts.root, ACKNOWLEDGED_BREAKS_PATH));
+
+  const current = await buildWorkingTree(opts.root, opts.progress);
+  const all: Finding[] = [];
+  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1)));
+
+  const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
+  const { failing, acknowledged, stale } = applyAcknowledgements(sortAndDedupe(all), acks, rulesRun);
+  const status = failing.length ? 'incompatible' : 'compatible';
+  return {
+    status,
+    exitCode: EXIT_CODES[status],
+    current: { version: current.version, commit: current.commit },
+    baselines: baselines.map((b) => ({ label: b.label, commit: b.commit, version: b.version })),
+    staticOnly: opts.staticOnly,
+    rulesRun,
+    findings: failing,
+    acknowledged,
+    staleAcknowledgements: stale,
+  };
+}

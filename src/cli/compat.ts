@@ -1,0 +1,113 @@
+import { appendFileSync, writeFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { type AgainstSpec, parseAgainst } from '../../compat/baseline/validate-ref.js';
+import { repoRoot } from '../../compat/baseline/git.js';
+import { installSignalCleanup } from '../../compat/cleanup.js';
+import { CompatError, isCompatError } from '../../compat/errors.js';
+import { createProgress, useColor } from '../../compat/progress.js';
+import { renderStepSummary } from '../../compat/report/github.js';
+import { EXIT_CODES, type GateReport } from '../../compat/report/model.js';
+import { REPORT_FORMATS, type ReportFormat, renderReport } from '../../compat/report/render.js';
+import { runGate } from '../../compat/run-gate.js';
+
+const HELP = `Usage: termwire compat [options]
+
+Checks the working tree against the last release: builds both, pairs the old
+and new host and client in both skew directions over real sockets, and reports
+every break of the compatibility rules (docs/compatibility.md).
+
+Options:
+  --against <spec>        latest (default: newest vX.Y.Z tag or "release: vX.Y.Z" commit),
+                          a git ref, or last:N (a matrix over the N newest releases)
+  --include-prerelease    let vX.Y.Z-pre releases count as releases
+  --format <f>            text (default) | json | junit | github
+  --output <file>         write the report to <file> instead of stdout
+  --cache-dir <dir>       where built baselines are cached (default .termwire/compat)
+  --static-only           compare the two builds' manifests only; skip the journeys
+  -h, --help              show this help
+
+Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
+Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
+
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean }
+
+function parse(args: string[]): CliOptions | 'help' {
+  let values;
+  try {
+    ({ values } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        against: { type: 'string', default: 'latest' },
+        'include-prerelease': { type: 'boolean', default: false },
+        format: { type: 'string', default: 'text' },
+        output: { type: 'string' },
+        'cache-dir': { type: 'string' },
+        'static-only': { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    }));
+  } catch (e) {
+    throw new CompatError('BAD_OPTION', (e as Error).message);
+  }
+  if (values.help) return 'help';
+  if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) {
+    throw new CompatError('BAD_OPTION', `--format ${JSON.stringify(values.format)}: expected one of ${REPORT_FORMATS.join(', ')}`);
+  }
+  return {
+    against: parseAgainst(values.against),
+    includePrerelease: values['include-prerelease'],
+    format: values.format as ReportFormat,
+    ...(values.output !== undefined ? { output: values.output } : {}),
+    ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
+    staticOnly: values['static-only'],
+  };
+}
+
+function failedReport(e: unknown, staticOnly: boolean): GateReport {
+  const cannot = isCompatError(e);
+  const kind = cannot ? 'cannotCompare' : 'internalError';
+  return {
+    status: kind,
+    exitCode: EXIT_CODES[kind],
+    baselines: [],
+    staticOnly,
+    rulesRun: [],
+    findings: [],
+    acknowledged: [],
+    staleAcknowledgements: [],
+    error: { kind, ...(cannot ? { code: e.code } : {}), message: cannot ? e.message : String((e as Error)?.stack ?? e) },
+  };
+}
+
+export async function run(args: string[]): Promise<number> {
+  let opts: CliOptions | 'help';
+  try {
+    opts = parse(args);
+  } catch (e) {
+    process.stderr.write(`termwire compat: ${(e as Error).message}\n\n${HELP}\n`);
+    return 2;
+  }
+  if (opts === 'help') {
+    process.stdout.write(HELP + '\n');
+    return 0;
+  }
+  installSignalCleanup((signal) => process.stderr.write(`\ntermwire compat: ${signal}: removing temporary build directories\n`));
+  const progress = createProgress({ stream: process.stderr });
+  let report: GateReport;
+  try {
+    const root = await repoRoot(process.cwd());
+    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), progress });
+  } catch (e) {
+    report = failedReport(e, opts.staticOnly);
+  }
+  const toFile = opts.output !== undefined;
+  const text = renderReport(report, opts.format, !toFile && useColor(process.stdout, process.env));
+  if (toFile) {
+    writeFileSync(opts.output!, text);
+    process.stderr.write(`termwire compat: ${report.status}; report written to ${opts.output}\n`);
+  } else process.stdout.write(text);
+  if (opts.format === 'github' && process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, renderStepSummary(report));
+  return report.exitCode;
+}
