@@ -21,7 +21,7 @@ export const PROTOCOL_DOC_PATH = new URL('../docs/protocol.md', import.meta.url)
 const DIRECTION_LABEL: Record<OpcodeSpec['direction'], string> = { hostToClient: 'host→client', clientToHost: 'client→host' };
 
 /** One line per limit; keyed by the defaults object so a new option without a line fails to compile. */
-const LIMIT_DOCS: { readonly [K in keyof JsonLimits | keyof DeframerOptions]: string } = {
+const LIMIT_DOCS: { readonly [K in keyof JsonLimits | Exclude<keyof DeframerOptions, 'allocate'>]: string } = {
   maxJsonBytes: 'largest JSON payload accepted (PAYLOAD_TOO_LARGE)',
   maxJsonTokens: 'most structural JSON tokens `{ } [ ] , :` accepted (JSON_TOO_MANY_TOKENS)',
   maxJsonDepth: 'deepest nesting of objects and arrays accepted (JSON_TOO_DEEP)',
@@ -91,7 +91,7 @@ function renderErrors(): string {
 }
 
 function renderLimits(): string {
-  const defaults: Record<string, number> = { ...DEFAULT_JSON_LIMITS, ...DEFAULT_DEFRAMER_OPTIONS };
+  const defaults: Record<string, number> = { ...DEFAULT_JSON_LIMITS, maxFrameBytes: DEFAULT_DEFRAMER_OPTIONS.maxFrameBytes };
   const rows = Object.entries(LIMIT_DOCS).map(([name, doc]) => [`\`${name}\``, formatBytes(defaults[name]!), doc]);
   return table(['limit', 'default', 'what it bounds'], rows);
 }

@@ -5,6 +5,8 @@ import {
   decodePayload,
   DEFAULT_JSON_LIMITS,
   encodeFrame,
+  encodePayload,
+  FrameEncodeError,
   type Frame,
   Op,
   type WireError,
@@ -71,6 +73,19 @@ describe('JSON structure limits, checked before parsing', () => {
     expect(error.code).toBe('PAYLOAD_TOO_LARGE');
     expect(error.message).toContain(`${size} bytes > maxJsonBytes ${DEFAULT_JSON_LIMITS.maxJsonBytes}`);
     expect(error).toMatchObject({ limit: DEFAULT_JSON_LIMITS.maxJsonBytes, actual: size });
+  });
+});
+
+describe('the encoder refuses what a peer would refuse', () => {
+  it('a JSON payload above maxJsonBytes is FrameEncodeError PAYLOAD_TOO_LARGE naming both sizes', () => {
+    const limits = { ...DEFAULT_JSON_LIMITS, maxJsonBytes: 16 };
+    expect(() => encodePayload('Ack', { bytes: 1 }, limits)).not.toThrow();
+    expect(() => encodePayload('SnapshotRequest', { requestId: 'a'.repeat(20) }, limits)).toThrow(FrameEncodeError);
+    expect(() => encodePayload('SnapshotRequest', { requestId: 'a'.repeat(20) }, limits)).toThrow(/PAYLOAD_TOO_LARGE: SnapshotRequest JSON 36 bytes > maxJsonBytes 16/);
+  });
+
+  it('a JSON payload that breaks its schema is FrameEncodeError PAYLOAD_INVALID', () => {
+    expect(() => encodePayload('Resize', { cols: 0, rows: 24 })).toThrow(/PAYLOAD_INVALID: Resize cols/);
   });
 });
 

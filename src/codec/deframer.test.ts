@@ -110,3 +110,16 @@ describe('Deframer limits', () => {
     expect([...first, ...rest].map((i) => (i.ok ? i.bytes.length : -1))).toEqual([0, small.length]);
   });
 });
+
+describe('Deframer allocate option', () => {
+  it('builds a frame that spans chunks in the buffer the allocator returns, fully overwritten', () => {
+    const frame = encodeFrame({ opcode: Op.Output, streamId: 1, payload: new Uint8Array(100).fill(0x62) });
+    const allocated: Uint8Array[] = [];
+    const deframer = new Deframer({ allocate: (n) => allocated[allocated.push(new Uint8Array(n).fill(0xee)) - 1]! });
+    const wire = lengthPrefixed(frame);
+    const items = [...deframer.push(wire.subarray(0, 50)), ...deframer.push(wire.subarray(50))];
+    expect(allocated).toHaveLength(1);
+    expect(items[0]?.ok && items[0].bytes).toBe(allocated[0]);
+    expect(describeItems(items)).toEqual([hex(frame)]);
+  });
+});

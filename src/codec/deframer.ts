@@ -3,9 +3,19 @@ import { WireError } from './errors.js';
 export interface DeframerOptions {
   /** Largest frame (header + payload) a length prefix may declare, in bytes. Default 16 MiB. */
   readonly maxFrameBytes: number;
+  /**
+   * Allocates the buffer for a frame that spans chunks; every byte is written
+   * before the frame is returned, so it need not be zeroed. Node callers pass
+   * `Buffer.allocUnsafe`, which skips the zero fill that dominates the cost of
+   * large frames (see scripts/bench/codec.ts). Default `new Uint8Array(n)`.
+   */
+  readonly allocate: (byteLength: number) => Uint8Array;
 }
 
-export const DEFAULT_DEFRAMER_OPTIONS: DeframerOptions = Object.freeze({ maxFrameBytes: 16 * 1024 * 1024 });
+export const DEFAULT_DEFRAMER_OPTIONS: DeframerOptions = Object.freeze({
+  maxFrameBytes: 16 * 1024 * 1024,
+  allocate: (byteLength: number) => new Uint8Array(byteLength),
+});
 
 export const LENGTH_PREFIX_BYTES = 4;
 
@@ -77,7 +87,7 @@ export class Deframer {
       this.advance(n);
       return view;
     }
-    const out = new Uint8Array(n);
+    const out = this.options.allocate(n);
     let filled = 0;
     while (filled < n) {
       const head = this.chunks[0]!;

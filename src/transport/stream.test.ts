@@ -111,6 +111,8 @@ describe('streamLink over a real loopback TCP socket', () => {
     const atB = collect();
     a.attach(atA.handlers);
     b.attach(atB.handlers);
+    const socketErrors: Error[] = [];
+    client.on('error', (e) => socketErrors.push(e));
     a.close('done here');
     expect(atA.closes).toEqual(['done here']);
     expect(a.isOpen).toBe(false);
@@ -120,6 +122,8 @@ describe('streamLink over a real loopback TCP socket', () => {
     await waitFor(() => client.destroyed && server.destroyed, { what: 'both sockets destroyed' });
     expect(atA.closes).toHaveLength(1);
     expect(atB.frames).toEqual([]);
+    // A send after close is dropped before it reaches the socket (no write-after-end error).
+    expect(socketErrors).toEqual([]);
   });
 });
 
