@@ -1,0 +1,119 @@
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cacheEntryDir, materialise, STAMP_FILE } from '../../compat/baseline/materialise.js';
+import { CompatError } from '../../compat/errors.js';
+import { silentProgress } from '../../compat/progress.js';
+import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
+
+// A tiny stand-in project (a trivial build script, no dependencies) so the
+// stamp, race and failure paths run in milliseconds; the real npm ci / tsc
+// path is the same code with a bigger project.
+const BUILD_SCRIPT = `
+const fs = require('fs');
+const n = Number(fs.existsSync('count.txt') ? fs.readFileSync('count.txt', 'utf8') : 0) + 1;
+fs.writeFileSync('count.txt', String(n));
+fs.mkdirSync('dist', { recursive: true });
+fs.writeFileSync('dist/out.txt', fs.readFileSync('src.txt', 'utf8').toUpperCase());
+`;
+const project = (build = 'node build.cjs') => ({
+  'package.json': JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build } }),
+  'build.cjs': BUILD_SCRIPT,
+  'src.txt': 'old side\n',
+});
+
+const cleanup: Array<() => void> = [];
+afterEach(() => cleanup.splice(0).forEach((f) => f()));
+async function setup(files = project()) {
+  const repo: TempRepo = await createTempRepo();
+  const commit = await repo.commit('release: v1.0.0', files);
+  const cacheDir = mkdtempSync(join(tmpdir(), 'termwire-cache-'));
+  cleanup.push(repo.remove, () => rmSync(cacheDir, { recursive: true, force: true }));
+  return { repo, commit, cacheDir };
+}
+const tempLeft = (cacheDir: string) => readdirSync(cacheDir).filter((n) => n.startsWith('.tmp-'));
+
+describe('materialise', () => {
+  it('extracts the commit (not the working tree), builds it, stamps it, and reuses the cache', async () => {
+    const { repo, commit, cacheDir } = await setup();
+    repo.write('src.txt', 'uncommitted edit\n');
+    const first = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
+    expect(first).toEqual({ dir: cacheEntryDir(cacheDir, commit), fromCache: false });
+    expect(readFileSync(join(first.dir, 'dist/out.txt'), 'utf8')).toBe('OLD SIDE\n');
+    expect(JSON.parse(readFileSync(join(first.dir, STAMP_FILE), 'utf8'))).toMatchObject({ commit, format: 1 });
+    const second = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
+    expect(second.fromCache).toBe(true);
+    expect(readFileSync(join(first.dir, 'count.txt'), 'utf8')).toBe('1');
+  });
+
+  it('redoes a cache directory that has no stamp', async () => {
+    const { repo, commit, cacheDir } = await setup();
+    const dir = cacheEntryDir(cacheDir, commit);
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'half-built'), 'killed mid-build');
+    const got = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
+    expect(got.fromCache).toBe(false);
+    expect(existsSync(join(dir, 'half-built'))).toBe(false);
+    expect(existsSync(join(dir, STAMP_FILE))).toBe(true);
+  });
+
+  it('two racing runs both end with a good build and no temp dir left', async () => {
+    const { repo, commit, cacheDir } = await setup();
+    const [a, b] = await Promise.all([
+      materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress }),
+      materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress }),
+    ]);
+    expect(a.dir).toBe(b.dir);
+    expect(readFileSync(join(a.dir, 'dist/out.txt'), 'utf8')).toBe('OLD SIDE\n');
+    expect(JSON.parse(readFileSync(join(a.dir, STAMP_FILE), 'utf8')).commit).toBe(commit);
+    expect(tempLeft(cacheDir)).toEqual([]);
+    expect(readdirSync(cacheDir)).toEqual([`${commit}-f1`]);
+  });
+
+  it('a failing build is BUILD_FAILED (exit 2) with the log tail, and leaves nothing behind', async () => {
+    const failing = { ...project('node fail.cjs'), 'fail.cjs': 'for (let i = 0; i < 100; i++) console.log("line " + i);\nconsole.error("tsc: error TS1234 planted");\nprocess.exit(3);\n' };
+    const { repo, commit, cacheDir } = await setup(failing);
+    const e = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CompatError);
+    const err = e as CompatError;
+    expect(err.code).toBe('BUILD_FAILED');
+    expect(err.exitCode).toBe(2);
+    expect(err.message).toContain('error TS1234 planted');
+    expect(err.message).toContain('line 99');
+    expect(err.message).not.toContain('line 10\n'); // only the tail
+    expect(tempLeft(cacheDir)).toEqual([]);
+    expect(existsSync(cacheEntryDir(cacheDir, commit))).toBe(false);
+  });
+
+  it('a failing install is INSTALL_FAILED with the log tail', async () => {
+    const files = {
+      ...project(),
+      'package.json': JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build: 'node build.cjs' }, dependencies: { missing: 'file:./does-not-exist' } }),
+      'package-lock.json': JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'tiny', version: '1.0.0' } } }),
+    };
+    const { repo, commit, cacheDir } = await setup(files);
+    const e = (await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress }).catch((x: unknown) => x)) as CompatError;
+    expect(e).toBeInstanceOf(CompatError);
+    expect(e.code).toBe('INSTALL_FAILED');
+    expect(e.message).toContain('npm ci');
+    expect(e.message).toMatch(/Last 40 lines:\n\S/);
+    expect(tempLeft(cacheDir)).toEqual([]);
+  });
+
+  it('reuses node_modules by symlink only when the lockfiles are byte-identical', async () => {
+    const lock = JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, packages: {} });
+    const { repo, commit, cacheDir } = await setup({ ...project(), 'package-lock.json': lock });
+    const donor = mkdtempSync(join(tmpdir(), 'termwire-donor-'));
+    cleanup.push(() => rmSync(donor, { recursive: true, force: true }));
+    mkdirSync(join(donor, 'node_modules'));
+    writeFileSync(join(donor, 'package-lock.json'), lock);
+    const got = await materialise({ repo: repo.dir, commit, cacheDir, reuseDependenciesFrom: donor, progress: silentProgress });
+    expect(lstatSync(join(got.dir, 'node_modules')).isSymbolicLink()).toBe(true);
+
+    const { repo: repo2, commit: c2, cacheDir: cache2 } = await setup({ ...project(), 'package-lock.json': lock.replace('1.0.0', '1.0.1') });
+    const other = await materialise({ repo: repo2.dir, commit: c2, cacheDir: cache2, reuseDependenciesFrom: donor, progress: silentProgress });
+    expect(existsSync(join(other.dir, 'node_modules')) && lstatSync(join(other.dir, 'node_modules')).isSymbolicLink()).toBe(false);
+    unlinkSync(join(got.dir, 'node_modules')); // never follow the link when cleaning up
+  });
+});

@@ -1,0 +1,137 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { listReleases, resolveBaselines } from '../../compat/baseline/resolve.js';
+import { parseAgainst, validateRef } from '../../compat/baseline/validate-ref.js';
+import { workingTreeId } from '../../compat/baseline/working-tree.js';
+import { CompatError } from '../../compat/errors.js';
+import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
+
+const repos: TempRepo[] = [];
+afterEach(() => repos.splice(0).forEach((r) => r.remove()));
+async function repo(): Promise<TempRepo> {
+  const r = await createTempRepo();
+  repos.push(r);
+  return r;
+}
+const opts = { includePrerelease: false };
+
+async function rejection(p: Promise<unknown>): Promise<CompatError> {
+  const e = await p.then(() => undefined, (x: unknown) => x);
+  expect(e).toBeInstanceOf(CompatError);
+  return e as CompatError;
+}
+
+describe('baseline resolution', () => {
+  it('picks the newest vX.Y.Z tag by semver, not by name or date', async () => {
+    const r = await repo();
+    const v9 = await r.commit('nine', { 'package.json': '{"version":"0.9.0"}' });
+    await r.git('tag', 'v0.9.0');
+    const v10 = await r.commit('ten', { 'package.json': '{"version":"0.10.0"}' });
+    await r.git('tag', 'v0.10.0');
+    await r.git('tag', 'other-9.9.9', v9); // another tag family never counts
+    await r.commit('work in progress');
+    const [b] = await resolveBaselines(r.dir, { kind: 'latest' }, opts);
+    expect(b).toEqual({ label: 'v0.10.0', commit: v10, version: '0.10.0' });
+  });
+
+  it('finds releases by commit subject in a clone without tags, ignoring the phrase outside the subject', async () => {
+    const r = await repo();
+    const rel = await r.commit('release: v1.2.0');
+    await r.commit('fix: mention\n\nrelease: v9.0.0 appears only in this body');
+    await r.commit('later work');
+    const releases = await listReleases(r.dir, false);
+    expect(releases).toEqual([{ version: '1.2.0', commit: rel, via: 'subject' }]);
+  });
+
+  it('leaves pre-releases out unless asked', async () => {
+    const r = await repo();
+    await r.commit('release: v1.0.0');
+    const pre = await r.commit('rc');
+    await r.git('tag', 'v1.1.0-rc.1');
+    await r.commit('more');
+    expect((await resolveBaselines(r.dir, { kind: 'latest' }, opts))[0]!.label).toBe('v1.0.0');
+    const withPre = await resolveBaselines(r.dir, { kind: 'latest' }, { includePrerelease: true });
+    expect(withPre[0]).toMatchObject({ label: 'v1.1.0-rc.1', commit: pre });
+  });
+
+  it('last:N returns the N newest releases, newest first', async () => {
+    const r = await repo();
+    for (const v of ['1.0.0', '1.1.0', '2.0.0']) await r.commit(`release: v${v}`);
+    await r.commit('work');
+    const notes: string[] = [];
+    const two = await resolveBaselines(r.dir, parseAgainst('last:2'), { ...opts, onNote: (m) => notes.push(m) });
+    expect(two.map((b) => b.label)).toEqual(['v2.0.0', 'v1.1.0']);
+    const five = await resolveBaselines(r.dir, parseAgainst('last:5'), { ...opts, onNote: (m) => notes.push(m) });
+    expect(five).toHaveLength(3);
+    expect(notes.join('\n')).toContain('only 3 release(s)');
+  });
+
+  it('--against <ref> resolves a branch or commit', async () => {
+    const r = await repo();
+    const first = await r.commit('first');
+    await r.commit('second');
+    const [b] = await resolveBaselines(r.dir, parseAgainst('HEAD~1'), opts);
+    expect(b!.commit).toBe(first);
+    const e = await rejection(resolveBaselines(r.dir, parseAgainst('no-such-branch'), opts));
+    expect(e.code).toBe('NO_BASELINE');
+  });
+
+  it('no release at all is exit 2 with the fix named', async () => {
+    const r = await repo();
+    await r.commit('initial');
+    const e = await rejection(resolveBaselines(r.dir, { kind: 'latest' }, opts));
+    expect(e.code).toBe('NO_BASELINE');
+    expect(e.exitCode).toBe(2);
+    for (const fix of ['fetch-depth: 0', 'git fetch --tags', '--against <ref>', 'npm run release']) expect(e.message).toContain(fix);
+  });
+
+  it('a baseline whose tree equals the working tree is refused; an uncommitted change makes them differ', async () => {
+    const r = await repo();
+    await r.commit('release: v1.0.0');
+    const e = await rejection(resolveBaselines(r.dir, { kind: 'latest' }, opts));
+    expect(e.code).toBe('SAME_TREE');
+    expect(e.message).toContain('--against');
+    r.write('file.txt', 'edited but not committed\n');
+    expect(await resolveBaselines(r.dir, { kind: 'latest' }, opts)).toHaveLength(1);
+    // The user's own index is untouched by the throwaway-index trick.
+    expect(await r.git('diff', '--cached', '--name-only')).toBe('');
+  });
+
+  it('an untracked new file counts as a change, an ignored one does not', async () => {
+    const r = await repo();
+    await r.commit('release: v1.0.0', { '.gitignore': 'ignored/\n' });
+    const released = await workingTreeId(r.dir);
+    r.write('ignored/junk.txt', 'x');
+    expect(await workingTreeId(r.dir)).toBe(released);
+    r.write('new.txt', 'x');
+    expect(await workingTreeId(r.dir)).not.toBe(released);
+  });
+});
+
+describe('ref validation', () => {
+  it.each([
+    ['-c', 'leading "-"'],
+    ['--upload-pack=evil', 'leading "-"'],
+    ['v1..v2', '".."'],
+    ['main; rm -rf /', 'character'],
+    ['a b', 'character'],
+    ['$(id)', 'character'],
+    ['`id`', 'character'],
+    ['a|b', 'character'],
+    ['', 'empty'],
+    ['x'.repeat(201), 'maxLength 200'],
+  ])('refuses %j (%s)', (ref, why) => {
+    expect(() => validateRef(ref)).toThrowError(CompatError);
+    expect(() => validateRef(ref)).toThrowError(why);
+  });
+
+  it.each(['v1.2.3', 'main', 'origin/release-1', 'HEAD~2', 'abc123^', 'refs/tags/v1.0.0'])('accepts %j', (ref) => {
+    expect(validateRef(ref)).toBe(ref);
+  });
+
+  it('last:N is bounded', () => {
+    expect(parseAgainst('last:3')).toEqual({ kind: 'last', count: 3 });
+    expect(() => parseAgainst('last:0')).toThrowError('maxLastN 20');
+    expect(() => parseAgainst('last:21')).toThrowError('maxLastN 20');
+    expect(() => parseAgainst('last:x')).toThrowError(CompatError);
+  });
+});
