@@ -1,0 +1,187 @@
+import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { CompatError } from '../../compat/errors.js';
+import { readBuildManifest } from '../../compat/manifest/read-manifest.js';
+import { run } from '../../src/cli/compat.js';
+import { buildManifest } from '../../src/manifest/build-manifest.js';
+import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
+
+const cleanup: Array<() => void> = [];
+afterEach(() => {
+  cleanup.splice(0).forEach((f) => f());
+  vi.restoreAllMocks();
+});
+
+/** Runs `termwire compat` in-process from `cwd`, capturing stdout and stderr. */
+async function compat(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
+  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+  const before = process.cwd();
+  process.chdir(cwd);
+  try {
+    const code = await run(args);
+    return { code, stdout, stderr };
+  } finally {
+    process.chdir(before);
+    vi.restoreAllMocks();
+  }
+}
+
+async function repo(): Promise<TempRepo> {
+  const r = await createTempRepo();
+  cleanup.push(r.remove);
+  await r.commit('initial', { 'package.json': '{"name":"termwire","version":"0.0.0"}' });
+  return r;
+}
+
+describe('termwire compat CLI', () => {
+  it('no baseline: exit 2 naming the fix, never 0', async () => {
+    const r = await repo();
+    const { code, stdout } = await compat(r.dir, []);
+    expect(code).toBe(2);
+    expect(stdout).toContain('could not compare');
+    expect(stdout).toContain('fetch-depth: 0');
+    const staticOnly = await compat(r.dir, ['--static-only', '--format', 'json']);
+    expect(staticOnly.code).toBe(2);
+    expect(JSON.parse(staticOnly.stdout)).toMatchObject({ status: 'cannotCompare', exitCode: 2, error: { kind: 'cannotCompare', code: 'NO_BASELINE' } });
+  });
+
+  it('a release whose tree equals the working tree: exit 2, SAME_TREE', async () => {
+    const r = await repo();
+    await r.commit('release: v0.1.0');
+    const { code, stdout } = await compat(r.dir, ['--format', 'json']);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).error.code).toBe('SAME_TREE');
+  });
+
+  it('bad options and refs are usage errors (exit 2) before git runs', async () => {
+    const r = await repo();
+    expect((await compat(r.dir, ['--against', '--upload-pack=x'])).code).toBe(2);
+    const badRef = await compat(r.dir, ['--against=-x']);
+    expect(badRef.code).toBe(2);
+    expect(badRef.stderr).toContain('leading "-"');
+    const badFormat = await compat(r.dir, ['--format', 'xml']);
+    expect(badFormat.stderr).toContain('expected one of text, json, junit, github');
+    expect((await compat(r.dir, ['--bogus'])).code).toBe(2);
+  });
+
+  it('--help exits 0 and documents the exit codes', async () => {
+    const r = await repo();
+    const { code, stdout } = await compat(r.dir, ['--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('2 could not compare');
+  });
+
+  it('--format github writes annotations and appends the step summary', async () => {
+    const r = await repo();
+    const summary = join(r.dir, '..', `summary-${process.pid}.md`);
+    cleanup.push(() => rmSync(summary, { force: true }));
+    vi.stubEnv('GITHUB_STEP_SUMMARY', summary);
+    try {
+      const { code, stdout } = await compat(r.dir, ['--format', 'github']);
+      expect(code).toBe(2);
+      expect(stdout).toMatch(/^::error title=termwire compat could not compare::NO_BASELINE/);
+      expect(readFileSync(summary, 'utf8')).toContain('### termwire compat: could not compare');
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+});
+
+describe('reading a build manifest', () => {
+  // A stand-in build directory whose bin prints a fixed manifest: it checks the
+  // reader's validation without building a whole checkout.
+  function fakeBuild(script: string): string {
+    const dir = mkdtempSync(join(tmpdir(), 'termwire-fake-build-'));
+    cleanup.push(() => rmSync(dir, { recursive: true, force: true }));
+    mkdirSync(join(dir, 'bin'));
+    writeFileSync(join(dir, 'bin', 'termwire.js'), script);
+    chmodSync(join(dir, 'bin', 'termwire.js'), 0o755);
+    return dir;
+  }
+
+  it('runs the build’s own bin and validates what it prints', async () => {
+    const m = buildManifest('9.9.9');
+    const dir = fakeBuild(`process.stdout.write(${JSON.stringify(JSON.stringify(m))});`);
+    expect((await readBuildManifest(dir)).packageVersion).toBe('9.9.9');
+  });
+
+  it.each([
+    ['an old build without the command', 'console.error("unknown command manifest"); process.exit(2);', 'exited 2'],
+    ['garbage', 'process.stdout.write("not json");', 'not JSON'],
+    ['the wrong shape', 'process.stdout.write(JSON.stringify({ manifestFormat: 1 }));', 'does not match manifest format'],
+  ])('%s is MANIFEST_UNAVAILABLE', async (_name, script, why) => {
+    const e = await readBuildManifest(fakeBuild(script)).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CompatError);
+    expect((e as CompatError).code).toBe('MANIFEST_UNAVAILABLE');
+    expect((e as CompatError).message).toContain(why);
+  });
+});
+
+describe('termwire compat end to end on a stand-in project', () => {
+  // The project under test is a stand-in: its "build" writes a bin that prints
+  // manifest.json, so the whole pipeline (resolve, build both, cache, manifests,
+  // rules, report, exit code) runs for real in seconds without tsc or npm ci.
+  const BUILD = `const fs = require('fs'); fs.mkdirSync('bin', { recursive: true });
+fs.writeFileSync('bin/termwire.js', 'process.stdout.write(require("fs").readFileSync(__dirname + "/../manifest.json", "utf8"));');`;
+  async function project(): Promise<{ r: TempRepo; cache: string }> {
+    const r = await createTempRepo();
+    const cache = mkdtempSync(join(tmpdir(), 'termwire-e2e-cache-'));
+    cleanup.push(r.remove, () => rmSync(cache, { recursive: true, force: true }));
+    await r.commit('release: v1.0.0', {
+      'package.json': JSON.stringify({ name: 'termwire', version: '1.0.0', scripts: { build: 'node build.cjs' } }),
+      'build.cjs': BUILD,
+      '.gitignore': 'bin/\n',
+      'manifest.json': JSON.stringify(buildManifest('1.0.0')),
+    });
+    return { r, cache };
+  }
+  const edit = (r: TempRepo, change: (m: ReturnType<typeof buildManifest>) => void) => {
+    const m = buildManifest('1.1.0');
+    change(m);
+    r.write('manifest.json', JSON.stringify(m));
+  };
+
+  it('an additive optional field passes the static pass (exit 0)', async () => {
+    const { r, cache } = await project();
+    edit(r, (m) => {
+      const start = m.opcodes.find((o) => o.name === 'SnapshotStart')!;
+      (start.schema as { properties: Record<string, unknown> }).properties.hiddenOutputReason = { type: 'string' };
+    });
+    const { code, stdout } = await compat(r.dir, ['--static-only', '--format', 'json', '--cache-dir', cache]);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'compatible', findings: [], baselines: [{ label: 'v1.0.0' }] });
+    expect(code).toBe(0);
+  });
+
+  it('a removed field fails (exit 1) with the direction; acknowledging it passes', async () => {
+    const { r, cache } = await project();
+    edit(r, (m) => {
+      const start = m.opcodes.find((o) => o.name === 'SnapshotStart')!;
+      delete (start.schema as { properties: Record<string, unknown> }).properties.source;
+    });
+    const failed = await compat(r.dir, ['--static-only', '--cache-dir', cache]);
+    expect(failed.code).toBe(1);
+    expect(failed.stdout).toContain('PAYLOAD_FIELD_REMOVED  old client × new host');
+    expect(failed.stdout).toContain('SnapshotStart.source');
+    r.write('compat/acknowledged-breaks.json', JSON.stringify([{ ruleId: 'PAYLOAD_FIELD_REMOVED', direction: 'old client × new host', subject: 'SnapshotStart.source', reason: 'no reader ever used source' }]));
+    const acked = await compat(r.dir, ['--static-only', '--cache-dir', cache]);
+    expect(acked.stdout).toContain('acknowledged: no reader ever used source');
+    expect(acked.code).toBe(0);
+  });
+
+  it('without --static-only, a journey that cannot run is exit 2, never a pass', async () => {
+    // The stand-in has no peers to run, so the journey step must fail; whatever the
+    // runner's reason, the gate reports it could not compare.
+    const { r, cache } = await project();
+    edit(r, () => undefined);
+    const { code, stdout } = await compat(r.dir, ['--format', 'json', '--cache-dir', cache]);
+    const report = JSON.parse(stdout);
+    expect(report.status).not.toBe('compatible');
+    expect(report.error).toBeDefined();
+    expect(code).toBe(2);
+  });
+});
