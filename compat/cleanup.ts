@@ -6,7 +6,30 @@ import { rmSync } from 'node:fs';
  * directory behind (the cache's stamp protocol would redo it, but disk is not free).
  */
 const pending = new Set<string>();
+const groups = new Set<number>();
 let installed = false;
+
+/**
+ * Process groups of long commands (npm ci, npm run build). They run detached
+ * in their own group so a signal can take down npm AND the scripts it spawned;
+ * killing npm alone leaves its children running.
+ */
+export function trackProcessGroup(pid: number | undefined): () => void {
+  if (pid === undefined) return () => undefined;
+  groups.add(pid);
+  return () => void groups.delete(pid);
+}
+
+export function killTrackedProcessGroups(): void {
+  for (const pid of groups) {
+    try {
+      process.kill(-pid, 'SIGTERM');
+    } catch {
+      // already gone
+    }
+  }
+  groups.clear();
+}
 
 export function trackTempDir(dir: string): () => void {
   pending.add(dir);
@@ -25,6 +48,7 @@ export function installSignalCleanup(onSignal: (signal: NodeJS.Signals) => void 
   for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
     process.once(signal, () => {
       onSignal(signal);
+      killTrackedProcessGroups();
       removeTrackedTempDirs();
       process.exit(code);
     });

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { lstat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { trackProcessGroup } from '../cleanup.js';
 import { CompatError, type CompatErrorCode } from '../errors.js';
 
 /** Tunables of installing and building a checkout. */
@@ -18,7 +19,10 @@ export function tailLines(text: string, lines: number = BUILD_LIMITS.logTailLine
 }
 
 async function runLogged(code: CompatErrorCode, what: string, cwd: string, command: string, args: string[], timeout: number): Promise<void> {
-  const result = await execa(command, args, { cwd, all: true, reject: false, timeout, env: { npm_config_fund: 'false', npm_config_audit: 'false', CI: '1' } });
+  // Detached: its own process group, so an interrupt can stop the scripts npm spawned too.
+  const child = execa(command, args, { cwd, all: true, reject: false, timeout, detached: true, env: { npm_config_fund: 'false', npm_config_audit: 'false', CI: '1' } });
+  const untrack = trackProcessGroup(child.pid);
+  const result = await child.finally(untrack);
   if (result.exitCode === 0 && !result.timedOut) return;
   const why = result.timedOut ? `timed out after ${timeout} ms` : `exited ${result.exitCode ?? result.signal}`;
   throw new CompatError(code, `${what} failed in ${cwd}: \`${command} ${args.join(' ')}\` ${why}. Last ${BUILD_LIMITS.logTailLines} lines:\n${tailLines(String(result.all ?? ''))}`);

@@ -1,0 +1,51 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
+
+const DEADLINE_MS = 30_000;
+async function waitFor(what: string, check: () => boolean): Promise<void> {
+  const until = Date.now() + DEADLINE_MS;
+  while (!check()) {
+    if (Date.now() > until) throw new Error(`timed out after ${DEADLINE_MS} ms waiting for ${what}`);
+    await new Promise((r) => setImmediate(r));
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const cleanup: Array<() => void> = [];
+afterEach(() => cleanup.splice(0).forEach((f) => f()));
+
+describe('interrupting a baseline build', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('%s removes the temp build directory', async (signal) => {
+    const repo: TempRepo = await createTempRepo();
+    const cacheDir = mkdtempSync(join(tmpdir(), 'termwire-signal-cache-'));
+    const marker = join(cacheDir, `building-${signal}`);
+    cleanup.push(repo.remove, () => rmSync(cacheDir, { recursive: true, force: true }));
+    // A build that announces itself, then never finishes on its own.
+    const commit = await repo.commit('release: v1.0.0', {
+      'package.json': JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build: 'node hang.cjs' } }),
+      'hang.cjs': `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000);`,
+    });
+    const child = execa(process.execPath, ['--import', 'tsx', 'test/compat/helpers/materialise-child.ts', repo.dir, commit, cacheDir], { cwd: process.cwd(), reject: false });
+    await waitFor('the build to start', () => existsSync(marker));
+    expect(readdirSync(cacheDir).some((n) => n.startsWith('.tmp-'))).toBe(true);
+    child.kill(signal);
+    const result = await child;
+    expect(result.exitCode).toBe(signal === 'SIGTERM' ? 143 : 130);
+    expect(readdirSync(cacheDir).filter((n) => n.startsWith('.tmp-') || n.endsWith('-f1'))).toEqual([]);
+    // The build script npm spawned is stopped too, not orphaned.
+    const buildPid = Number(readFileSync(marker, 'utf8'));
+    await waitFor('the build script to exit', () => !isAlive(buildPid));
+  });
+});
