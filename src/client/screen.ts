@@ -58,7 +58,7 @@ export class LocalScreen {
   lines(): string[] {
     const buffer = this.term.buffer.active;
     const out: string[] = [];
-    for (let row = 0; row < this.term.rows; row++) out.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
+    for (let row = 0; row < this.term.rows; row++) out.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true).trimEnd() ?? '');
     return out;
   }
 

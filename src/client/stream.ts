@@ -161,9 +161,15 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     return this.rx.screen.lines();
   }
 
-  /** The visible screen, lines trimmed on the right, joined with '\n'. Await whenIdle() first. */
+  /**
+   * The visible screen: lines trimmed on the right, trailing blank lines
+   * dropped, joined with '\n' (the host's ScreenModel.text() format, so the two compare).
+   * Await whenIdle() first.
+   */
   screenText(): string {
-    return this.screenLines().join('\n');
+    const lines = this.screenLines();
+    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
+    return lines.join('\n');
   }
 
   /** Resolves once everything received so far has been parsed by the local screen. */

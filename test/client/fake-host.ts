@@ -73,7 +73,8 @@ export class FakeHost {
     const { term } = this.terminal(name);
     const buffer = term.buffer.active;
     const lines: string[] = [];
-    for (let row = 0; row < term.rows; row++) lines.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true) ?? '');
+    for (let row = 0; row < term.rows; row++) lines.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true).trimEnd() ?? '');
+    while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
     return lines.join('\n');
   }
 
