@@ -25,7 +25,7 @@ const project = (build = 'node build.cjs') => ({
 
 const cleanup: Array<() => void> = [];
 afterEach(() => cleanup.splice(0).forEach((f) => f()));
-async function setup(files = project()) {
+async function setup(files: Record<string, string> = project()) {
   const repo: TempRepo = await createTempRepo();
   const commit = await repo.commit('release: v1.0.0', files);
   const cacheDir = mkdtempSync(join(tmpdir(), 'termwire-cache-'));
