@@ -45,4 +45,40 @@ describe('snapshots stay consistent with the output around them', () => {
     }
     expect(testHost.host.terminal('a')!.screen.text()).toContain('ran: line4');
   });
+
+  it('drops held output a later snapshot covers when two snapshots are pending at once', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a') });
+    const peer = await testHost.connect();
+    peer.subscribe(1, 'a');
+    await peer.waitFor(() => peer.snapshots(1).length === 1, 'initial snapshot');
+    for (let round = 0; round < 5; round++) {
+      // Both requests and both inputs arrive before the screen barrier runs.
+      peer.send('SnapshotRequest', 1, { requestId: `a${round}` });
+      peer.send('Input', 1, `x${round}\r`);
+      peer.send('SnapshotRequest', 1, { requestId: `b${round}` });
+      peer.send('Input', 1, `y${round}\r`);
+      await peer.waitFor(() => peer.snapshots(1).length === 1 + 2 * (round + 1), `snapshots a${round} and b${round}`);
+      await peer.waitFor(() => clientView(peer, 1).seq === testHost.host.terminal('a')!.seq, `output after b${round}`);
+    }
+    const terminal = testHost.host.terminal('a')!;
+    await terminal.screen.settled();
+    expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(terminal.screen.text());
+  });
+
+  it('drops queued output that a requested snapshot covers, so output after it does not rewind', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { outputFrameBytes: 1024, streamWindowInitialBytes: 4096 } });
+    const peer = await testHost.connect();
+    peer.subscribe(1, 'a', { capabilities: { ackOutput: 1 } });
+    await peer.waitFor(() => peer.snapshots(1).length === 1, 'initial snapshot');
+    const terminal = testHost.host.terminal('a')!;
+    (terminal.backend as { emit(text: string): void }).emit('q'.repeat(20_000) + '\r\n');
+    await peer.waitFor(() => peer.outputBytes(1) === 4096, 'the window to fill, the rest queued');
+    peer.send('SnapshotRequest', 1, { requestId: 'over-queue' });
+    await peer.waitFor(() => peer.snapshots(1).length === 2, 'the requested snapshot');
+    peer.send('Ack', 1, { bytes: 4096 });
+    (terminal.backend as { emit(text: string): void }).emit('tail\r\n');
+    await peer.waitFor(() => clientView(peer, 1).seq === terminal.seq, 'output after the snapshot');
+    await terminal.screen.settled();
+    expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(terminal.screen.text());
+  });
 });
