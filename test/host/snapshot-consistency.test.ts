@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Op } from '../../src/codec/opcodes.js';
+import type { ScriptBackend } from '../../src/host/script-backend.js';
 import { replaySnapshot } from '../../src/host/screen.js';
 import type { RawPeer } from '../helpers/raw-peer.js';
 import { startTestHost, type TestHost } from './harness.js';
@@ -71,12 +72,12 @@ describe('snapshots stay consistent with the output around them', () => {
     peer.subscribe(1, 'a', { capabilities: { ackOutput: 1 } });
     await peer.waitFor(() => peer.snapshots(1).length === 1, 'initial snapshot');
     const terminal = testHost.host.terminal('a')!;
-    (terminal.backend as { emit(text: string): void }).emit('q'.repeat(20_000) + '\r\n');
+    (terminal.backend as ScriptBackend).emit('q'.repeat(20_000) + '\r\n');
     await peer.waitFor(() => peer.outputBytes(1) === 4096, 'the window to fill, the rest queued');
     peer.send('SnapshotRequest', 1, { requestId: 'over-queue' });
     await peer.waitFor(() => peer.snapshots(1).length === 2, 'the requested snapshot');
     peer.send('Ack', 1, { bytes: 4096 });
-    (terminal.backend as { emit(text: string): void }).emit('tail\r\n');
+    (terminal.backend as ScriptBackend).emit('tail\r\n');
     await peer.waitFor(() => clientView(peer, 1).seq === terminal.seq, 'output after the snapshot');
     await terminal.screen.settled();
     expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(terminal.screen.text());
