@@ -1,3 +1,12 @@
 export * from './codec/index.js';
 export * from './capabilities/index.js';
 export type { FrameLink, LinkHandlers } from './transport/link.js';
+export { streamLink } from './transport/stream.js';
+export { startWsServer } from './transport/ws-server.js';
+export { connectWs } from './transport/ws-client.js';
+export { HostRuntime, type HostRuntimeOptions } from './host/runtime.js';
+export { PtyBackend, type PtyBackendOptions } from './host/pty-backend.js';
+export { ScriptBackend, type ScriptBackendOptions } from './host/script-backend.js';
+export type { TerminalBackend, TerminalExit, WriteOutcome } from './host/terminal.js';
+export { DEFAULT_HOST_OPTIONS, HOST_ERROR_CODES, type HostLimits, type HostErrorCode } from './host/options.js';
+export * from './client/index.js';

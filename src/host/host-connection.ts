@@ -60,6 +60,11 @@ export class HostConnection implements StreamContext {
   }
 
   /** The stream with this id, for inspection. */
+  /** Every open stream of this connection. */
+  openStreams(): IterableIterator<HostStream> {
+    return this.streams.values();
+  }
+
   stream(id: number): HostStream | undefined {
     return this.streams.get(id);
   }

@@ -67,6 +67,11 @@ export class HostStream implements TerminalSubscriber {
     return this.open;
   }
 
+  /** True while SetOutputPaused holds this stream's output back. */
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
   /** Output bytes waiting for credit. */
   get queuedBytes(): number {
     return this.queueBytes;

@@ -71,6 +71,13 @@ export class HostRuntime implements ConnectionHost {
     return this.connections.size;
   }
 
+  /** Streams across all connections whose output is paused; the gate's journey waits on it. */
+  pausedStreamCount(): number {
+    let paused = 0;
+    for (const connection of this.connections) for (const stream of connection.openStreams()) if (stream.isPaused) paused++;
+    return paused;
+  }
+
   connectionClosed(connection: HostConnection): void {
     this.connections.delete(connection);
   }

@@ -1,0 +1,64 @@
+import { TerminalClient } from '../../src/client/client.js';
+import type { ClientStream } from '../../src/client/stream.js';
+import { connectWs } from '../../src/transport/ws-client.js';
+import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
+import { serveControl } from './serve-control.js';
+import { buildVersion } from './version.js';
+
+export interface ClientPeerOptions {
+  readonly url: string;
+  readonly token: string;
+  readonly pingIntervalMs: number;
+  readonly pongDeadlineMs: number;
+}
+
+/** A reference client with one stream, reporting what it observed. */
+export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
+  const client = new TerminalClient({
+    connect: () => connectWs(options.url, { token: options.token, pingIntervalMs: options.pingIntervalMs, pongDeadlineMs: options.pongDeadlineMs }),
+    // No jitter: the journey's frames must not depend on a random reconnect delay.
+    random: () => 0.5,
+  });
+  let stream: ClientStream | undefined;
+  const seen = { subscribedCount: 0, negotiated: null as Record<string, number> | null, snapshots: [] as Array<{ source?: string; requestId?: string }>, unsubscribed: false, errors: [] as string[] };
+  const mustHaveStream = (): ClientStream => {
+    if (!stream) throw new Error('no stream: call subscribe first');
+    return stream;
+  };
+  client.start();
+  serveControl(
+    { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'client', version: buildVersion(), advertised: { ...client.options.capabilities } as Record<string, number> } },
+    {
+      subscribe: ({ terminal, cols, rows }: { terminal: string; cols: number; rows: number }) => {
+        stream = client.subscribe(terminal, { viewport: { cols, rows } });
+        stream.on('subscribed', (e) => {
+          seen.subscribedCount++;
+          seen.negotiated = { ...e.negotiated } as Record<string, number>;
+        });
+        stream.on('snapshot', (e) => seen.snapshots.push({ ...(e.source ? { source: e.source } : {}), ...(e.requestId ? { requestId: e.requestId } : {}) }));
+        stream.on('unsubscribed', () => (seen.unsubscribed = true));
+        stream.on('errorFrame', (e) => seen.errors.push(`${e.code}: ${e.message}`));
+        stream.on('problem', (p) => seen.errors.push(`client problem: ${JSON.stringify(p)}`));
+      },
+      write: ({ data }: { data: string }) => void mustHaveStream().write(data),
+      hide: () => mustHaveStream().hide(),
+      reveal: () => void mustHaveStream().reveal(),
+      unsubscribe: () => void mustHaveStream().unsubscribe(),
+      state: async () => {
+        await stream?.whenIdle();
+        return {
+          connected: client.connected,
+          subscribedCount: seen.subscribedCount,
+          negotiated: seen.negotiated,
+          advertised: { ...client.options.capabilities },
+          snapshots: seen.snapshots,
+          screen: stream?.screenText() ?? '',
+          disconnects: client.counters.disconnects,
+          unsubscribed: seen.unsubscribed,
+          errors: seen.errors,
+        };
+      },
+    },
+    async () => client.close(),
+  );
+}
