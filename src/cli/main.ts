@@ -11,6 +11,8 @@ interface Command {
 /** Every subcommand, in the order `--help` lists them; loaded only when used. */
 const COMMANDS: Record<string, Command> = {
   compat: { summary: 'check the working tree against the last release in both skew directions', load: () => import('./compat.js') },
+  serve: { summary: 'serve real terminals over WebSocket', load: () => import('./serve.js') },
+  attach: { summary: 'attach this terminal to a served terminal', load: () => import('./attach.js') },
   manifest: { summary: "print this build's wire manifest as JSON", load: () => import('./manifest.js') },
 };
 

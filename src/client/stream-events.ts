@@ -16,6 +16,8 @@ export interface SnapshotAppliedEvent {
   readonly rows: number;
   readonly truncated: boolean;
   readonly bytes: number;
+  /** The serialized screen, for renderers that repaint a real terminal from it. */
+  readonly text: string;
 }
 
 export interface ClientStreamEvents {

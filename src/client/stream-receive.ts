@@ -92,7 +92,7 @@ function onSnapshotEnd(stream: ClientStream, frame: Frame): void {
   stream.rx.screen.replace(snap.text, snap.cols, snap.rows);
   stream.rx.tracker.snapshotApplied(snap.seq);
   stream.counters.snapshotsApplied++;
-  stream.raise('snapshot', { source: snap.source, requestId: snap.requestId, seq: snap.seq, cols: snap.cols, rows: snap.rows, truncated: snap.truncated, bytes: snap.text.length });
+  stream.raise('snapshot', { source: snap.source, requestId: snap.requestId, seq: snap.seq, cols: snap.cols, rows: snap.rows, truncated: snap.truncated, bytes: snap.text.length, text: snap.text });
 }
 
 function onOutput(stream: ClientStream, text: string, seq: number, bytes: number): void {
