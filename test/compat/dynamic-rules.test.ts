@@ -30,6 +30,21 @@ describe('dynamic rules', () => {
     expect(summary(set)).toEqual([]);
   });
 
+  it('output landing in the next step (PTY timing) is not a sequence change', () => {
+    const set = editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'Output' && f.step === 'input' ? { ...f, step: 'liveOutput' } : f));
+    expect(summary(set)).toEqual([]);
+  });
+
+  it('an extra snapshot in another step does not shift the field comparison of later occurrences', () => {
+    const set = healthySet();
+    const start = set.oldClientNewHost.frames.find((f) => f.opcodeName === 'SnapshotStart')!;
+    // A recovery snapshot during live output, publishing fewer fields than the reveal one.
+    set.oldClientNewHost.frames.unshift({ ...start, step: 'liveOutput', occurrence: undefined as never, index: 500, payload: { kind: 'recovery', cols: 80, rows: 24 } });
+    const rules = run(set).map((f) => f.ruleId);
+    expect(rules).not.toContain('FIELD_STOPPED_PUBLISHING');
+    expect(rules).toContain('FRAME_SEQUENCE_CHANGED');
+  });
+
   it('FRAME_REFUSED names the pairing, step and opcode', () => {
     const set = editFrames(healthySet(), 'newClientOldHost', (f) =>
       f.opcodeName === 'SnapshotRequest' ? { ...f, refusedBy: { code: 'SCHEMA_MISMATCH', message: 'scrollbackRows: expected number' } } : f,

@@ -115,5 +115,7 @@ describe('reports', () => {
     expect(acknowledged).toEqual([{ finding: removed, reason: acks[0]!.reason }]);
     expect(stale).toEqual([acks[1], acks[2]]);
     expect(applyAcknowledgements([], acks, ['OPCODE_REMOVED']).stale).toEqual([acks[1]]);
+    // An entry for the other direction does not cover the finding.
+    expect(applyAcknowledgements([removed], [acks[2]!], ['FIELD_STOPPED_PUBLISHING']).failing).toEqual([removed]);
   });
 });

@@ -37,6 +37,7 @@ describe('baseline resolution', () => {
     const r = await repo();
     const rel = await r.commit('release: v1.2.0');
     await r.commit('fix: mention\n\nrelease: v9.0.0 appears only in this body');
+    await r.commit('bump to: v3.0.0\n\nprepares release: v3.0.0'); // the subject is not a release subject
     await r.commit('later work');
     const releases = await listReleases(r.dir, false);
     expect(releases).toEqual([{ version: '1.2.0', commit: rel, via: 'subject' }]);
