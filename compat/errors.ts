@@ -14,6 +14,7 @@ export const COMPAT_ERROR_CODES = {
   INSTALL_FAILED: "installing a build's dependencies failed",
   BUILD_FAILED: "a build's own build script failed",
   MANIFEST_UNAVAILABLE: 'a build could not report its wire manifest',
+  PEER_UNAVAILABLE: "a build's peer process would not start or speaks a peer protocol this harness cannot drive",
   JOURNEY_UNAVAILABLE: 'the journey runner is not available in this build',
   BAD_ACKNOWLEDGEMENTS: 'compat/acknowledged-breaks.json is malformed',
   INTERRUPTED: 'the run was interrupted by a signal',

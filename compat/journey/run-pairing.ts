@@ -1,4 +1,5 @@
 import type { BuildInfo } from '../build-info.js';
+import { CompatError } from '../errors.js';
 import type { PairingRecording, Side, StepResult } from '../recording.js';
 import type { BuildCodec } from './build-codec.js';
 import type { Observation } from './observed-state.js';
@@ -93,7 +94,8 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     }
     finalObservation ??= await observe().catch(() => undefined);
   } catch (error) {
-    peerErrors.push(`${label}: ${(error as Error).message}`);
+    // The peers never got as far as the journey: nothing was compared, so this is exit 2, never a finding or a pass.
+    throw new CompatError('PEER_UNAVAILABLE', `${label}: ${(error as Error).message}`);
   } finally {
     for (const peer of [clientPeer, hostPeer]) {
       if (peer && steps.some((s) => s.status === 'stalled')) peerErrors.push(...peer.recentLog(10).map((l) => `${peer.label}: ${l}`));

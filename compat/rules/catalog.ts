@@ -25,6 +25,7 @@ export const RULE_CATALOG = [
   { id: 'FIELD_STOPPED_PUBLISHING', pass: 'dynamic', compatibilityRule: 3, purpose: 'A JSON field the old build publishes in a frame occurrence is absent from the new build’s frame for the same occurrence.' },
   { id: 'CAPABILITY_ECHO_MISMATCH', pass: 'dynamic', compatibilityRule: 2, purpose: 'The negotiated capabilities differ from the intersection of what the two builds advertise in their manifests.' },
   { id: 'INPUT_NOT_EXACTLY_ONCE', pass: 'dynamic', compatibilityRule: null, purpose: 'What reached the terminal is not exactly the input the client typed, once and in order.' },
+  { id: 'SNAPSHOT_CONTENT_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: "The new host's snapshot text for an occurrence differs from the old host's for the same occurrence of the same deterministic journey." },
   { id: 'SCREEN_MISMATCH', pass: 'dynamic', compatibilityRule: null, purpose: "The client's screen differs from the host's screen at the end of the journey." },
 ] as const satisfies readonly RuleEntry[];
 

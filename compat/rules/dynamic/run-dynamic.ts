@@ -3,6 +3,7 @@ import type { JourneyRecordingSet } from '../../recording.js';
 import { capabilityEchoMismatch } from './capability-echo.js';
 import { fieldStoppedPublishing } from './field-publishing.js';
 import { frameSequenceChanged } from './frame-sequence.js';
+import { snapshotContentChanged } from './snapshot-content.js';
 import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch } from './journey-outcome-rules.js';
 import type { DynamicRule, SideManifests } from './types.js';
 
@@ -14,6 +15,7 @@ export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   FIELD_STOPPED_PUBLISHING: fieldStoppedPublishing,
   CAPABILITY_ECHO_MISMATCH: capabilityEchoMismatch,
   INPUT_NOT_EXACTLY_ONCE: inputNotExactlyOnce,
+  SNAPSHOT_CONTENT_CHANGED: snapshotContentChanged,
   SCREEN_MISMATCH: screenMismatch,
 };
 

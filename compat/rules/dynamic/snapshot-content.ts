@@ -1,0 +1,64 @@
+import { PAIRING_LABELS } from '../finding.js';
+import type { Occurrence, PairingRecording } from '../../recording.js';
+import { type DynamicRule, dynamicFinding } from './types.js';
+
+interface AssembledSnapshot {
+  readonly occurrence: Occurrence | undefined;
+  readonly ordinal: number;
+  readonly text: string;
+  readonly firstFrame: number;
+}
+
+/** Host snapshots in order, each the join of its SnapshotChunk texts, numbered within its occurrence. */
+export function assembledSnapshots(rec: PairingRecording): AssembledSnapshot[] {
+  const out: AssembledSnapshot[] = [];
+  const perOccurrence = new Map<string, number>();
+  let open: { occurrence: Occurrence | undefined; parts: string[]; firstFrame: number } | undefined;
+  for (const f of rec.frames) {
+    if (f.direction !== 'hostToClient') continue;
+    if (f.opcodeName === 'SnapshotStart') open = { occurrence: f.occurrence, parts: [], firstFrame: f.index };
+    else if (f.opcodeName === 'SnapshotChunk' && open) open.parts.push(typeof f.payload === 'string' ? f.payload : JSON.stringify(f.payload));
+    else if (f.opcodeName === 'SnapshotEnd' && open) {
+      const key = open.occurrence ?? '';
+      const ordinal = perOccurrence.get(key) ?? 0;
+      perOccurrence.set(key, ordinal + 1);
+      out.push({ occurrence: open.occurrence, ordinal, text: open.parts.join(''), firstFrame: open.firstFrame });
+      open = undefined;
+    }
+  }
+  return out;
+}
+
+/** Where the two texts first differ, with a little context on each side, for the evidence. */
+function firstDifference(before: string, after: string): { at: number; before: string; after: string } {
+  let at = 0;
+  while (at < before.length && at < after.length && before[at] === after[at]) at++;
+  const from = Math.max(0, at - 20);
+  return { at, before: before.slice(from, at + 40), after: after.slice(from, at + 40) };
+}
+
+/**
+ * SNAPSHOT_CONTENT_CHANGED: the old client renders what the new host serialises.
+ * Both runs drive the same deterministic terminal through the same steps, so the
+ * new host's snapshot for an occurrence must carry the old host's text for it
+ * (old × old); a difference is a change of content an old reader did not agree to.
+ */
+export const snapshotContentChanged: DynamicRule = (recordings) => {
+  const expected = assembledSnapshots(recordings.oldOld);
+  const actual = assembledSnapshots(recordings.oldClientNewHost);
+  const findings = [];
+  for (const ref of expected) {
+    const got = actual.find((s) => s.occurrence === ref.occurrence && s.ordinal === ref.ordinal);
+    if (!got || got.text === ref.text) continue; // a missing snapshot is FRAME_SEQUENCE_CHANGED's finding
+    const diff = firstDifference(ref.text, got.text);
+    findings.push(dynamicFinding({
+      ruleId: 'SNAPSHOT_CONTENT_CHANGED',
+      direction: PAIRING_LABELS.oldClientNewHost,
+      subject: 'SnapshotChunk',
+      ...(ref.occurrence ? { occurrence: ref.occurrence } : {}),
+      message: `the new host's ${ref.occurrence ?? ''} snapshot #${ref.ordinal + 1} differs from the old host's from character ${diff.at}: ${JSON.stringify(diff.before)} became ${JSON.stringify(diff.after)}`,
+      evidence: { before: diff.before, after: diff.after, at: diff.at, referenceFrame: ref.firstFrame, frame: got.firstFrame },
+    }));
+  }
+  return findings;
+};
