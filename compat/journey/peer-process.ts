@@ -16,7 +16,7 @@ export class PeerProtocolError extends Error {
 
 export interface PeerStartOptions {
   readonly buildDir: string;
-  readonly role: 'host' | 'client';
+  readonly role: 'host' | 'client' | 'codec';
   readonly args?: readonly string[];
   readonly label: string;
   readonly helloTimeoutMs?: number;

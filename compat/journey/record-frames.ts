@@ -1,5 +1,6 @@
+import type { FrameVerdict } from '../peer/codec-peer.js';
 import type { Occurrence, RecordedFrame, StepName } from '../recording.js';
-import type { BuildCodec } from './build-codec.js';
+import type { PeerProcess } from './peer-process.js';
 import type { ProxiedFrame } from './recording-proxy.js';
 
 const OCCURRENCE_OF_STEP: Partial<Record<StepName, Occurrence>> = {
@@ -10,52 +11,48 @@ const OCCURRENCE_OF_STEP: Partial<Record<StepName, Occurrence>> = {
   resubscribe: 'reconnect',
 };
 
+/** Each build's decoder, running in a process of that build. */
 export interface PairingCodecs {
-  readonly client: BuildCodec;
-  readonly host: BuildCodec;
+  readonly client: PeerProcess;
+  readonly host: PeerProcess;
 }
+
+const classify = (codec: PeerProcess, frames: readonly ProxiedFrame[]) => codec.call<FrameVerdict[]>('classify', { frames: frames.map((f) => f.bytes) }, 60_000);
 
 /**
  * Turns the proxy's raw capture into recorded frames: the payload as its
- * AUTHOR decoded it, and `refusedBy` when the RECEIVING build's own decoder
+ * AUTHOR decodes it, and `refusedBy` when the RECEIVING build's own decoder
  * refuses the frame (an unknown opcode, a payload its schema rejects).
  */
-export function recordFrames(captured: readonly ProxiedFrame[], codecs: PairingCodecs): RecordedFrame[] {
+export async function recordFrames(captured: readonly ProxiedFrame[], codecs: PairingCodecs): Promise<RecordedFrame[]> {
+  const [byClient, byHost] = await Promise.all([classify(codecs.client, captured), classify(codecs.host, captured)]);
   return captured.map((frame, index) => {
-    const author = frame.direction === 'hostToClient' ? codecs.host : codecs.client;
-    const receiver = frame.direction === 'hostToClient' ? codecs.client : codecs.host;
+    const toClient = frame.direction === 'hostToClient';
+    const authored = (toClient ? byHost : byClient)[index]!;
+    const received = (toClient ? byClient : byHost)[index]!;
     const step = frame.step as StepName;
     const rawHex = Buffer.from(frame.bytes).toString('hex');
-    const authored = author.decodeFrame(frame.bytes);
-    const header = authored.ok ? authored.frame : readHeaderLoosely(frame.bytes);
+    const header = authored.ok ? authored : { ...readHeaderLoosely(frame.bytes), ...pickHeader(authored) };
     const record: RecordedFrame = {
       index,
       direction: frame.direction,
       step,
       opcode: header.opcode,
-      opcodeName: author.opcodeName(header.opcode),
+      opcodeName: authored.ok ? authored.opcodeName : `unknown(${header.opcode})`,
       streamId: header.streamId,
       seq: header.seq,
-      payload: authored.ok ? payloadAsAuthored(author, authored.frame, frame.bytes) : { hex: rawHex.slice(32) },
+      payload: authored.ok ? authored.payload : { hex: rawHex.slice(32) },
       rawHex,
     };
     const occurrence = OCCURRENCE_OF_STEP[step];
     if (occurrence) record.occurrence = occurrence;
-    const verdict = receiver.decodeFrame(frame.bytes);
-    const refusal = verdict.ok ? refusalOf(receiver.decodePayload(verdict.frame)) : verdict.error;
-    if (refusal) record.refusedBy = { code: refusal.code, message: refusal.message };
+    if (!received.ok) record.refusedBy = { code: received.code, message: received.message };
     return record;
   });
 }
 
-function payloadAsAuthored(author: BuildCodec, decoded: unknown, bytes: Uint8Array): unknown {
-  const payload = author.decodePayload(decoded);
-  if (payload.ok) return payload.value ?? null;
-  return { hex: Buffer.from(bytes.subarray(16)).toString('hex') };
-}
-
-function refusalOf(result: ReturnType<BuildCodec['decodePayload']>): { code: string; message: string } | undefined {
-  return result.ok ? undefined : result.error;
+function pickHeader(v: Extract<FrameVerdict, { ok: false }>): Partial<{ opcode: number; streamId: number; seq: number }> {
+  return { ...(v.opcode !== undefined ? { opcode: v.opcode } : {}), ...(v.streamId !== undefined ? { streamId: v.streamId } : {}), ...(v.seq !== undefined ? { seq: v.seq } : {}) };
 }
 
 /** Header fields without any build's verdict, for frames the author's own decoder refuses. */

@@ -1,11 +1,10 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { PairingRecording, Side, StepResult } from '../recording.js';
-import type { BuildCodec } from './build-codec.js';
 import type { Observation } from './observed-state.js';
 import { PeerProcess } from './peer-process.js';
 import { recordFrames } from './record-frames.js';
-import { RecordingProxy } from './recording-proxy.js';
+import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { JOURNEY, type StepContext, TYPED_AFTER_RECONNECT, TYPED_BEFORE_DROP } from './steps.js';
 
 export interface JourneyOptions {
@@ -28,7 +27,8 @@ export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
 export interface PairingBuild {
   readonly side: Side;
   readonly build: BuildInfo;
-  readonly codec: BuildCodec;
+  /** This build's decoder in a process of its own (peer role 'codec'). */
+  readonly codec: PeerProcess;
 }
 
 class StepStalled extends Error {
@@ -46,6 +46,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
   let clientPeer: PeerProcess | undefined;
   let proxy: RecordingProxy | undefined;
   let finalObservation: Observation | undefined;
+  let captured: ProxiedFrame[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   try {
     hostPeer = await PeerProcess.start({ buildDir: host.build.dir, role: 'host', label: `${host.side} host ${host.build.version}` });
@@ -103,6 +104,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     await clientPeer?.stop();
     await hostPeer?.stop();
     await proxy?.close();
+    captured = proxy?.frames ?? [];
   }
   return {
     client: client.side,
@@ -110,7 +112,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     clientVersion: client.build.version,
     hostVersion: host.build.version,
     steps,
-    frames: recordFrames(proxy?.frames ?? [], { client: client.codec, host: host.codec }),
+    frames: await recordFrames(captured, { client: client.codec, host: host.codec }),
     advertised,
     negotiated: finalObservation?.client.negotiated ?? undefined,
     input: { typed: TYPED_BEFORE_DROP + TYPED_AFTER_RECONNECT, reachedTerminal: finalObservation?.host.inputLog ?? '' },

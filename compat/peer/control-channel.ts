@@ -21,7 +21,7 @@ export type ControlResponse =
 export interface PeerHello {
   readonly hello: {
     readonly peerProtocol: number;
-    readonly role: 'host' | 'client';
+    readonly role: 'host' | 'client' | 'codec';
     readonly version: string;
     readonly advertised: Record<string, number>;
     /** Host only: where its WebSocket server listens, and the token it wants. */

@@ -3,12 +3,14 @@
  * The stable, versioned peer entry point of a build (dist/compat/peer/main.js).
  * The gate starts one process per side, from each build's own dist:
  *   main.js --role host
+ *   main.js --role codec   (classifies frames with this build's decoder)
  *   main.js --role client --url <ws url> --token <token> [--ping-interval-ms N] [--pong-deadline-ms N]
  * and drives it over fd 3 (see control-channel.ts). Changing the ops or their
  * answers in a way an older harness cannot read means bumping PEER_PROTOCOL_VERSION.
  */
 import { parseArgs } from 'node:util';
 import { runClientPeer } from './client-peer.js';
+import { runCodecPeer } from './codec-peer.js';
 import { runHostPeer } from './host-peer.js';
 
 const { values } = parseArgs({
@@ -23,11 +25,13 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  process.stdout.write('Usage: peer --role host | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N]\nDriven by `termwire compat` over fd 3.\n');
+  process.stdout.write('Usage: peer --role host | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N]\nDriven by `termwire compat` over fd 3.\n');
   process.exit(0);
 }
 
-if (values.role === 'host') {
+if (values.role === 'codec') {
+  runCodecPeer();
+} else if (values.role === 'host') {
   await runHostPeer();
 } else if (values.role === 'client' && values.url && values.token) {
   await runClientPeer({
@@ -37,6 +41,6 @@ if (values.role === 'host') {
     pongDeadlineMs: Number(values['pong-deadline-ms'] ?? 800),
   });
 } else {
-  process.stderr.write('peer: --role host, or --role client with --url and --token\n');
+  process.stderr.write('peer: --role host, --role codec, or --role client with --url and --token\n');
   process.exit(2);
 }

@@ -1,0 +1,36 @@
+import { decodeFrame } from '../../src/codec/header.js';
+import { opcodeName } from '../../src/codec/opcodes.js';
+import { decodePayload } from '../../src/codec/payload.js';
+import { DEFAULT_CLIENT_CAPABILITIES, DEFAULT_HOST_CAPABILITIES } from '../../src/capabilities/defaults.js';
+import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
+import { serveControl } from './serve-control.js';
+import { buildVersion } from './version.js';
+
+/** How this build's own decoder reads one frame: its header and payload, or its refusal. */
+export type FrameVerdict =
+  | { readonly ok: true; readonly opcode: number; readonly opcodeName: string; readonly streamId: number; readonly seq: number; readonly payload: unknown }
+  | { readonly ok: false; readonly code: string; readonly message: string; readonly opcode?: number; readonly streamId?: number; readonly seq?: number };
+
+export function classifyFrame(bytes: Uint8Array): FrameVerdict {
+  const decoded = decodeFrame(bytes);
+  if (!decoded.ok) {
+    const { code, message, opcode, streamId, seq } = decoded.error;
+    return { ok: false, code, message, ...(opcode !== undefined ? { opcode } : {}), ...(streamId !== undefined ? { streamId } : {}), ...(seq !== undefined ? { seq } : {}) };
+  }
+  const { frame } = decoded;
+  const payload = decodePayload(frame);
+  if (!payload.ok) return { ok: false, code: payload.error.code, message: payload.error.message, opcode: frame.opcode, streamId: frame.streamId, seq: frame.seq };
+  return { ok: true, opcode: frame.opcode, opcodeName: opcodeName(frame.opcode), streamId: frame.streamId, seq: frame.seq, payload: payload.value ?? null };
+}
+
+/**
+ * A build's decoder as a process of its own, so the gate hears each build's
+ * verdict from that build's code, never from modules the harness already loaded.
+ */
+export function runCodecPeer(): void {
+  serveControl(
+    { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'codec', version: buildVersion(), advertised: { ...DEFAULT_CLIENT_CAPABILITIES, ...DEFAULT_HOST_CAPABILITIES } as Record<string, number> } },
+    { classify: ({ frames }: { frames: Uint8Array[] }) => frames.map(classifyFrame) },
+    async () => undefined,
+  );
+}

@@ -1,0 +1,58 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadViolationFixtures, plantViolation } from './helpers/violation-fixtures.js';
+
+// The gate proves itself: each fixture plants one class of break in a clone of
+// this project whose HEAD is released as v0.0.1, then runs the real gate
+// (real builds of both sides, real peer processes, real sockets) against it.
+const root = join(import.meta.dirname, '..', '..');
+const fixtures = loadViolationFixtures();
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', ['-c', 'user.name=termwire selftest', '-c', 'user.email=selftest@termwire.invalid', ...args], {
+    cwd,
+    encoding: 'utf8',
+    // Fixed dates give the release commit the same hash in every run, so the baseline build cache is reused.
+    env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' },
+  });
+
+describe('the gate catches every planted class of break', () => {
+  let work: string;
+  let project: string;
+  let cache: string;
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'termwire-selftest-'));
+    project = join(work, 'project');
+    cache = join(tmpdir(), 'termwire-selftest-cache');
+    git(work, 'clone', '-q', root, project);
+    symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
+    git(project, 'commit', '-q', '--allow-empty', '-m', 'release: v0.0.1');
+    git(project, 'tag', 'v0.0.1');
+    // As after `npm ci`: the gate's own CLI runs from the checkout's dist.
+    execFileSync('npm', ['run', 'build'], { cwd: project, stdio: 'ignore' });
+  });
+
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it.each(fixtures.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
+    git(project, 'checkout', '-q', '--', '.');
+    plantViolation(project, fixture);
+    const run = await execa(process.execPath, [join(project, 'bin', 'termwire.js'), 'compat', '--against', 'v0.0.1', '--format', 'json', '--cache-dir', cache], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
+    const context = `${fixture.description}\nexit ${run.exitCode}\nstdout:\n${run.stdout}\nstderr (tail):\n${run.stderr.split('\n').slice(-15).join('\n')}`;
+    expect(run.exitCode, context).toBe(fixture.expect.exit);
+    const report = JSON.parse(run.stdout) as { findings: Array<Record<string, unknown>> };
+    for (const wanted of fixture.expect.findings) {
+      expect(report.findings.some((f) => Object.entries(wanted).every(([k, v]) => f[k] === v)), `expected a finding ${JSON.stringify(wanted)}\n${context}`).toBe(true);
+    }
+    if (fixture.expect.exit === 0) expect(report.findings, context).toEqual([]);
+    const only = fixture.expect.onlyOccurrence;
+    if (only) {
+      const ofRule = report.findings.filter((f) => f.ruleId === only.ruleId);
+      expect(ofRule.every((f) => f.occurrence === only.occurrence), `every ${only.ruleId} finding in occurrence ${only.occurrence}\n${context}`).toBe(true);
+    }
+  }, 240_000);
+});
