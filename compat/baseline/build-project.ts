@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, realpathSync, readFileSync } from 'node:fs';
 import { lstat, symlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { execa } from 'execa';
@@ -41,7 +41,8 @@ export async function installDependencies(dir: string, reuseFrom?: string): Prom
     const modules = join(reuseFrom, 'node_modules');
     if (existsSync(theirs) && existsSync(modules) && readFileSync(lock).equals(readFileSync(theirs))) {
       const target = join(dir, 'node_modules');
-      if (!(await lstat(target).catch(() => undefined))) await symlink(modules, target, 'dir');
+      // Link the real directory: a chain of links breaks when an intermediate checkout goes away.
+      if (!(await lstat(target).catch(() => undefined))) await symlink(realpathSync(modules), target, 'dir');
       return 'reused';
     }
   }

@@ -31,7 +31,10 @@ interface Stamp { format: number; commit: string; dependencies: string }
 function readStamp(dir: string, commit: string): Stamp | undefined {
   try {
     const stamp = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as Stamp;
-    return stamp.format === MATERIALISE_FORMAT && stamp.commit === commit ? stamp : undefined;
+    if (stamp.format !== MATERIALISE_FORMAT || stamp.commit !== commit) return undefined;
+    // Reused dependencies are a link to another checkout's node_modules: if that is gone, so is this build.
+    if (stamp.dependencies === 'reused' && !existsSync(join(dir, 'node_modules'))) return undefined;
+    return stamp;
   } catch {
     return undefined;
   }

@@ -56,6 +56,6 @@ describe('termwire attach in tmux against termwire serve', () => {
 
     tmux('send-keys', '-t', session, 'C-]');
     await waitFor(() => pane().includes('[termwire: detached]'), { what: 'the detach notice', timeoutMs: 10_000 });
-    expect(tmux('display-message', '-p', '-t', session, '#{pane_dead}').trim()).toBe('1');
+    await waitFor(() => tmux('display-message', '-p', '-t', session, '#{pane_dead}').trim() === '1', { what: 'the attach process to exit after detaching', timeoutMs: 10_000 });
   });
 });

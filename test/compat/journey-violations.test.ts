@@ -27,7 +27,7 @@ describe('the gate catches every planted class of break', () => {
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'termwire-selftest-'));
     project = join(work, 'project');
-    cache = join(tmpdir(), 'termwire-selftest-cache');
+    cache = join(work, 'cache');
     git(work, 'clone', '-q', root, project);
     symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
     git(project, 'commit', '-q', '--allow-empty', '-m', 'release: v0.0.1');

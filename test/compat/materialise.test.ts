@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -115,5 +115,28 @@ describe('materialise', () => {
     const other = await materialise({ repo: repo2.dir, commit: c2, cacheDir: cache2, reuseDependenciesFrom: donor, progress: silentProgress });
     expect(existsSync(join(other.dir, 'node_modules')) && lstatSync(join(other.dir, 'node_modules')).isSymbolicLink()).toBe(false);
     unlinkSync(join(got.dir, 'node_modules')); // never follow the link when cleaning up
+  });
+
+  it('rebuilds a cached build whose reused node_modules has gone away with its donor checkout', async () => {
+    const lock = JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, packages: {} });
+    const { repo, commit, cacheDir } = await setup({ ...project(), 'package-lock.json': lock });
+    const donorRoot = mkdtempSync(join(tmpdir(), 'termwire-donor-'));
+    cleanup.push(() => rmSync(donorRoot, { recursive: true, force: true }));
+    // The donor's node_modules is itself a link (a clone sharing another checkout's): link to the real directory.
+    mkdirSync(join(donorRoot, 'real_modules'));
+    const donor = join(donorRoot, 'clone');
+    mkdirSync(donor);
+    symlinkSync(join(donorRoot, 'real_modules'), join(donor, 'node_modules'));
+    writeFileSync(join(donor, 'package-lock.json'), lock);
+    const first = await materialise({ repo: repo.dir, commit, cacheDir, reuseDependenciesFrom: donor, progress: silentProgress });
+    expect(readlinkSync(join(first.dir, 'node_modules'))).toBe(realpathSync(join(donorRoot, 'real_modules')));
+
+    rmSync(join(donorRoot, 'real_modules'), { recursive: true });
+    mkdirSync(join(donorRoot, 'real_modules'));
+    expect((await materialise({ repo: repo.dir, commit, cacheDir, reuseDependenciesFrom: donor, progress: silentProgress })).fromCache).toBe(true);
+    rmSync(join(donorRoot, 'real_modules'), { recursive: true });
+    const again = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
+    expect(again.fromCache).toBe(false);
+    expect(readFileSync(join(again.dir, 'count.txt'), 'utf8')).toBe('1');
   });
 });
