@@ -14,6 +14,7 @@ import { EXIT_CODES, type GateReport } from './report/model.js';
 import { sortAndDedupe } from './report/sort.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
+import { runPtyOutcomeRules } from './rules/dynamic/pty-outcomes.js';
 import type { Finding } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 
@@ -63,7 +64,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     throw e;
   });
   journeys.done();
-  return [...findings, ...runDynamicRules(recordings, { old: old.manifest, new: current.manifest }).map(tag)];
+  return [...findings, ...runDynamicRules(recordings, { old: old.manifest, new: current.manifest }).map(tag), ...runPtyOutcomeRules(recordings.pty).map(tag)];
 }
 
 /**

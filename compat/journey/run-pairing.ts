@@ -5,7 +5,18 @@ import type { Observation } from './observed-state.js';
 import { PeerProcess } from './peer-process.js';
 import { recordFrames } from './record-frames.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
-import { JOURNEY, type StepContext, TYPED_AFTER_RECONNECT, TYPED_BEFORE_DROP } from './steps.js';
+import { PTY_JOURNEY, PTY_TYPED_AFTER_RECONNECT, PTY_TYPED_BEFORE_DROP } from './pty-steps.js';
+import { JOURNEY, type JourneyStep, type StepContext, TYPED_AFTER_RECONNECT, TYPED_BEFORE_DROP } from './steps.js';
+
+/** A journey: which terminal the host serves, the steps, and everything the client types in them. */
+export interface JourneyPlan {
+  readonly hostBackend: 'script' | 'pty';
+  readonly steps: readonly JourneyStep[];
+  readonly typed: string;
+}
+
+export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY, typed: TYPED_BEFORE_DROP + TYPED_AFTER_RECONNECT };
+export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY, typed: PTY_TYPED_BEFORE_DROP + PTY_TYPED_AFTER_RECONNECT };
 
 export interface JourneyOptions {
   /** Longest a step may wait for its barrier before it is reported stalled. Default 15000. */
@@ -38,8 +49,8 @@ class StepStalled extends Error {
 }
 
 /** Runs the journey once with `client` against `host` through a recording proxy. */
-export async function runPairing(client: PairingBuild, host: PairingBuild, options: JourneyOptions = DEFAULT_JOURNEY_OPTIONS): Promise<PairingRecording> {
-  const label = `${client.side} client × ${host.side} host`;
+export async function runPairing(client: PairingBuild, host: PairingBuild, options: JourneyOptions = DEFAULT_JOURNEY_OPTIONS, plan: JourneyPlan = SCRIPT_PLAN): Promise<PairingRecording> {
+  const label = `${client.side} client × ${host.side} host${plan.hostBackend === 'pty' ? ' (pty)' : ''}`;
   const peerErrors: string[] = [];
   const steps: StepResult[] = [];
   let hostPeer: PeerProcess | undefined;
@@ -49,7 +60,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
   let captured: ProxiedFrame[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   try {
-    hostPeer = await PeerProcess.start({ buildDir: host.build.dir, role: 'host', label: `${host.side} host ${host.build.version}` });
+    hostPeer = await PeerProcess.start({ buildDir: host.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: `${host.side} host ${host.build.version}` });
     proxy = new RecordingProxy(hostPeer.hello.url!);
     const proxyUrl = await proxy.listen();
     clientPeer = await PeerProcess.start({
@@ -73,7 +84,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
       }
     };
     let stalled = false;
-    for (const step of JOURNEY) {
+    for (const step of plan.steps) {
       if (stalled) {
         steps.push({ name: step.name, status: 'skipped', durationMs: 0 });
         continue;
@@ -115,7 +126,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     frames: await recordFrames(captured, { client: client.codec, host: host.codec }),
     advertised,
     negotiated: finalObservation?.client.negotiated ?? undefined,
-    input: { typed: TYPED_BEFORE_DROP + TYPED_AFTER_RECONNECT, reachedTerminal: finalObservation?.host.inputLog ?? '' },
+    input: { typed: plan.typed, reachedTerminal: finalObservation?.host.inputLog ?? '' },
     screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
     peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...finalObservation.host.errors] : [])],
   };

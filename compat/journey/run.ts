@@ -2,13 +2,15 @@ import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { PairingRecording } from '../recording.js';
 import { PeerProcess } from './peer-process.js';
-import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type PairingBuild, runPairing } from './run-pairing.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, runPairing, SCRIPT_PLAN } from './run-pairing.js';
 
 export interface JourneyRecordings {
   newNew: PairingRecording;
   oldOld: PairingRecording;
   oldClientNewHost: PairingRecording;
   newClientOldHost: PairingRecording;
+  /** The second pass, both skews against a real shell in a PTY: judged on outcomes only. */
+  pty: { oldClientNewHost: PairingRecording; newClientOldHost: PairingRecording };
 }
 
 async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<PeerProcess> {
@@ -38,15 +40,16 @@ export async function runJourneyPairings(
     };
     const old = await side('old');
     const current = await side('new');
-    const run = async (client: PairingBuild, host: PairingBuild) => {
-      opts.onProgress(`journey: ${client.side} client ${client.build.version} × ${host.side} host ${host.build.version}`);
-      return runPairing(client, host, options);
+    const run = async (client: PairingBuild, host: PairingBuild, plan: JourneyPlan = SCRIPT_PLAN) => {
+      opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${client.side} client ${client.build.version} × ${host.side} host ${host.build.version}`);
+      return runPairing(client, host, options, plan);
     };
     const newNew = await run(current, current);
     const oldOld = await run(old, old);
     const oldClientNewHost = await run(old, current);
     const newClientOldHost = await run(current, old);
-    return { newNew, oldOld, oldClientNewHost, newClientOldHost };
+    const pty = { oldClientNewHost: await run(old, current, PTY_PLAN), newClientOldHost: await run(current, old, PTY_PLAN) };
+    return { newNew, oldOld, oldClientNewHost, newClientOldHost, pty };
   } finally {
     await Promise.all(codecs.map((c) => c.stop()));
   }

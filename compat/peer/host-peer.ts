@@ -1,6 +1,8 @@
 import { randomBytes } from 'node:crypto';
+import { PtyBackend } from '../../src/host/pty-backend.js';
 import { HostRuntime } from '../../src/host/runtime.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
+import type { TerminalBackend } from '../../src/host/terminal.js';
 import { startWsServer } from '../../src/transport/ws-server.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
 import { serveControl } from './serve-control.js';
@@ -8,22 +10,55 @@ import { buildVersion } from './version.js';
 
 const TERMINAL = 'main';
 
-/** A reference host serving one deterministic script terminal, for byte-stable frames. */
-export async function runHostPeer(): Promise<void> {
+export type HostPeerBackend = 'script' | 'pty';
+
+/** What the host peer's terminal is: deterministic for frame comparison, or a real shell for outcomes. */
+interface PeerTerminal {
+  readonly backend: TerminalBackend;
+  inputLog(): string;
+  emit(text: string): void;
+}
+
+function scriptTerminal(): PeerTerminal {
   const backend = new ScriptBackend();
-  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? backend : undefined) });
+  return { backend, inputLog: () => backend.inputLog(), emit: (text) => backend.emit(text) };
+}
+
+/** A real bash in a PTY; what the host wrote to it is logged here, since a PTY keeps no record. */
+function ptyTerminal(): PeerTerminal {
+  const backend = new PtyBackend({ command: 'bash', args: ['--noprofile', '--norc'], env: { PS1: '$ ', HISTFILE: '/dev/null' } });
+  let log = '';
+  const write = backend.write.bind(backend);
+  backend.write = (data: string) => {
+    const outcome = write(data);
+    if (outcome === 'written') log += data;
+    return outcome;
+  };
+  return {
+    backend,
+    inputLog: () => log,
+    emit: () => {
+      throw new Error('emit needs the script backend: a real shell only prints what it is asked to run');
+    },
+  };
+}
+
+/** A reference host serving one terminal named 'main'. */
+export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<void> {
+  const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
+  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend : undefined) });
   const token = randomBytes(16).toString('hex');
   const server = await startWsServer({ token, onLink: (link) => host.accept(link) });
   serveControl(
     { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'host', version: buildVersion(), advertised: { ...host.capabilities } as Record<string, number>, url: server.url, token } },
     {
-      emit: ({ text }: { text: string }) => backend.emit(text),
+      emit: ({ text }: { text: string }) => terminal.emit(text),
       state: async () => {
-        const terminal = host.terminal(TERMINAL);
-        await terminal?.screen.settled();
+        const hosted = host.terminal(TERMINAL);
+        await hosted?.screen.settled();
         return {
-          inputLog: backend.inputLog(),
-          screen: terminal?.screen.text() ?? '',
+          inputLog: terminal.inputLog(),
+          screen: hosted?.screen.text() ?? '',
           pausedStreams: host.pausedStreamCount(),
           errors: [],
         };

@@ -2,7 +2,7 @@
 /**
  * The stable, versioned peer entry point of a build (dist/compat/peer/main.js).
  * The gate starts one process per side, from each build's own dist:
- *   main.js --role host
+ *   main.js --role host [--backend script|pty]
  *   main.js --role codec   (classifies frames with this build's decoder)
  *   main.js --role client --url <ws url> --token <token> [--ping-interval-ms N] [--pong-deadline-ms N]
  * and drives it over fd 3 (see control-channel.ts). Changing the ops or their
@@ -16,6 +16,7 @@ import { runHostPeer } from './host-peer.js';
 const { values } = parseArgs({
   options: {
     role: { type: 'string' },
+    backend: { type: 'string' },
     url: { type: 'string' },
     token: { type: 'string' },
     'ping-interval-ms': { type: 'string' },
@@ -25,14 +26,14 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  process.stdout.write('Usage: peer --role host | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N]\nDriven by `termwire compat` over fd 3.\n');
+  process.stdout.write('Usage: peer --role host [--backend script|pty] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N]\nDriven by `termwire compat` over fd 3.\n');
   process.exit(0);
 }
 
 if (values.role === 'codec') {
   runCodecPeer();
-} else if (values.role === 'host') {
-  await runHostPeer();
+} else if (values.role === 'host' && (values.backend === undefined || values.backend === 'script' || values.backend === 'pty')) {
+  await runHostPeer(values.backend ?? 'script');
 } else if (values.role === 'client' && values.url && values.token) {
   await runClientPeer({
     url: values.url,

@@ -14,6 +14,7 @@ export interface AckBatcherOptions {
 export class AckBatcher {
   private pending = 0;
   private timer: unknown;
+  private connectionEpoch = 0;
 
   constructor(
     private readonly opts: AckBatcherOptions,
@@ -24,8 +25,14 @@ export class AckBatcher {
     return this.pending;
   }
 
-  consumed(bytes: number): void {
-    if (bytes <= 0) return;
+  /** Advances on discard(): credit for output of an older connection must not reach the new one. */
+  get epoch(): number {
+    return this.connectionEpoch;
+  }
+
+  /** Credits bytes the screen has parsed; `epoch` is the one current when they arrived. */
+  consumed(bytes: number, epoch = this.connectionEpoch): void {
+    if (bytes <= 0 || epoch !== this.connectionEpoch) return;
     this.pending += bytes;
     if (this.pending >= this.opts.ackBatchBytes) {
       this.flush();
@@ -46,6 +53,7 @@ export class AckBatcher {
   discard(): void {
     this.cancelTimer();
     this.pending = 0;
+    this.connectionEpoch++;
   }
 
   private cancelTimer(): void {

@@ -101,14 +101,20 @@ function onOutput(stream: ClientStream, text: string, seq: number, bytes: number
   counters.outputBytes += bytes;
   // Credit is returned for every byte received, applied or not: the host's
   // window counts bytes sent, and ignored output would otherwise leak it.
-  stream.rx.ackBatcher?.consumed(bytes);
+  // Applied output is credited once the screen has parsed it, so the host's
+  // window also bounds how far the screen can fall behind.
+  const batcher = stream.rx.ackBatcher;
   const expectedStart = stream.rx.tracker.lastSeq;
-  switch (stream.rx.tracker.judge(seq, bytes)) {
-    case 'apply':
+  const verdict = stream.rx.tracker.judge(seq, bytes);
+  if (verdict !== 'apply') batcher?.consumed(bytes);
+  switch (verdict) {
+    case 'apply': {
       counters.outputApplied++;
-      stream.rx.screen.write(text);
+      const epoch = batcher?.epoch;
+      stream.rx.screen.write(text, () => batcher?.consumed(bytes, epoch));
       stream.raise('output', { text, seq });
       return;
+    }
     case 'stale':
       counters.outputStale++;
       return;

@@ -76,9 +76,32 @@ describe('client Ack batching', () => {
     const acksNow = () => h.host.framesNamed('Ack').map((f) => f.payload);
     await waitFor(() => acksNow().length === 1, { what: 'the threshold Ack' });
     expect(acksNow()).toEqual([{ bytes: 120 }]);
+    // Output is credited once parsed: the delay starts when the screen has taken the last bytes.
+    await stream.whenIdle();
     scheduler.advance(4);
     await waitFor(() => acksNow().length === 2, { what: 'the delayed Ack' });
     expect(acksNow()).toEqual([{ bytes: 120 }, { bytes: 30 }]);
+  });
+
+  it('credits output only once the screen has parsed it, so the window bounds a slow screen', async () => {
+    const scheduler = new ManualScheduler();
+    const h = clientWithFakeHost({ ackBatchBytes: 10, ackDelayMs: 4, scheduler });
+    client = h.client;
+    client.start();
+    const stream = client.subscribe('t1');
+    await waitFor(() => stream.counters.snapshotsApplied === 1, { what: 'initial snapshot' });
+    // A screen that has not parsed anything yet: hold its parse callbacks.
+    const parsed: Array<() => void> = [];
+    const screen = stream.rx.screen;
+    const write = screen.write.bind(screen);
+    screen.write = (text, onParsed) => write(text, () => parsed.push(() => onParsed?.()));
+    await h.host.output('t1', 'x'.repeat(50));
+    await waitFor(() => stream.counters.outputApplied === 1 && parsed.length === 1, { what: 'output received and parsed, its credit held' });
+    scheduler.advance(1000);
+    expect(h.host.framesNamed('Ack')).toEqual([]);
+    parsed.splice(0).forEach((credit) => credit());
+    await waitFor(() => h.host.framesNamed('Ack').length === 1, { what: 'the Ack once the screen parsed the output' });
+    expect(h.host.framesNamed('Ack').map((f) => f.payload)).toEqual([{ bytes: 50 }]);
   });
 
   it('sends no Ack to a host that did not echo ackOutput', async () => {

@@ -1,12 +1,16 @@
 import { PAIRING_LABELS } from '../finding.js';
-import type { PairingKey } from '../../recording.js';
+import type { PairingKey, PairingRecording } from '../../recording.js';
 import { type DynamicRule, dynamicFinding } from './types.js';
 
-const PAIRINGS = Object.keys(PAIRING_LABELS) as PairingKey[];
+const ALL_PAIRINGS = Object.keys(PAIRING_LABELS) as PairingKey[];
+
+/** Outcome rules also judge the PTY pass, which runs only some pairings: judge those present. */
+export type SomePairings = Partial<Record<PairingKey, PairingRecording>>;
+const present = (recordings: SomePairings) => ALL_PAIRINGS.filter((key) => recordings[key] !== undefined);
 
 /** FRAME_REFUSED: in any pairing, a frame the receiving build's decoder refused (Rule 2). */
 export const frameRefused: DynamicRule = (recordings) =>
-  PAIRINGS.flatMap((key) =>
+  ALL_PAIRINGS.flatMap((key) =>
     recordings[key].frames
       .filter((f) => f.refusedBy !== undefined)
       .map((f) =>
@@ -23,9 +27,9 @@ export const frameRefused: DynamicRule = (recordings) =>
   );
 
 /** JOURNEY_STALLED: a step whose barrier never saw the state it waits for. */
-export const journeyStalled: DynamicRule = (recordings) =>
-  PAIRINGS.flatMap((key) =>
-    recordings[key].steps
+export const journeyStalled = (recordings: SomePairings) =>
+  present(recordings).flatMap((key) =>
+    recordings[key]!.steps
       .filter((s) => s.status === 'stalled')
       .map((s) =>
         dynamicFinding({
@@ -34,7 +38,7 @@ export const journeyStalled: DynamicRule = (recordings) =>
           subject: `step ${s.name}`,
           step: s.name,
           message: `step ${s.name} stalled after ${s.durationMs} ms${s.missing ? `: missing ${s.missing}` : ''}`,
-          evidence: { missing: s.missing ?? null, peerErrors: recordings[key].peerErrors },
+          evidence: { missing: s.missing ?? null, peerErrors: recordings[key]!.peerErrors },
         }),
       ),
   );
@@ -46,9 +50,9 @@ function firstDifference(a: string, b: string): number {
 }
 
 /** INPUT_NOT_EXACTLY_ONCE: the terminal must receive what was typed, each byte once, in order. */
-export const inputNotExactlyOnce: DynamicRule = (recordings) =>
-  PAIRINGS.filter((key) => recordings[key].input.reachedTerminal !== recordings[key].input.typed).map((key) => {
-    const { typed, reachedTerminal } = recordings[key].input;
+export const inputNotExactlyOnce = (recordings: SomePairings) =>
+  present(recordings).filter((key) => recordings[key]!.input.reachedTerminal !== recordings[key]!.input.typed).map((key) => {
+    const { typed, reachedTerminal } = recordings[key]!.input;
     return dynamicFinding({
       ruleId: 'INPUT_NOT_EXACTLY_ONCE',
       direction: PAIRING_LABELS[key],
@@ -59,9 +63,9 @@ export const inputNotExactlyOnce: DynamicRule = (recordings) =>
   });
 
 /** SCREEN_MISMATCH: what the client shows must be what the host's terminal holds. */
-export const screenMismatch: DynamicRule = (recordings) =>
-  PAIRINGS.filter((key) => recordings[key].screens.client !== recordings[key].screens.host).map((key) => {
-    const { client, host } = recordings[key].screens;
+export const screenMismatch = (recordings: SomePairings) =>
+  present(recordings).filter((key) => recordings[key]!.screens.client !== recordings[key]!.screens.host).map((key) => {
+    const { client, host } = recordings[key]!.screens;
     const hostLines = host.split('\n');
     const clientLines = client.split('\n');
     let line = 0;
