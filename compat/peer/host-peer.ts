@@ -14,28 +14,32 @@ export type HostPeerBackend = 'script' | 'pty';
 
 /** What the host peer's terminal is: deterministic for frame comparison, or a real shell for outcomes. */
 interface PeerTerminal {
-  readonly backend: TerminalBackend;
+  /** Made on the first subscribe, when the host is listening: a shell's first prompt must not be lost. */
+  backend(): TerminalBackend;
   inputLog(): string;
   emit(text: string): void;
 }
 
 function scriptTerminal(): PeerTerminal {
   const backend = new ScriptBackend();
-  return { backend, inputLog: () => backend.inputLog(), emit: (text) => backend.emit(text) };
+  return { backend: () => backend, inputLog: () => backend.inputLog(), emit: (text) => backend.emit(text) };
 }
 
 /** A real bash in a PTY; what the host wrote to it is logged here, since a PTY keeps no record. */
 function ptyTerminal(): PeerTerminal {
-  const backend = new PtyBackend({ command: 'bash', args: ['--noprofile', '--norc'], env: { PS1: '$ ', HISTFILE: '/dev/null' } });
   let log = '';
-  const write = backend.write.bind(backend);
-  backend.write = (data: string) => {
-    const outcome = write(data);
-    if (outcome === 'written') log += data;
-    return outcome;
+  const start = (): TerminalBackend => {
+    const backend = new PtyBackend({ command: 'bash', args: ['--noprofile', '--norc'], env: { PS1: '$ ', HISTFILE: '/dev/null' } });
+    const write = backend.write.bind(backend);
+    backend.write = (data: string) => {
+      const outcome = write(data);
+      if (outcome === 'written') log += data;
+      return outcome;
+    };
+    return backend;
   };
   return {
-    backend,
+    backend: start,
     inputLog: () => log,
     emit: () => {
       throw new Error('emit needs the script backend: a real shell only prints what it is asked to run');
@@ -46,7 +50,7 @@ function ptyTerminal(): PeerTerminal {
 /** A reference host serving one terminal named 'main'. */
 export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<void> {
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
-  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend : undefined) });
+  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : undefined) });
   const token = randomBytes(16).toString('hex');
   const server = await startWsServer({ token, onLink: (link) => host.accept(link) });
   serveControl(
