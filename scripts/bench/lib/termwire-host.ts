@@ -82,7 +82,8 @@ export class TermwireHost {
     await stream.whenIdle();
     const hostStream = this.connections.map((c) => c.stream(stream.id)).find((s) => s?.terminal.name === name);
     if (!hostStream) throw new Error(`bench: no host stream for terminal '${name}'`);
-    if (!parsing.client) stream.rx.screen.write = () => {};
+    // The screen credits output once parsed: a switched-off screen credits at once.
+    if (!parsing.client) stream.rx.screen.write = (_text, onParsed) => onParsed?.();
     if (!parsing.host) hostStream.terminal.screen.write = () => {};
     return { name, client, stream, hostStream, backend: this.backends.get(name)! };
   }
