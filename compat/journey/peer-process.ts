@@ -87,6 +87,10 @@ export class PeerProcess {
     return peer;
   }
 
+  get pid(): number | undefined {
+    return this.child.pid;
+  }
+
   /** The peer's recent stdout/stderr, for diagnostics in findings. */
   recentLog(lines = 20): string[] {
     return this.logLines.slice(-lines);
