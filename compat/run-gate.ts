@@ -1,11 +1,8 @@
 import { join } from 'node:path';
-import { readOwnPackageVersion } from '../src/manifest/build-manifest.js';
-import { buildProject } from './baseline/build-project.js';
-import { git } from './baseline/git.js';
 import { materialise } from './baseline/materialise.js';
 import { type Baseline, resolveBaselines } from './baseline/resolve.js';
 import type { AgainstSpec } from './baseline/validate-ref.js';
-import { workingTreeId } from './baseline/working-tree.js';
+import { buildWorkingTree } from './baseline/build-working-tree.js';
 import type { BuildInfo } from './build-info.js';
 import { readBuildManifest } from './manifest/read-manifest.js';
 import type { Progress } from './progress.js';
@@ -26,18 +23,6 @@ export interface GateOptions {
   /** Default: <root>/.termwire/compat */
   readonly cacheDir?: string;
   readonly progress: Progress;
-}
-
-async function buildWorkingTree(root: string, progress: Progress): Promise<BuildInfo> {
-  const step = progress.step('build working tree');
-  await buildProject(root).catch((e: unknown) => {
-    step.fail();
-    throw e;
-  });
-  step.done();
-  const head = await git(root, ['rev-parse', '--verify', 'HEAD']).catch(() => 'no-commit');
-  const tree = await workingTreeId(root);
-  return { dir: root, version: readOwnPackageVersion(join(root, 'package.json')), commit: `${head}+tree:${tree}`, manifest: await readBuildManifest(root) };
 }
 
 async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean): Promise<Finding[]> {

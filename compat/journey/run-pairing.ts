@@ -23,16 +23,19 @@ export interface JourneyOptions {
   readonly stepDeadlineMs: number;
   /** How often the barrier polls the peers' state. Default 20. */
   readonly pollMs: number;
-  /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 800. */
+  /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 1500 (generous: a busy CI machine must not fake a drop). */
   readonly clientPingIntervalMs: number;
   readonly clientPongDeadlineMs: number;
+  /** Pairings run at once; each is two mostly idle peer processes and a proxy. Default 2 (the cores CI has). */
+  readonly concurrentPairings: number;
 }
 
 export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   stepDeadlineMs: 15_000,
   pollMs: 20,
   clientPingIntervalMs: 200,
-  clientPongDeadlineMs: 800,
+  clientPongDeadlineMs: 1_500,
+  concurrentPairings: 2,
 });
 
 export interface PairingBuild {

@@ -21,10 +21,25 @@ async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<PeerPr
   }
 }
 
+/** Runs tasks with at most `lanes` at once; results in task order. The first failure rejects. */
+async function inLanes<T>(lanes: number, tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+  const results: T[] = new Array(tasks.length);
+  let next = 0;
+  const lane = async () => {
+    while (next < tasks.length) {
+      const i = next++;
+      results[i] = await tasks[i]!();
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, tasks.length)) }, lane));
+  return results;
+}
+
 /**
- * Runs the journey for the four pairings: the two same-version references
- * first, then both skews. One at a time: each pairing is two processes and a
- * proxy, and frames are compared across runs, so they must not compete.
+ * Runs the journey for the four pairings (the two same-version references and
+ * both skews) on the deterministic terminal, then both skews on a real PTY.
+ * Barriers wait on observed state, never on time, so overlapping pairings
+ * change how long a step takes, not which frames it carries.
  */
 export async function runJourneyPairings(
   builds: { old: BuildInfo; new: BuildInfo },
@@ -44,12 +59,16 @@ export async function runJourneyPairings(
       opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${client.side} client ${client.build.version} × ${host.side} host ${host.build.version}`);
       return runPairing(client, host, options, plan);
     };
-    const newNew = await run(current, current);
-    const oldOld = await run(old, old);
-    const oldClientNewHost = await run(old, current);
-    const newClientOldHost = await run(current, old);
-    const pty = { oldClientNewHost: await run(old, current, PTY_PLAN), newClientOldHost: await run(current, old, PTY_PLAN) };
-    return { newNew, oldOld, oldClientNewHost, newClientOldHost, pty };
+    // Each pairing has its own peers and proxy, so pairings can overlap; results keep their names.
+    const [newNew, oldOld, oldClientNewHost, newClientOldHost, ptyOldClientNewHost, ptyNewClientOldHost] = await inLanes(options.concurrentPairings, [
+      () => run(current, current),
+      () => run(old, old),
+      () => run(old, current),
+      () => run(current, old),
+      () => run(old, current, PTY_PLAN),
+      () => run(current, old, PTY_PLAN),
+    ]);
+    return { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost!, pty: { oldClientNewHost: ptyOldClientNewHost!, newClientOldHost: ptyNewClientOldHost! } };
   } finally {
     await Promise.all(codecs.map((c) => c.stop()));
   }

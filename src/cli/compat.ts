@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type AgainstSpec, parseAgainst } from '../../compat/baseline/validate-ref.js';
@@ -60,7 +61,7 @@ function parse(args: string[]): CliOptions | 'help' {
     includePrerelease: values['include-prerelease'],
     format: values.format as ReportFormat,
     ...(values.output !== undefined ? { output: values.output } : {}),
-    ...(values['cache-dir'] !== undefined ? { cacheDir: values['cache-dir'] } : {}),
+    ...(values['cache-dir'] !== undefined ? { cacheDir: resolve(values['cache-dir']) } : {}),
     staticOnly: values['static-only'],
   };
 }
