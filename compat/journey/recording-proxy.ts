@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 
@@ -13,6 +14,11 @@ export interface ProxiedFrame {
 }
 
 export type DropMode = 'close' | 'silent';
+
+export interface Upstream {
+  readonly url: string;
+  readonly token: string;
+}
 
 interface Pair {
   readonly id: number;
@@ -34,7 +40,19 @@ export class RecordingProxy {
   private readonly pairs = new Set<Pair>();
   private connections = 0;
 
-  constructor(private readonly upstreamUrl: string) {}
+  private upstream: Promise<Upstream>;
+  private setUpstream!: (upstream: Upstream) => void;
+  /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
+  readonly token = randomBytes(16).toString('hex');
+
+  constructor() {
+    this.upstream = new Promise((resolve) => (this.setUpstream = resolve));
+  }
+
+  /** Where the host listens; clients that connect earlier wait for it, so both peers can start at once. */
+  connectTo(upstream: Upstream): void {
+    this.setUpstream(upstream);
+  }
 
   get connectionCount(): number {
     return this.connections;
@@ -44,14 +62,22 @@ export class RecordingProxy {
     const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false, maxPayload: 64 * 1024 * 1024 });
     this.server = server;
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    server.on('connection', (downstream, request) => this.bridge(downstream, request.headers.authorization));
+    server.on('connection', (downstream, request) => {
+      if (request.headers.authorization !== `Bearer ${this.token}`) return downstream.close(1008, 'wrong proxy token');
+      // Read nothing until the host is known: a message without a listener would be lost.
+      downstream.pause();
+      void this.upstream.then((upstream) => {
+        this.bridge(downstream, upstream);
+        downstream.resume();
+      });
+    });
     const { port } = server.address() as AddressInfo;
     return `ws://127.0.0.1:${port}`;
   }
 
-  private bridge(downstream: WebSocket, authorization: string | undefined): void {
+  private bridge(downstream: WebSocket, target: Upstream): void {
     const id = ++this.connections;
-    const upstream = new WebSocket(this.upstreamUrl, { headers: authorization ? { authorization } : {}, autoPong: false, maxPayload: 64 * 1024 * 1024 });
+    const upstream = new WebSocket(target.url, { headers: { authorization: `Bearer ${target.token}` }, autoPong: false, maxPayload: 64 * 1024 * 1024 });
     const pair: Pair = { id, downstream, upstream, blackholed: false };
     this.pairs.add(pair);
     const held: Uint8Array[] = [];

@@ -23,7 +23,7 @@ export interface JourneyOptions {
   readonly stepDeadlineMs: number;
   /** How often the barrier polls the peers' state. Default 20. */
   readonly pollMs: number;
-  /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 1500 (generous: a busy CI machine must not fake a drop). */
+  /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 1000 (five missed pings: a busy CI machine must not fake a drop). */
   readonly clientPingIntervalMs: number;
   readonly clientPongDeadlineMs: number;
   /** Pairings run at once; each is two mostly idle peer processes and a proxy. Default 2 (the cores CI has). */
@@ -34,7 +34,7 @@ export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   stepDeadlineMs: 15_000,
   pollMs: 20,
   clientPingIntervalMs: 200,
-  clientPongDeadlineMs: 1_500,
+  clientPongDeadlineMs: 1_000,
   concurrentPairings: 2,
 });
 
@@ -63,15 +63,26 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
   let captured: ProxiedFrame[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   try {
-    hostPeer = await PeerProcess.start({ buildDir: host.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: `${host.side} host ${host.build.version}` });
-    proxy = new RecordingProxy(hostPeer.hello.url!);
+    proxy = new RecordingProxy();
     const proxyUrl = await proxy.listen();
-    clientPeer = await PeerProcess.start({
-      buildDir: client.build.dir,
-      role: 'client',
-      label: `${client.side} client ${client.build.version}`,
-      args: ['--url', proxyUrl, '--token', hostPeer.hello.token!, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)],
-    });
+    // Both peers start at once; the proxy holds the client's connection until the host is listening.
+    const starting = [
+      PeerProcess.start({ buildDir: host.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: `${host.side} host ${host.build.version}` }),
+      PeerProcess.start({
+        buildDir: client.build.dir,
+        role: 'client',
+        label: `${client.side} client ${client.build.version}`,
+        args: ['--url', proxyUrl, '--token', proxy.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)],
+      }),
+    ] as const;
+    const [hostStarted, clientStarted] = await Promise.allSettled(starting);
+    if (hostStarted.status === 'fulfilled') hostPeer = hostStarted.value;
+    if (clientStarted.status === 'fulfilled') clientPeer = clientStarted.value;
+    if (hostStarted.status === 'rejected') throw hostStarted.reason;
+    if (clientStarted.status === 'rejected') throw clientStarted.reason;
+    hostPeer = hostStarted.value;
+    clientPeer = clientStarted.value;
+    proxy.connectTo({ url: hostPeer.hello.url!, token: hostPeer.hello.token! });
     // What the running builds say they advertise wins over their manifests.
     advertised = { client: clientPeer.hello.advertised, host: hostPeer.hello.advertised };
     const peers = { client: clientPeer, host: hostPeer };
@@ -115,8 +126,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     for (const peer of [clientPeer, hostPeer]) {
       if (peer && steps.some((s) => s.status === 'stalled')) peerErrors.push(...peer.recentLog(10).map((l) => `${peer.label}: ${l}`));
     }
-    await clientPeer?.stop();
-    await hostPeer?.stop();
+    await Promise.all([clientPeer?.stop(), hostPeer?.stop()]);
     await proxy?.close();
     captured = proxy?.frames ?? [];
   }
