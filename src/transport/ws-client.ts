@@ -1,5 +1,6 @@
 import WebSocket from 'ws';
-import type { FrameLink, LinkHandlers } from './link.js';
+import type { FrameLink } from './link.js';
+import { toBytes, WsFrameLink } from './ws-link.js';
 
 export interface WsClientOptions {
   /** Sent as `Authorization: Bearer <token>` on the upgrade request. Required. */
@@ -77,91 +78,10 @@ export function connectWs(url: string, options: Readonly<Partial<WsClientOptions
   });
 }
 
-class WsClientLink implements FrameLink {
-  private handlers: LinkHandlers | undefined;
-  private readonly held: Uint8Array[] = [];
-  private heldCloseReason: string | undefined;
-  private closed = false;
-  private pingTimer: NodeJS.Timeout | undefined;
-  private deadlineTimer: NodeJS.Timeout | undefined;
-  private closeReason: string | undefined;
-
-  constructor(
-    private readonly ws: WebSocket,
-    private readonly opts: WsClientOptions,
-  ) {
+/** The client side: pings at once, closes with 1000. */
+class WsClientLink extends WsFrameLink {
+  constructor(ws: WebSocket, opts: WsClientOptions) {
+    super(ws, opts, { closeCode: 1000, defaultCloseReason: 'closed by client', pingAtOnce: true });
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[]) => this.receive(toBytes(data)));
-    ws.on('pong', () => this.onPong());
-    ws.on('error', (err) => {
-      this.closeReason ??= `error: ${err.message}`;
-    });
-    ws.on('close', (code, reason) => this.finish(this.closeReason ?? `closed: code ${code}${reason.length ? ` ${reason.toString()}` : ''}`));
-    this.sendPing();
   }
-
-  get bufferedBytes(): number {
-    return this.ws.bufferedAmount;
-  }
-
-  get isOpen(): boolean {
-    return !this.closed && this.ws.readyState === WebSocket.OPEN;
-  }
-
-  send(frame: Uint8Array): void {
-    if (!this.isOpen) return;
-    this.ws.send(frame, { binary: true });
-  }
-
-  close(reason = 'closed by client'): void {
-    if (this.closed) return;
-    this.closeReason ??= reason;
-    this.ws.close(1000);
-    // Run the handler now: a peer that never answers the close handshake must not delay the caller.
-    this.finish(this.closeReason);
-  }
-
-  attach(handlers: LinkHandlers): void {
-    this.handlers = handlers;
-    for (const bytes of this.held.splice(0)) handlers.frame(bytes);
-    if (this.heldCloseReason !== undefined) handlers.close(this.heldCloseReason);
-  }
-
-  private receive(bytes: Uint8Array): void {
-    if (this.closed) return;
-    if (this.handlers) this.handlers.frame(bytes);
-    else this.held.push(bytes);
-  }
-
-  private sendPing(): void {
-    if (!this.isOpen) return;
-    this.ws.ping();
-    this.deadlineTimer = setTimeout(() => {
-      this.closeReason = `liveness: no pong within ${this.opts.pongDeadlineMs}ms`;
-      this.ws.terminate();
-      this.finish(this.closeReason);
-    }, this.opts.pongDeadlineMs);
-  }
-
-  private onPong(): void {
-    if (this.deadlineTimer === undefined) return; // unsolicited pong: no ping outstanding
-    clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = undefined;
-    this.pingTimer = setTimeout(() => this.sendPing(), this.opts.pingIntervalMs);
-  }
-
-  private finish(reason: string): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearTimeout(this.pingTimer);
-    clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = undefined;
-    if (this.handlers) this.handlers.close(reason);
-    else this.heldCloseReason = reason;
-  }
-}
-
-function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
-  if (Array.isArray(data)) return Buffer.concat(data);
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  return data;
 }

@@ -5,7 +5,8 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { encodeFrame } from '../codec/header.js';
 import { Op } from '../codec/opcodes.js';
 import { encodePayload } from '../codec/payload.js';
-import type { FrameLink, LinkHandlers } from './link.js';
+import type { FrameLink } from './link.js';
+import { toBytes, WsFrameLink } from './ws-link.js';
 
 export interface WsServerOptions {
   /** Interface to listen on. Default '127.0.0.1'. */
@@ -130,20 +131,14 @@ interface WsInternals {
   _receiver?: { prependListener(event: 'error', cb: (err: Error & { code?: string }) => void): void; _totalPayloadLength?: number };
 }
 
-class WsServerLink implements FrameLink {
-  private handlers: LinkHandlers | undefined;
-  private readonly held: Uint8Array[] = [];
-  private heldCloseReason: string | undefined;
-  private closed = false;
-  private closeReason: string | undefined;
-  private pingTimer: NodeJS.Timeout | undefined;
-  private deadlineTimer: NodeJS.Timeout | undefined;
-
+/** The host side: lets the client ping first, closes with 1001, counts what it refuses. */
+class WsServerLink extends WsFrameLink {
   constructor(
-    private readonly ws: WebSocket,
+    ws: WebSocket,
     private readonly opts: WsServerOptions,
     private readonly stats: WsServerStats,
   ) {
+    super(ws, opts, { closeCode: CLOSE_GOING_AWAY, defaultCloseReason: 'closed by host', pingAtOnce: false, onLivenessDrop: () => stats.livenessDropped++ });
     // ws refuses an oversized message as soon as its length is read (nothing
     // is buffered), but closes with 1009 and no reason. Running first on the
     // receiver's error lets the close say which limit and which size.
@@ -152,50 +147,13 @@ class WsServerLink implements FrameLink {
       if (err.code !== 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH') return;
       this.stats.oversizedClosed++;
       const size = receiver._totalPayloadLength;
-      this.closeReason = `message ${size ?? 'of unknown size'} bytes > maxMessageBytes ${opts.maxMessageBytes}`;
+      this.closeReason = `message ${size ?? 'of unknown size'} bytes > maxMessageBytes ${this.opts.maxMessageBytes}`;
       ws.close(CLOSE_MESSAGE_TOO_BIG, this.closeReason.slice(0, 123)); // a close reason holds at most 123 bytes
     });
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
       if (isBinary) this.receive(toBytes(data));
       else this.refuseText(toBytes(data).length);
     });
-    ws.on('pong', () => this.onPong());
-    ws.on('error', (err) => {
-      this.closeReason ??= `error: ${err.message}`;
-    });
-    ws.on('close', (code, reason) => this.finish(this.closeReason ?? `closed: code ${code}${reason.length ? ` ${reason.toString()}` : ''}`));
-    this.schedulePing();
-  }
-
-  get bufferedBytes(): number {
-    return this.ws.bufferedAmount;
-  }
-
-  get isOpen(): boolean {
-    return !this.closed && this.ws.readyState === WebSocket.OPEN;
-  }
-
-  send(frame: Uint8Array): void {
-    if (this.isOpen) this.ws.send(frame, { binary: true });
-  }
-
-  close(reason = 'closed by host'): void {
-    if (this.closed) return;
-    this.closeReason ??= reason;
-    this.ws.close(CLOSE_GOING_AWAY, reason.slice(0, 123));
-    this.finish(this.closeReason);
-  }
-
-  attach(handlers: LinkHandlers): void {
-    this.handlers = handlers;
-    for (const bytes of this.held.splice(0)) handlers.frame(bytes);
-    if (this.heldCloseReason !== undefined) handlers.close(this.heldCloseReason);
-  }
-
-  private receive(bytes: Uint8Array): void {
-    if (this.closed) return;
-    if (this.handlers) this.handlers.frame(bytes);
-    else this.held.push(bytes);
   }
 
   private refuseText(bytes: number): void {
@@ -203,42 +161,4 @@ class WsServerLink implements FrameLink {
     const message = `TEXT_MESSAGE: text message of ${bytes} bytes refused: frames are binary messages`;
     this.send(encodeFrame({ opcode: Op.Error, streamId: 0, payload: encodePayload('Error', message) }));
   }
-
-  private schedulePing(): void {
-    this.pingTimer = setTimeout(() => this.sendPing(), this.opts.pingIntervalMs);
-  }
-
-  private sendPing(): void {
-    if (!this.isOpen) return;
-    this.ws.ping();
-    this.deadlineTimer = setTimeout(() => {
-      this.stats.livenessDropped++;
-      this.closeReason = `liveness: no pong within ${this.opts.pongDeadlineMs}ms`;
-      this.ws.terminate();
-      this.finish(this.closeReason);
-    }, this.opts.pongDeadlineMs);
-  }
-
-  private onPong(): void {
-    if (this.deadlineTimer === undefined) return; // unsolicited pong: no ping outstanding
-    clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = undefined;
-    this.schedulePing();
-  }
-
-  private finish(reason: string): void {
-    if (this.closed) return;
-    this.closed = true;
-    clearTimeout(this.pingTimer);
-    clearTimeout(this.deadlineTimer);
-    this.deadlineTimer = undefined;
-    if (this.handlers) this.handlers.close(reason);
-    else this.heldCloseReason = reason;
-  }
-}
-
-function toBytes(data: Buffer | ArrayBuffer | Buffer[]): Uint8Array {
-  if (Array.isArray(data)) return Buffer.concat(data);
-  if (data instanceof ArrayBuffer) return new Uint8Array(data);
-  return data;
 }

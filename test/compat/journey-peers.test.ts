@@ -5,17 +5,10 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-process.js';
+import { isAlive } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const root = join(import.meta.dirname, '..', '..');
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
 const cleanup: Array<() => void> = [];
 afterEach(() => cleanup.splice(0).forEach((f) => f()));
 
@@ -34,9 +27,9 @@ describe('peer processes', () => {
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     await waitFor(() => /peer-pid (\d+)/.test(out), { what: 'the harness to print its peer pid', timeoutMs: 20_000 });
     const peerPid = Number(/peer-pid (\d+)/.exec(out)![1]);
-    expect(alive(peerPid)).toBe(true);
+    expect(isAlive(peerPid)).toBe(true);
     child.kill('SIGKILL');
-    await waitFor(() => !alive(peerPid), { what: `peer ${peerPid} to exit after its harness was killed`, timeoutMs: 10_000 });
+    await waitFor(() => !isAlive(peerPid), { what: `peer ${peerPid} to exit after its harness was killed`, timeoutMs: 10_000 });
   });
 
   it('refuses a peer speaking a peer protocol this harness cannot drive, naming both versions', async () => {

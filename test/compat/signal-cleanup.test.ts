@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
+import { isAlive } from '../helpers/process-alive.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
 
@@ -14,14 +15,6 @@ async function waitFor(what: string, check: () => boolean): Promise<void> {
   }
 }
 
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 const cleanup: Array<() => void> = [];
 afterEach(() => cleanup.splice(0).forEach((f) => f()));
