@@ -18,22 +18,29 @@ export function tailLines(text: string, lines: number = BUILD_LIMITS.logTailLine
   return text.trimEnd().split('\n').slice(-lines).join('\n');
 }
 
-async function runLogged(code: CompatErrorCode, what: string, cwd: string, command: string, args: string[], timeout: number): Promise<void> {
+/** Runs a long command in its own process group; resolves to its output, or throws `code` with the log tail. */
+async function runLogged(code: CompatErrorCode, what: string, cwd: string, command: string, args: string[], timeout: number): Promise<string> {
   // Detached: its own process group, so an interrupt can stop the scripts npm spawned too.
   const child = execa(command, args, { cwd, all: true, reject: false, timeout, detached: true, env: { npm_config_fund: 'false', npm_config_audit: 'false', CI: '1' } });
   const untrack = trackProcessGroup(child.pid);
   const result = await child.finally(untrack);
-  if (result.exitCode === 0 && !result.timedOut) return;
+  const output = String(result.all ?? '');
+  if (result.exitCode === 0 && !result.timedOut) return output;
   const why = result.timedOut ? `timed out after ${timeout} ms` : `exited ${result.exitCode ?? result.signal}`;
-  throw new CompatError(code, `${what} failed in ${cwd}: \`${command} ${args.join(' ')}\` ${why}. Last ${BUILD_LIMITS.logTailLines} lines:\n${tailLines(String(result.all ?? ''))}`);
+  throw Object.assign(new CompatError(code, `${what} failed in ${cwd}: \`${command} ${args.join(' ')}\` ${why}. Last ${BUILD_LIMITS.logTailLines} lines:\n${tailLines(output)}`), { output });
 }
+
+/** npm ci's refusal of a lockfile that misses an entry package.json implies (seen: an optional dependency the registry does not have). */
+const LOCKFILE_OUT_OF_SYNC = /can only install packages when your package\.json and package-lock\.json .* are in sync/;
 
 /**
  * Gives `dir` its own dependencies from its own lockfile. When its lockfile is
  * byte-identical to `reuseFrom`'s and that project has node_modules, it links
  * them instead: same lockfile, same tree, minutes saved.
  */
-export async function installDependencies(dir: string, reuseFrom?: string): Promise<'reused' | 'installed' | 'none'> {
+export type InstallOutcome = 'reused' | 'installed' | 'installed with npm install: npm ci refused the lockfile as out of sync' | 'none';
+
+export async function installDependencies(dir: string, reuseFrom?: string): Promise<InstallOutcome> {
   if (!existsSync(join(dir, 'package.json'))) throw new CompatError('INSTALL_FAILED', `${dir} has no package.json`);
   const lock = join(dir, 'package-lock.json');
   if (reuseFrom && existsSync(lock)) {
@@ -51,8 +58,16 @@ export async function installDependencies(dir: string, reuseFrom?: string): Prom
     if (!pkg.dependencies && !pkg.devDependencies) return 'none';
     throw new CompatError('INSTALL_FAILED', `${dir} has dependencies but no package-lock.json; npm ci needs the lockfile to install what that build pinned`);
   }
-  await runLogged('INSTALL_FAILED', 'installing dependencies', dir, 'npm', ['ci', '--no-audit', '--no-fund'], BUILD_LIMITS.installTimeoutMs);
-  return 'installed';
+  try {
+    await runLogged('INSTALL_FAILED', 'installing dependencies', dir, 'npm', ['ci', '--no-audit', '--no-fund'], BUILD_LIMITS.installTimeoutMs);
+    return 'installed';
+  } catch (error) {
+    // A released lockfile that npm ci refuses still pins every version it holds: npm install
+    // --no-save resolves from it and fills only the gap, so an old release stays comparable.
+    if (!LOCKFILE_OUT_OF_SYNC.test((error as { output?: string }).output ?? '')) throw error;
+    await runLogged('INSTALL_FAILED', 'installing dependencies (npm ci refused the lockfile)', dir, 'npm', ['install', '--no-save', '--no-audit', '--no-fund'], BUILD_LIMITS.installTimeoutMs);
+    return 'installed with npm install: npm ci refused the lockfile as out of sync';
+  }
 }
 
 /** Builds `dir` with its own `npm run build`. */

@@ -89,8 +89,9 @@ describe('materialise', () => {
   it('a failing install is INSTALL_FAILED with the log tail', async () => {
     const files = {
       ...project(),
-      'package.json': JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build: 'node build.cjs' }, dependencies: { missing: 'file:./does-not-exist' } }),
-      'package-lock.json': JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'tiny', version: '1.0.0' } } }),
+      'package.json': JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build: 'node build.cjs' }, dependencies: { 'is-number': '7.0.0' } }),
+      // A damaged lockfile: npm ci fails for a reason no fallback may paper over.
+      'package-lock.json': '{ "name": "tiny", "lockfileVersion": 3, "packages": ',
     };
     const { repo, commit, cacheDir } = await setup(files);
     const e = (await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress }).catch((x: unknown) => x)) as CompatError;
@@ -139,4 +140,16 @@ describe('materialise', () => {
     expect(again.fromCache).toBe(false);
     expect(readFileSync(join(again.dir, 'count.txt'), 'utf8')).toBe('1');
   });
+
+  it('installs a release whose lockfile npm ci refuses as out of sync with npm install --no-save, and says so', async () => {
+    // Seen on v0.1.0: vite 8.4 named an optional dependency the registry does not have, so the lockfile missed it.
+    const lock = JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'tiny', version: '1.0.0' } } });
+    const pkg = JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build: 'node build.cjs' }, dependencies: { 'is-number': '7.0.0' } });
+    const { repo, commit, cacheDir } = await setup({ ...project(), 'package.json': pkg, 'package-lock.json': lock });
+    const notes: string[] = [];
+    const progress = { ...silentProgress, step: (label: string) => ({ ...silentProgress.step(label), done: (note?: string) => void notes.push(`${label}: ${note ?? ''}`) }) };
+    const got = await materialise({ repo: repo.dir, commit, cacheDir, progress });
+    expect(existsSync(join(got.dir, 'node_modules', 'is-number', 'package.json'))).toBe(true);
+    expect(notes.join('\n')).toContain('npm ci refused the lockfile');
+  }, 120_000);
 });
