@@ -1,5 +1,6 @@
 import { DEFAULT_CLIENT_CAPABILITIES } from '../capabilities/defaults.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
+import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from '../delivery/options.js';
 import type { FrameLink } from '../transport/link.js';
 
 /** Timers, injected so tests drive ack batching and backoff without sleeping. */
@@ -44,6 +45,10 @@ export interface ClientOptions {
   readonly initialViewport: { readonly cols: number; readonly rows: number };
   /** Timers. Default the global setTimeout/clearTimeout. */
   readonly scheduler: Scheduler;
+  /** Exactly-once input: resend backoff, stall resend, journal budget, paste chunks. Default DEFAULT_DELIVERY_OPTIONS. */
+  readonly delivery: DeliveryOptions;
+  /** Makes each stream's inputSessionId. Default crypto.randomUUID. */
+  readonly newInputSessionId: () => string;
 }
 
 export const DEFAULT_CLIENT_OPTIONS: Omit<ClientOptions, 'connect'> = Object.freeze({
@@ -61,12 +66,15 @@ export const DEFAULT_CLIENT_OPTIONS: Omit<ClientOptions, 'connect'> = Object.fre
   scrollbackRows: 1000,
   initialViewport: Object.freeze({ cols: 80, rows: 24 }),
   scheduler: realScheduler,
+  delivery: DEFAULT_DELIVERY_OPTIONS,
+  newInputSessionId: () => globalThis.crypto.randomUUID(),
 });
 
-export type ClientOptionsInput = Readonly<Partial<ClientOptions>> & Pick<ClientOptions, 'connect'>;
+export type ClientOptionsInput = Readonly<Partial<Omit<ClientOptions, 'delivery'>>> & Pick<ClientOptions, 'connect'> & { readonly delivery?: Readonly<Partial<DeliveryOptions>> };
 
 export function resolveClientOptions(input: ClientOptionsInput): ClientOptions {
-  return { ...DEFAULT_CLIENT_OPTIONS, ...stripUndefined(input) } as ClientOptions;
+  const resolved = { ...DEFAULT_CLIENT_OPTIONS, ...stripUndefined(input) } as ClientOptions;
+  return { ...resolved, delivery: Object.freeze({ ...DEFAULT_DELIVERY_OPTIONS, ...input.delivery }) };
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -1,4 +1,5 @@
 import type { CapabilitySet } from '../capabilities/registry.js';
+import type { DeliveryNotice } from '../delivery/notices.js';
 import type { ClientProblem } from './problems.js';
 
 /**
@@ -38,6 +39,8 @@ export interface ClientStreamEvents {
   /** A control event type this build does not know. */
   metadata: { readonly type: string };
   problem: ClientProblem;
+  /** Input that did not, or may not, reach the terminal (exactly-once input); see DELIVERY_NOTICE_CODES. */
+  inputNotice: DeliveryNotice;
   state: { readonly state: StreamState };
 }
 

@@ -37,8 +37,11 @@ export function receiveStreamFrame(stream: ClientStream, frame: Frame): void {
       return withPayload(stream, 'Error', frame, (text) => stream.raise('errorFrame', parseErrorText(text)));
     case Op.WriteUnavailable:
       return stream.raise('writeUnavailable', {});
+    case Op.InputAck:
+      // Reaches here only on a stream that negotiated inputAck (checked above).
+      return withPayload(stream, 'InputAck', frame, (ack) => stream.inputAcked(frame.seq, ack));
     default:
-      // InputAck is refused by the gate above until inputAck is advertised; anything else is client-to-host.
+      // Anything else is client-to-host.
       stream.problem({ code: 'WRONG_DIRECTION', message: `${opcodeName(frame.opcode)} (${frame.opcode}) is not a host-to-client opcode`, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
   }
 }

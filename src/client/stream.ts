@@ -3,7 +3,7 @@ import type { CapabilitySet } from '../capabilities/registry.js';
 import { SendGate } from '../capabilities/send-gate.js';
 import { encodeFrame, type Frame } from '../codec/header.js';
 import { OPCODES, type OpcodeName } from '../codec/opcodes.js';
-import { encodePayload, type PayloadInput } from '../codec/payload.js';
+import { encodePayload, type InputAckStatus, type PayloadInput } from '../codec/payload.js';
 import type { SubscribePayload } from '../codec/schemas.js';
 import { AckBatcher } from './ack-batcher.js';
 import { TypedEmitter } from './emitter.js';
@@ -13,6 +13,7 @@ import type { ClientProblem } from './problems.js';
 import { LocalScreen } from './screen.js';
 import { SnapshotAssembler } from './snapshot-assembler.js';
 import { type ClientStreamEvents, emptyStreamCounters, type StreamCounters, type StreamState } from './stream-events.js';
+import { type PasteHandle, StreamInput } from './stream-input.js';
 import { receiveStreamFrame } from './stream-receive.js';
 
 /** What a stream needs from the client that owns it. */
@@ -30,16 +31,14 @@ export interface SubscribeOptions {
   readonly viewport?: { readonly cols: number; readonly rows: number };
 }
 
-const utf8 = new TextEncoder();
-
 /**
  * One terminal attached over the client's connection. It survives reconnects:
  * the client re-subscribes it on every new connection.
  *
- * What can be lost or duplicated today (exactly-once input comes later):
- * input sent on a link that is already dead but not yet declared dead by
- * liveness is lost; input held while disconnected is sent once, in order,
- * after the next `subscribed` echo. Nothing is resent, so nothing is duplicated.
+ * Input is exactly-once when the host echoes inputAck (see stream-input.ts):
+ * journaled, sequenced, resent after the host's appliedSeq, deduplicated by
+ * the host's ledger. With an old host it is sent unsequenced and never resent,
+ * so input sent into a dead link before liveness notices is lost there.
  */
 export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   readonly counters: StreamCounters = emptyStreamCounters();
@@ -56,8 +55,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   private viewport: { cols: number; rows: number } | undefined;
   private resizeWhileDown = false;
   private pausedWish = false;
-  private readonly heldInput: string[] = [];
-  private heldBytes = 0;
+  private readonly input: StreamInput;
 
   constructor(
     readonly id: number,
@@ -75,6 +73,20 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
       screen: new LocalScreen(size.cols, size.rows, ctx.options.scrollbackRows),
       ackBatcher: undefined,
     };
+    this.input = new StreamInput({
+      id,
+      sendInput: (seq, data) => this.sendInput(seq, data),
+      refused: (bytes, limit) => {
+        this.counters.inputRefused++;
+        this.problem({ code: 'INPUT_REFUSED', message: `held input ${bytes} bytes > maxHeldInputBytes ${limit}`, streamId: this.id });
+      },
+      notice: (notice) => this.emit('inputNotice', notice),
+    }, ctx.options);
+  }
+
+  /** Exactly-once input's journal and session id, for inspection. */
+  get inputState(): Pick<StreamInput, 'journal' | 'sessionId' | 'sequenced'> {
+    return this.input;
   }
 
   get state(): StreamState {
@@ -99,20 +111,19 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   /** Sends input now when subscribed, else holds it (in order) for the next subscription. False when refused. */
   write(data: string): boolean {
     if (this.currentState === 'closing' || this.currentState === 'closed') return false;
-    if (this.currentState === 'live') {
-      this.sendInput(data);
-      return true;
-    }
-    const bytes = utf8.encode(data).length;
-    if (this.heldBytes + bytes > this.ctx.options.maxHeldInputBytes) {
-      this.counters.inputRefused++;
-      this.problem({ code: 'INPUT_REFUSED', message: `held input ${this.heldBytes + bytes} bytes > maxHeldInputBytes ${this.ctx.options.maxHeldInputBytes}`, streamId: this.id });
-      return false;
-    }
-    this.heldInput.push(data);
-    this.heldBytes += bytes;
-    this.counters.inputHeld++;
-    return true;
+    const accepted = this.input.write(data);
+    if (accepted && this.currentState !== 'live') this.counters.inputHeld++;
+    return accepted;
+  }
+
+  /**
+   * Pastes text as chunks of at most 16 KiB, each its own sequence; the
+   * handle's cancel() withdraws the chunks the host has not confirmed, and
+   * nothing typed before or after. Undefined when refused.
+   */
+  paste(text: string): PasteHandle | undefined {
+    if (this.currentState === 'closing' || this.currentState === 'closed') return undefined;
+    return this.input.paste(text);
   }
 
   resize(cols: number, rows: number): void {
@@ -186,6 +197,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     if (this.ctx.options.clientInfo) payload.client = { ...this.ctx.options.clientInfo };
     if (this.viewport) payload.viewport = { ...this.viewport };
     if (Object.keys(this.advertised).length > 0) payload.capabilities = { ...this.advertised } as Record<string, number>;
+    if (this.input.advertised) payload.inputSessionId = this.input.sessionId;
     this.setState('subscribing');
     this.counters.subscribes++;
     this.send('Subscribe', payload, 0);
@@ -195,6 +207,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   connectionDown(): void {
     this.echoed = {};
     this.gate.update({});
+    this.input.down();
     this.rx.ackBatcher?.discard();
     this.rx.ackBatcher = undefined;
     this.rx.assembler.reset();
@@ -208,7 +221,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   }
 
   /** The host echoed `subscribed`: now gated features and held input may go out. */
-  subscribed(event: { cols: number; rows: number; seq: number; capabilities?: CapabilitySet | undefined }): void {
+  subscribed(event: { cols: number; rows: number; seq: number; capabilities?: CapabilitySet | undefined; inputLedgerId?: string | undefined }): void {
     if (this.currentState !== 'subscribing') return;
     this.echoed = { ...(event.capabilities ?? {}) };
     this.gate.update(this.echoed);
@@ -225,9 +238,12 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     if (this.pausedWish && hasCapability(this.echoed, 'outputPause')) this.send('SetOutputPaused', { paused: true });
     if (this.resizeWhileDown && this.viewport) this.send('Resize', this.viewport);
     this.resizeWhileDown = false;
-    const held = this.heldInput.splice(0);
-    this.heldBytes = 0;
-    for (const data of held) this.sendInput(data);
+    this.input.subscribed(this.echoed, event.inputLedgerId);
+  }
+
+  /** An InputAck from the host (only on a stream that negotiated inputAck). */
+  inputAcked(seq: number, ack: InputAckStatus): void {
+    this.input.acked(seq, ack);
   }
 
   finishClose(): void {
@@ -249,14 +265,13 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     this.emit('problem', problem);
   }
 
-  private sendInput(data: string): void {
+  private sendInput(seq: number, data: string): void {
     this.counters.inputSent++;
-    this.send('Input', data);
+    this.ctx.send(encodeFrame({ opcode: OPCODES.Input.code, streamId: this.id, seq, payload: encodePayload('Input', data) }));
   }
 
   private dropHeldInput(): void {
-    this.heldInput.length = 0;
-    this.heldBytes = 0;
+    this.input.close();
   }
 
   private setState(state: StreamState): void {

@@ -1,4 +1,4 @@
-import { negotiate } from '../capabilities/negotiate.js';
+import { hasCapability, negotiate } from '../capabilities/negotiate.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
 import { receivedFrameAllowed, type SendGateMode } from '../capabilities/send-gate.js';
 import type { WireError } from '../codec/errors.js';
@@ -7,6 +7,7 @@ import { Op, opcodeName, opcodeSpec } from '../codec/opcodes.js';
 import { decodePayload, encodePayload } from '../codec/payload.js';
 import { encodeFrame } from '../codec/header.js';
 import type { SubscribePayload } from '../codec/schemas.js';
+import type { InputLedger } from '../delivery/ledger.js';
 import type { FrameLink } from '../transport/link.js';
 import { FlowWindow } from './flow-window.js';
 import type { HostedTerminal } from './hosted-terminal.js';
@@ -19,6 +20,7 @@ export interface ConnectionHost {
   readonly counters: HostCounters;
   readonly capabilities: CapabilitySet;
   readonly gateMode: SendGateMode | undefined;
+  readonly ledger: InputLedger;
   /** The terminal by name, created on first use; undefined when there is none. */
   openTerminal(name: string): HostedTerminal | undefined;
   connectionClosed(connection: HostConnection): void;
@@ -124,8 +126,7 @@ export class HostConnection implements StreamContext {
   private dispatch(stream: HostStream, frame: Frame, value: unknown): void {
     switch (frame.opcode) {
       case Op.Input:
-        if (stream.terminal.backend.write(value as string) === 'refused') stream.writeRefused();
-        return;
+        return stream.input(frame.seq, value as string, this.host.ledger);
       case Op.Resize:
       case Op.ClaimViewport: {
         const { cols, rows } = value as { cols: number; rows: number };
@@ -186,7 +187,9 @@ export class HostConnection implements StreamContext {
     if (request.viewport && (request.viewport.cols !== terminal.cols || request.viewport.rows !== terminal.rows)) {
       terminal.resize(request.viewport.cols, request.viewport.rows);
     }
-    const stream = new HostStream(streamId, terminal, negotiated, this);
+    // Sequenced only when both sides speak inputAck and the client named its input session.
+    const inputSession = hasCapability(negotiated, 'inputAck') && request.inputSessionId !== undefined ? this.host.ledger.open(terminal.name, request.inputSessionId) : undefined;
+    const stream = new HostStream(streamId, terminal, negotiated, this, inputSession);
     this.streams.set(streamId, stream);
     stream.requestSnapshot('subscribe', undefined, (seq) => {
       stream.send('Metadata', {
@@ -198,6 +201,7 @@ export class HostConnection implements StreamContext {
         seq,
         truncated: false,
         ...(request.capabilities !== undefined ? { capabilities: negotiated } : {}),
+        ...(inputSession ? { inputLedgerId: inputSession.ledgerId } : {}),
       }, seq);
     });
     // A late subscriber still learns the title and that the terminal is gone; held until the snapshot is out.

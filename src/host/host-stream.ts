@@ -4,6 +4,7 @@ import { SendGate, type SendGateMode } from '../capabilities/send-gate.js';
 import { encodeFrame } from '../codec/header.js';
 import { OPCODES, type OpcodeName } from '../codec/opcodes.js';
 import { encodePayload, type PayloadInput } from '../codec/payload.js';
+import type { InputLedger, LedgerSession } from '../delivery/ledger.js';
 import { FlowWindow } from './flow-window.js';
 import type { HostedTerminal, TerminalSubscriber } from './hosted-terminal.js';
 import type { HostCounters, HostErrorCode, HostLimits } from './options.js';
@@ -55,6 +56,8 @@ export class HostStream implements TerminalSubscriber {
     readonly terminal: HostedTerminal,
     readonly negotiated: CapabilitySet,
     private readonly ctx: StreamContext,
+    /** Set when this stream negotiated inputAck with an inputSessionId: its Input is sequenced. */
+    readonly inputSession?: LedgerSession,
   ) {
     this.gate = new SendGate(id, negotiated, ctx.gateMode);
     if (hasCapability(negotiated, 'ackOutput')) {
@@ -117,6 +120,21 @@ export class HostStream implements TerminalSubscriber {
       this.queueBytes -= next.payload.length;
       this.sendOutput(next.payload, next.seq);
     }
+  }
+
+  /**
+   * One Input frame. Sequenced input (seq >= 1 on a stream with an input
+   * session) is judged by the ledger and answered with InputAck; anything else
+   * is written as before: a seq from a stream that did not negotiate it means nothing.
+   */
+  input(seq: number, data: string, ledger: InputLedger): void {
+    const backend = this.terminal.backend;
+    if (!this.inputSession || seq === 0) {
+      if (backend.write(data) === 'refused') this.writeRefused();
+      return;
+    }
+    const reply = ledger.judge(this.inputSession, seq, data, (d) => backend.write(d));
+    this.send('InputAck', { status: reply.status }, reply.seq);
   }
 
   /** Tells the client the terminal refused its input, in the form it negotiated. */

@@ -46,7 +46,12 @@ export class PtyBackend implements TerminalBackend {
 
   write(data: string): WriteOutcome {
     if (this.exited) return 'refused';
-    this.proc.write(data);
+    try {
+      this.proc.write(data);
+    } catch {
+      // node-pty may have queued part of it before throwing: never safe to resend.
+      return 'unknown';
+    }
     return 'written';
   }
 

@@ -1,6 +1,9 @@
+import { randomUUID } from 'node:crypto';
 import { DEFAULT_HOST_CAPABILITIES } from '../capabilities/defaults.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
 import type { SendGateMode } from '../capabilities/send-gate.js';
+import { InputLedger } from '../delivery/ledger.js';
+import { resolveDeliveryOptions, type DeliveryOptions } from '../delivery/options.js';
 import type { FrameLink } from '../transport/link.js';
 import { type ConnectionHost, HostConnection } from './host-connection.js';
 import { HostedTerminal } from './hosted-terminal.js';
@@ -16,6 +19,10 @@ export interface HostRuntimeOptions {
   readonly limits?: Readonly<Partial<HostLimits>>;
   /** What the send gate does with an ungated send: 'throw' under tests, 'drop' otherwise (the SendGate default). */
   readonly sendGateMode?: SendGateMode;
+  /** Exactly-once input tunables (the ledger's session bound), over DEFAULT_DELIVERY_OPTIONS. */
+  readonly delivery?: Readonly<Partial<DeliveryOptions>>;
+  /** This runtime's inputLedgerId; default a random UUID. A restarted runtime must get a new one. */
+  readonly ledgerId?: string;
 }
 
 /**
@@ -27,6 +34,8 @@ export class HostRuntime implements ConnectionHost {
   readonly limits: HostLimits;
   readonly capabilities: CapabilitySet;
   readonly gateMode: SendGateMode | undefined;
+  /** Exactly-once input: what this runtime applied per (terminal, input session). */
+  readonly ledger: InputLedger;
   /** Grows over the runtime's life; tests read it. */
   readonly counters: HostCounters = newCounters();
   private readonly terminals = new Map<string, HostedTerminal>();
@@ -37,6 +46,7 @@ export class HostRuntime implements ConnectionHost {
     this.limits = Object.freeze({ ...DEFAULT_HOST_OPTIONS, ...options.limits });
     this.capabilities = { ...(options.capabilities ?? DEFAULT_HOST_CAPABILITIES) };
     this.gateMode = options.sendGateMode;
+    this.ledger = new InputLedger(options.ledgerId ?? randomUUID(), resolveDeliveryOptions(options.delivery));
   }
 
   /** Serves one client over `link` until either side closes it. */

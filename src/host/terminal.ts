@@ -1,5 +1,9 @@
-/** What a write to a terminal came to: 'refused' when the terminal takes no more input (it exited). */
-export type WriteOutcome = 'written' | 'refused';
+/**
+ * What a write to a terminal came to: 'refused' when the terminal took none of
+ * it (it exited), 'unknown' when the bytes may or may not have reached it (the
+ * handoff threw): exactly-once input never resends an 'unknown' write.
+ */
+export type WriteOutcome = 'written' | 'refused' | 'unknown';
 
 export interface TerminalExit {
   readonly exitCode: number | null;

@@ -4,9 +4,10 @@ import { DYNAMIC_RULES, runDynamicRules } from '../../compat/rules/dynamic/run-d
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import type { WireManifest } from '../../src/manifest/manifest-schema.js';
 import type { JourneyRecordingSet } from '../../compat/recording.js';
-import { editFrames, healthySet } from './helpers/recordings.js';
+import { CAPS, editFrames, healthySet } from './helpers/recordings.js';
 
-const manifest = (): WireManifest => structuredClone(buildManifest('1.0.0'));
+// Advertised sets pinned to the recordings' world: the rules are under test here, not this build's defaults.
+const manifest = (): WireManifest => ({ ...structuredClone(buildManifest('1.0.0')), advertised: { host: { ...CAPS }, client: { ...CAPS } } });
 const manifests = () => ({ old: manifest(), new: manifest() });
 const run = (set: JourneyRecordingSet, m = manifests()) => runDynamicRules(set, m);
 const summary = (set: JourneyRecordingSet, m = manifests()) =>

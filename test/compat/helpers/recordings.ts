@@ -6,7 +6,8 @@ import { STEP_NAMES } from '../../../compat/recording.js';
 type F = [FrameDirection, StepName, string, number, unknown, Occurrence?];
 
 const CODES: Record<string, number> = { Output: 1, SnapshotStart: 2, SnapshotChunk: 3, SnapshotEnd: 4, Input: 7, Subscribe: 9, Unsubscribe: 10, SnapshotRequest: 11, Metadata: 12, Ack: 13, SetOutputPaused: 16, InputAck: 18 };
-const CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1 };
+/** The capability world of these hand-made recordings, fixed so a change to this build's defaults does not move them. */
+export const CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1 };
 
 export function healthyScript(streamId = 1): F[] {
   const snapshot = (step: StepName, occurrence: Occurrence, extra: object = {}): F[] => [

@@ -1,0 +1,106 @@
+/**
+ * Delivery section: how fast the exactly-once model test runs, and what
+ * sequenced input (journal + ledger + InputAck) costs against unsequenced
+ * input over the same SIMULATED in-process link, side by side.
+ */
+import { TerminalClient } from '../../src/client/client.js';
+import { InputJournal } from '../../src/delivery/journal.js';
+import { InputLedger } from '../../src/delivery/ledger.js';
+import { HostRuntime } from '../../src/host/runtime.js';
+import { ManualScheduler } from '../../test/client/manual-scheduler.js';
+import { ModelTerminal } from '../../test/delivery/model-terminal.js';
+import { runSchedule } from '../../test/delivery/model-schedule.js';
+import { seededRandom, SimNet } from '../../test/delivery/sim-net.js';
+import { compare } from './lib/measure.js';
+import type { Row } from './lib/row.js';
+
+export const name = 'delivery';
+
+const TARGET_STEPS_PER_SECOND = 100_000;
+const V1_CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1 };
+
+/** The full model test (real client and host stack, xterm snapshots on every subscribe). */
+async function fullModelStepsPerSecond(): Promise<number> {
+  const schedules = 150;
+  const start = performance.now();
+  for (let i = 0; i < schedules; i++) await runSchedule(0xbe7c4 + i, 60);
+  return (schedules * 60) / ((performance.now() - start) / 1000);
+}
+
+/**
+ * The core model: the real journal and ledger alone over a seeded lossy,
+ * reordering-free, delaying queue (2% frame and ack loss, 5% refused writes), checked for exactly-once at the end. No host
+ * or client stack, so it measures the go-back-N logic the model exercises.
+ */
+function coreModelStepsPerSecond(): number {
+  const steps = 400_000;
+  const random = seededRandom(7);
+  const clock = new ManualScheduler();
+  const ledger = new InputLedger('bench');
+  const session = ledger.open('t', 's');
+  const wire: Array<[number, string]> = [];
+  const acks: Array<[number, 'applied' | 'deliveryUnknown' | 'resend']> = [];
+  const written: string[] = [];
+  const journal = new InputJournal(clock, { notice: () => {} });
+  journal.attach((seq, data) => wire.push([seq, data]), 'bench');
+  let typed = 0;
+  const start = performance.now();
+  for (let i = 0; i < steps; i++) {
+    const r = random();
+    if (r < 0.3) journal.append(`k${++typed}`);
+    else if (r < 0.6) {
+      // One step delivers what is in flight, as the model test's pump does.
+      for (const frame of wire.splice(0)) {
+        if (random() < 0.02) continue;
+        const reply = ledger.judge(session, frame[0], frame[1], (d) => (random() < 0.05 ? 'refused' : (written.push(d), 'written')));
+        if (random() > 0.02) acks.push([reply.seq, reply.status]);
+      }
+    } else if (r < 0.9) {
+      const ack = acks.pop(); // the newest ack: cumulative, so older ones add nothing
+      acks.length = 0;
+      if (ack) journal.onAck(ack[0], ack[1]);
+    } else clock.advance(1000);
+  }
+  const seconds = (performance.now() - start) / 1000;
+  if (written.some((d, i) => d !== `k${i + 1}`)) throw new Error('core model broke exactly-once: the bench is measuring a broken build');
+  return steps / seconds;
+}
+
+async function inputPath(sequenced: boolean): Promise<() => void> {
+  const net = new SimNet(() => 0.5, () => false);
+  const terminal = new ModelTerminal();
+  const host = new HostRuntime({ terminals: () => terminal, ledgerId: 'bench' });
+  const client = new TerminalClient({
+    scheduler: new ManualScheduler(),
+    ...(sequenced ? {} : { capabilities: V1_CAPS }),
+    connect: async () => {
+      const c = net.open();
+      host.accept(c.host);
+      return c.client;
+    },
+  });
+  const stream = client.subscribe('t');
+  client.start();
+  while (stream.state !== 'live') {
+    net.pump();
+    await new Promise((r) => setTimeout(r, 1));
+  }
+  if (stream.inputState.sequenced !== sequenced) throw new Error('bench setup did not negotiate as intended');
+  let n = 0;
+  return () => {
+    stream.write(`k${++n};`);
+    net.pump();
+    if (terminal.writes.length > 10_000) terminal.writes.length = 0;
+  };
+}
+
+export async function run(): Promise<Row[]> {
+  const full = await fullModelStepsPerSecond();
+  const core = coreModelStepsPerSecond();
+  const [sequenced, unsequenced] = compare([await inputPath(true), await inputPath(false)]);
+  return [
+    { section: name, name: 'model test, full stack', value: full, unit: ' steps/s', ratio: full / TARGET_STEPS_PER_SECOND, baseline: '100k steps/s target', target: 1, note: 'real client+host, xterm snapshot per subscribe' },
+    { section: name, name: 'model, journal+ledger core', value: core, unit: ' steps/s', ratio: core / TARGET_STEPS_PER_SECOND, baseline: '100k steps/s target', target: 1 },
+    { section: name, name: 'sequenced input (journal+ledger+InputAck)', value: sequenced!, unit: ' inputs/s', ratio: sequenced! / unsequenced!, baseline: 'unsequenced input, same link' },
+  ];
+}

@@ -1,0 +1,110 @@
+import { hasCapability } from '../capabilities/negotiate.js';
+import type { CapabilitySet } from '../capabilities/registry.js';
+import type { InputAckStatus } from '../codec/payload.js';
+import { InputJournal } from '../delivery/journal.js';
+import type { DeliveryNotice } from '../delivery/notices.js';
+import { splitPaste, utf8Length } from '../delivery/paste.js';
+import type { ClientOptions } from './options.js';
+
+/** What a stream's input path needs from its stream. */
+export interface InputOwner {
+  readonly id: number;
+  /** Sends one Input frame on the current link (seq 0: unsequenced). */
+  sendInput(seq: number, data: string): void;
+  /** A write refused because held input would pass maxHeldInputBytes. */
+  refused(bytes: number, limit: number): void;
+  notice(notice: DeliveryNotice): void;
+}
+
+/** A paste in flight; cancel() withdraws its chunks the host has not confirmed (and only those). */
+export interface PasteHandle {
+  readonly chunks: number;
+  /** Returns how many chunks were withdrawn (resent as empty slots, never written). */
+  cancel(): number;
+}
+
+/**
+ * One stream's input: through the journal (exactly-once, go-back-N) while the
+ * host echoes inputAck with an inputLedgerId, else today's unsequenced path.
+ * Input typed while no stream is live waits in the journal either way.
+ */
+export class StreamInput {
+  readonly journal: InputJournal;
+  /** Sent in every Subscribe of this stream; the host's ledger keys on it. */
+  readonly sessionId: string;
+  private mode: 'down' | 'sequenced' | 'unsequenced' = 'down';
+
+  constructor(
+    private readonly owner: InputOwner,
+    private readonly options: ClientOptions,
+  ) {
+    this.sessionId = options.newInputSessionId();
+    this.journal = new InputJournal(options.scheduler, { notice: (n) => owner.notice(n) }, options.delivery);
+  }
+
+  /** Whether this stream asks for sequenced input at all. */
+  get advertised(): boolean {
+    return hasCapability(this.options.capabilities, 'inputAck');
+  }
+
+  get sequenced(): boolean {
+    return this.mode === 'sequenced';
+  }
+
+  write(data: string): boolean {
+    if (this.mode === 'unsequenced') {
+      this.owner.sendInput(0, data);
+      return true;
+    }
+    if (this.mode === 'down' && !this.mayHold(utf8Length(data))) return false;
+    this.journal.append(data);
+    return true;
+  }
+
+  paste(text: string): PasteHandle | undefined {
+    if (this.mode === 'unsequenced') {
+      const chunks = splitPaste(text, this.options.delivery.pasteChunkBytes);
+      for (const chunk of chunks) this.owner.sendInput(0, chunk);
+      return { chunks: chunks.length, cancel: () => 0 };
+    }
+    if (this.mode === 'down' && !this.mayHold(utf8Length(text))) return undefined;
+    const { op, seqs } = this.journal.paste(text);
+    return { chunks: seqs.length, cancel: () => this.journal.withdraw(op) };
+  }
+
+  /** The host's `subscribed` echo on a new connection. */
+  subscribed(echoed: CapabilitySet, ledgerId: string | undefined): void {
+    if (hasCapability(echoed, 'inputAck') && ledgerId !== undefined) {
+      this.mode = 'sequenced';
+      this.journal.attach((seq, data) => this.owner.sendInput(seq, data), ledgerId);
+      return;
+    }
+    // An old host: never resend to it; input it may have had from a newer host is dropped, not replayed.
+    this.mode = 'unsequenced';
+    for (const data of this.journal.attachUnsequenced()) this.owner.sendInput(0, data);
+  }
+
+  acked(seq: number, ack: InputAckStatus): void {
+    if (this.mode !== 'sequenced') return;
+    // A flag this build does not know: advance and never resend, the cautious reading.
+    const status = ack.status === 'unrecognized' ? 'deliveryUnknown' : ack.status;
+    this.journal.onAck(seq, status);
+  }
+
+  down(): void {
+    this.mode = 'down';
+    this.journal.detach();
+  }
+
+  close(): void {
+    this.mode = 'down';
+    this.journal.clear();
+  }
+
+  private mayHold(bytes: number): boolean {
+    const held = this.journal.unsentBytes;
+    if (held + bytes <= this.options.maxHeldInputBytes) return true;
+    this.owner.refused(held + bytes, this.options.maxHeldInputBytes);
+    return false;
+  }
+}

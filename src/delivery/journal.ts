@@ -1,0 +1,268 @@
+import { type DeliveryNotice, type DeliveryNoticeCode, DELIVERY_NOTICE_CODES, type DeliveryNoticeEntry } from './notices.js';
+import { splitPaste, utf8Length } from './paste.js';
+import { DEFAULT_DELIVERY_OPTIONS, type DeliveryClock, type DeliveryOptions } from './options.js';
+
+/** Where the journal sends sequenced Input: the current stream, once the host echoed inputAck. */
+export type InputSink = (seq: number, data: string) => void;
+
+interface Entry {
+  seq: number;
+  /** '' once withdrawn, or once dropped past the retention budget: resent as an empty slot. */
+  data: string;
+  readonly bytes: number;
+  readonly op: number | undefined;
+  withdrawn: boolean;
+  /** Handed to a sink at least once: it may have reached a ledger. */
+  sent: boolean;
+}
+
+export interface JournalEvents {
+  notice(notice: DeliveryNotice): void;
+}
+
+/**
+ * The client's go-back-N sender for one input session: every unacked input in
+ * order, numbered from 1. Acks are cumulative; everything after the host's
+ * appliedSeq is resent on a resend request (with backoff), on a new stream,
+ * and when acks stop progressing. Runtime-neutral: clock and sink injected.
+ */
+export class InputJournal {
+  private entries: Entry[] = [];
+  private nextSeq = 1;
+  private acked = 0;
+  private retainedBytes = 0;
+  /** Set while an entry past the budget is unacked: nothing from it on is replayed. */
+  private budgetGapSeq: number | undefined;
+  private ledgerId: string | undefined;
+  private sink: InputSink | undefined;
+  private resendTimer: unknown;
+  private stallTimer: unknown;
+  private backoffMs: number;
+  private requestsWithoutProgress = 0;
+  private escalated = false;
+  private nextOp = 1;
+  /** Frames handed to a sink, resends included: the model test checks they stop. */
+  framesSent = 0;
+
+  constructor(
+    private readonly clock: DeliveryClock,
+    private readonly events: JournalEvents,
+    private readonly options: DeliveryOptions = DEFAULT_DELIVERY_OPTIONS,
+  ) {
+    this.backoffMs = options.resendInitialDelayMs;
+  }
+
+  /** The host's cumulative appliedSeq as last acked. */
+  get ackedSeq(): number {
+    return this.acked;
+  }
+
+  get unackedCount(): number {
+    return this.entries.length;
+  }
+
+  /** Bytes held for input not yet handed to any stream. */
+  get unsentBytes(): number {
+    let total = 0;
+    for (const e of this.entries) if (!e.sent) total += e.bytes;
+    return total;
+  }
+
+  get attached(): boolean {
+    return this.sink !== undefined;
+  }
+
+  /** True when a resend or stall timer is armed; false once everything settled. */
+  get timersArmed(): boolean {
+    return this.resendTimer !== undefined || this.stallTimer !== undefined;
+  }
+
+  /** Journals one input as one sequence, and sends it when a stream is attached. */
+  append(data: string): number {
+    return this.add(data, undefined);
+  }
+
+  /** Journals a paste as chunks of at most pasteChunkBytes, each its own sequence; returns the operation id. */
+  paste(text: string): { readonly op: number; readonly seqs: readonly number[] } {
+    const op = this.nextOp++;
+    const seqs = splitPaste(text, this.options.pasteChunkBytes).map((chunk) => this.add(chunk, op));
+    return { op, seqs };
+  }
+
+  /** Withdraws an operation's unacked chunks: each becomes an empty slot. Returns how many. */
+  withdraw(op: number): number {
+    let count = 0;
+    for (const e of this.entries) {
+      if (e.op !== op || e.withdrawn) continue;
+      e.withdrawn = true;
+      if (e.data.length > 0) this.retainedBytes -= e.bytes;
+      e.data = '';
+      count++;
+    }
+    return count;
+  }
+
+  /**
+   * A stream that negotiated inputAck is live. A ledger id other than the one
+   * this journal has been talking to means the host has no record of what it
+   * applied: input that may have reached the old ledger is dropped, never
+   * replayed; input never sent is renumbered from 1 and sent.
+   */
+  attach(sink: InputSink, ledgerId: string): void {
+    if (this.ledgerId !== undefined && ledgerId !== this.ledgerId) this.restartNumbering('LEDGER_CHANGED', `inputLedgerId changed from ${this.ledgerId} to ${ledgerId}`);
+    this.ledgerId = ledgerId;
+    this.sink = sink;
+    this.resendAll();
+  }
+
+  /**
+   * A stream to a host that does not sequence input is live: input that may
+   * have reached a ledger is dropped (never replayed unsequenced), and the
+   * never-sent rest is returned for the caller to send unsequenced.
+   */
+  attachUnsequenced(): string[] {
+    if (this.entries.some((e) => e.sent)) this.restartNumbering('OLD_HOST', 'the new stream did not negotiate inputAck');
+    const held = this.entries.filter((e) => !e.withdrawn).map((e) => e.data);
+    this.entries = [];
+    this.retainedBytes = 0;
+    this.budgetGapSeq = undefined;
+    this.ledgerId = undefined;
+    return held;
+  }
+
+  /** The stream is gone: hold everything until the next attach. */
+  detach(): void {
+    this.sink = undefined;
+    this.clearTimer('resendTimer');
+    this.clearTimer('stallTimer');
+  }
+
+  /** Drops everything (the stream is closed for good). */
+  clear(): void {
+    this.detach();
+    this.entries = [];
+    this.retainedBytes = 0;
+    this.budgetGapSeq = undefined;
+  }
+
+  /** An InputAck: `seq` is the host's cumulative appliedSeq. */
+  onAck(seq: number, status: 'applied' | 'deliveryUnknown' | 'resend'): void {
+    if (seq >= this.nextSeq) {
+      this.notice('BOGUS_ACK', `InputAck seq ${seq} but the last sequence sent is ${this.nextSeq - 1}`, []);
+      return;
+    }
+    if (seq > this.acked) this.progress(seq, status);
+    if (status === 'resend' && seq === this.acked && this.entries.length > 0) this.resendRequested();
+  }
+
+  private add(data: string, op: number | undefined): number {
+    const bytes = utf8Length(data);
+    const seq = this.nextSeq++;
+    const entry: Entry = { seq, data, bytes, op, withdrawn: false, sent: false };
+    if (this.budgetGapSeq === undefined && this.retainedBytes + bytes > this.options.journalBudgetBytes) {
+      this.budgetGapSeq = seq;
+      this.notice('BUDGET_EXCEEDED', `unacked input ${this.retainedBytes + bytes} bytes > journalBudgetBytes ${this.options.journalBudgetBytes}`, [{ seq, data }]);
+    }
+    this.entries.push(entry);
+    this.retainedBytes += bytes;
+    if (this.sink) {
+      this.send(entry);
+      this.armStall();
+    }
+    return seq;
+  }
+
+  private progress(seq: number, status: string): void {
+    let i = 0;
+    for (; i < this.entries.length && this.entries[i]!.seq <= seq; i++) {
+      const e = this.entries[i]!;
+      if (e.data.length > 0) this.retainedBytes -= e.bytes;
+    }
+    const done = this.entries.slice(0, i);
+    this.entries = this.entries.slice(i);
+    this.acked = seq;
+    if (this.entries.length === 0) this.budgetGapSeq = undefined;
+    if (status === 'deliveryUnknown') {
+      const last = done[done.length - 1];
+      if (last?.seq === seq) this.notice('DELIVERY_UNKNOWN', `input ${seq} may or may not have reached the terminal; not resent`, [{ seq, data: last.data }]);
+    }
+    this.backoffMs = this.options.resendInitialDelayMs;
+    this.requestsWithoutProgress = 0;
+    this.escalated = false;
+    this.clearTimer('stallTimer');
+    this.armStall();
+  }
+
+  private resendRequested(): void {
+    this.requestsWithoutProgress++;
+    if (!this.escalated && this.requestsWithoutProgress >= this.options.escalateAfterResendRequests) {
+      this.escalated = true;
+      this.notice('PERSISTENT_REFUSAL', `${this.requestsWithoutProgress} resend requests without progress past seq ${this.acked}`, []);
+    }
+    if (this.resendTimer !== undefined || !this.sink) return;
+    const delay = this.backoffMs;
+    this.backoffMs = Math.min(this.options.resendMaxDelayMs, this.backoffMs * 2);
+    this.resendTimer = this.clock.setTimeout(() => {
+      this.resendTimer = undefined;
+      this.resendAll();
+    }, delay);
+  }
+
+  /** Go back N: everything after appliedSeq, in order; withdrawn and budget-dropped input as empty slots. */
+  private resendAll(): void {
+    if (!this.sink) return;
+    for (const e of this.entries) this.send(e);
+    this.clearTimer('stallTimer');
+    this.armStall();
+  }
+
+  private send(entry: Entry): void {
+    entry.sent = true;
+    this.framesSent++;
+    this.sink!(entry.seq, entry.data);
+    // Past a budget gap input goes out once; a resend carries an empty slot so the host can move on.
+    if (this.budgetGapSeq !== undefined && entry.seq >= this.budgetGapSeq && entry.data.length > 0) {
+      this.retainedBytes -= entry.bytes;
+      entry.data = '';
+    }
+  }
+
+  private armStall(): void {
+    if (this.stallTimer !== undefined || !this.sink || this.entries.length === 0) return;
+    this.stallTimer = this.clock.setTimeout(() => {
+      this.stallTimer = undefined;
+      this.resendAll();
+    }, this.options.stallResendMs);
+  }
+
+  private restartNumbering(code: DeliveryNoticeCode, why: string): void {
+    const dropped: DeliveryNoticeEntry[] = [];
+    const kept: Entry[] = [];
+    for (const e of this.entries) {
+      if (e.sent) {
+        if (!e.withdrawn) dropped.push({ seq: e.seq, data: e.data });
+      } else kept.push(e);
+    }
+    this.acked = 0;
+    this.nextSeq = 1;
+    this.entries = kept;
+    for (const e of kept) e.seq = this.nextSeq++;
+    this.retainedBytes = kept.reduce((sum, e) => sum + (e.data.length > 0 ? e.bytes : 0), 0);
+    this.budgetGapSeq = undefined;
+    this.backoffMs = this.options.resendInitialDelayMs;
+    this.requestsWithoutProgress = 0;
+    this.clearTimer('resendTimer');
+    this.clearTimer('stallTimer');
+    if (dropped.length > 0) this.notice(code, `${why}: ${dropped.length} unconfirmed input(s) dropped, never replayed`, dropped);
+  }
+
+  private clearTimer(which: 'resendTimer' | 'stallTimer'): void {
+    if (this[which] === undefined) return;
+    this.clock.clearTimeout(this[which]);
+    this[which] = undefined;
+  }
+
+  private notice(code: DeliveryNoticeCode, detail: string, entries: DeliveryNoticeEntry[]): void {
+    this.events.notice({ code, message: `${code}: ${detail} (${DELIVERY_NOTICE_CODES[code]})`, entries });
+  }
+}

@@ -1,0 +1,128 @@
+import { describe, expect, it } from 'vitest';
+import { InputJournal } from '../../src/delivery/journal.js';
+import { InputLedger } from '../../src/delivery/ledger.js';
+import type { DeliveryNotice } from '../../src/delivery/notices.js';
+import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from '../../src/delivery/options.js';
+import { splitPaste } from '../../src/delivery/paste.js';
+import { ManualScheduler } from '../client/manual-scheduler.js';
+
+function journal(options: Partial<DeliveryOptions> = {}) {
+  const clock = new ManualScheduler();
+  const sent: Array<[number, string]> = [];
+  const notices: DeliveryNotice[] = [];
+  const j = new InputJournal(clock, { notice: (n) => notices.push(n) }, { ...DEFAULT_DELIVERY_OPTIONS, ...options });
+  j.attach((seq, data) => sent.push([seq, data]), 'L1');
+  return { j, clock, sent, notices };
+}
+
+describe('InputJournal', () => {
+  it('answers resend requests with a backoff from 100 ms doubling to 8 s, reset by progress', () => {
+    const { j, clock, sent } = journal({ stallResendMs: 1e9 });
+    j.append('a');
+    const delays: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const before = sent.length;
+      j.onAck(0, 'resend');
+      let waited = 0;
+      while (sent.length === before) {
+        clock.advance(50);
+        waited += 50;
+      }
+      delays.push(waited);
+    }
+    expect(delays).toEqual([100, 200, 400, 800, 1600, 3200, 6400, 8000, 8000]);
+    j.onAck(1, 'applied');
+    j.append('b');
+    const before = sent.length;
+    j.onAck(1, 'resend');
+    clock.advance(100);
+    expect(sent.length).toBe(before + 1);
+  });
+
+  it('reports a persistent refusal once per episode', () => {
+    const { j, notices } = journal({ escalateAfterResendRequests: 3 });
+    j.append('a');
+    for (let i = 0; i < 10; i++) j.onAck(0, 'resend');
+    expect(notices.map((n) => n.code)).toEqual(['PERSISTENT_REFUSAL']);
+  });
+
+  it('past the retention budget input goes out once, then only as empty slots, and the gap closes once acked', () => {
+    const { j, clock, sent, notices } = journal({ journalBudgetBytes: 4, stallResendMs: 1e9 });
+    j.append('abc');
+    j.append('defg'); // 7 bytes > 4: the gap starts here
+    j.append('h');
+    expect(notices.map((n) => n.code)).toEqual(['BUDGET_EXCEEDED']);
+    expect(sent).toEqual([[1, 'abc'], [2, 'defg'], [3, 'h']]);
+    sent.length = 0;
+    j.onAck(0, 'resend');
+    clock.advance(100);
+    expect(sent).toEqual([[1, 'abc'], [2, ''], [3, '']]);
+    j.onAck(3, 'applied');
+    j.append('i');
+    sent.length = 0;
+    j.detach();
+    j.attach((seq, data) => sent.push([seq, data]), 'L1');
+    expect(sent).toEqual([[4, 'i']]);
+  });
+
+  it('a new ledger id drops sent input (never replayed) and renumbers the never-sent rest from 1', () => {
+    const { j, sent, notices } = journal();
+    j.append('sent');
+    j.detach();
+    j.append('held');
+    sent.length = 0;
+    j.attach((seq, data) => sent.push([seq, data]), 'L2');
+    expect(notices.map((n) => [n.code, n.entries.map((e) => e.data)])).toEqual([['LEDGER_CHANGED', ['sent']]]);
+    expect(sent).toEqual([[1, 'held']]);
+  });
+
+  it('cancelling a paste withdraws only its own chunks: typing before it is kept, chunks become empty slots', () => {
+    const { j, sent } = journal();
+    j.append('typed');
+    const paste = j.paste('x'.repeat(40 * 1024));
+    expect(paste.seqs).toEqual([2, 3, 4]);
+    expect(j.withdraw(paste.op)).toBe(3);
+    sent.length = 0;
+    j.detach();
+    j.attach((seq, data) => sent.push([seq, data]), 'L1');
+    expect(sent).toEqual([[1, 'typed'], [2, ''], [3, ''], [4, '']]);
+  });
+});
+
+describe('splitPaste', () => {
+  it('never exceeds the chunk size nor splits a code point', () => {
+    const text = 'é€😀a'.repeat(5000);
+    const chunks = splitPaste(text, 16 * 1024);
+    expect(chunks.join('')).toBe(text);
+    for (const c of chunks) expect(new TextEncoder().encode(c).length).toBeLessThanOrEqual(16 * 1024);
+    expect(chunks.length).toBeGreaterThan(1);
+  });
+});
+
+describe('InputLedger', () => {
+  const write = (log: string[]) => (d: string) => (log.push(d), 'written' as const);
+
+  it('judges the decision table: duplicate, next, gap, refused, unknown, empty slot', () => {
+    const ledger = new InputLedger('L');
+    const s = ledger.open('t', 'in-1');
+    const log: string[] = [];
+    expect(ledger.judge(s, 1, 'a', write(log))).toEqual({ seq: 1, status: 'applied', wrote: true });
+    expect(ledger.judge(s, 1, 'a', write(log))).toEqual({ seq: 1, status: 'applied', wrote: false });
+    expect(ledger.judge(s, 3, 'c', write(log))).toEqual({ seq: 1, status: 'resend', wrote: false });
+    expect(ledger.judge(s, 2, 'b', () => 'refused')).toEqual({ seq: 1, status: 'resend', wrote: false });
+    expect(ledger.judge(s, 2, 'b', () => 'unknown')).toEqual({ seq: 2, status: 'deliveryUnknown', wrote: true });
+    expect(ledger.judge(s, 3, '', write(log))).toEqual({ seq: 3, status: 'applied', wrote: false });
+    expect(log).toEqual(['a']);
+  });
+
+  it('evicts the least recently used session past its bound; a returning session is a new incarnation', () => {
+    const ledger = new InputLedger('L', { ledgerMaxSessions: 2 });
+    const a = ledger.open('t', 'a');
+    ledger.open('t', 'b');
+    ledger.open('t', 'a'); // a is now the most recent
+    ledger.open('t', 'c'); // evicts b
+    expect(ledger.sessionCount).toBe(2);
+    expect(ledger.open('t', 'a')).toBe(a);
+    expect(ledger.open('t', 'b').ledgerId).not.toBe('L.2');
+  });
+});

@@ -1,0 +1,188 @@
+import { TerminalClient } from '../../src/client/client.js';
+import type { PasteHandle } from '../../src/client/stream-input.js';
+import type { ClientStream } from '../../src/client/stream.js';
+import { Op } from '../../src/codec/opcodes.js';
+import { type DeliveryNotice, splitPaste } from '../../src/delivery/index.js';
+import { DEFAULT_DELIVERY_OPTIONS } from '../../src/delivery/options.js';
+import { HostRuntime } from '../../src/host/runtime.js';
+import { ManualScheduler } from '../client/manual-scheduler.js';
+import { ModelTerminal } from './model-terminal.js';
+import { seededRandom, type SimConnection, SimNet } from './sim-net.js';
+
+/** One input the model expects: present exactly once and in order, unless optional. */
+export interface Unit {
+  readonly data: string;
+  /** Withdrawn, or reported by the client as dropped or of unknown delivery: present at most once. */
+  optional: boolean;
+}
+
+const isFaultable = (frame: Uint8Array): boolean => frame[2] === Op.Input || frame[2] === Op.InputAck;
+
+/**
+ * The system under test, whole: the REAL TerminalClient, ClientStream,
+ * journal, HostRuntime, HostConnection and ledger, over the SIMULATED network
+ * of sim-net.ts, driven by a virtual clock. The model beside it stays small:
+ * the inputs in order and which of them may be absent.
+ */
+export class ModelWorld {
+  readonly random: () => number;
+  readonly clock = new ManualScheduler();
+  readonly net: SimNet;
+  readonly terminal = new ModelTerminal();
+  readonly client: TerminalClient;
+  readonly stream: ClientStream;
+  readonly units: Unit[] = [];
+  readonly notices: DeliveryNotice[] = [];
+  readonly pastes: Array<{ handle: PasteHandle; units: Unit[] }> = [];
+  runtime: HostRuntime;
+  restarts = 0;
+  unknownFaults = 0;
+  unreachable = false;
+  current: SimConnection | undefined;
+  private typed = 0;
+
+  constructor(readonly seed: number) {
+    this.random = seededRandom(seed);
+    // Loss and duplication hit the frames exactly-once input must survive: a TCP
+    // connection loses nothing else without dying, which the schedule models whole.
+    this.net = new SimNet(this.random, isFaultable);
+    this.runtime = this.newRuntime();
+    this.client = new TerminalClient({
+      scheduler: this.clock,
+      random: this.random,
+      newInputSessionId: () => `session-${seed}`,
+      connect: async () => {
+        if (this.unreachable) throw new Error('host unreachable (simulated)');
+        const connection = this.net.open();
+        this.runtime.accept(connection.host);
+        this.current = connection;
+        return connection.client;
+      },
+    });
+    this.stream = this.client.subscribe('t');
+    this.stream.on('inputNotice', (n) => this.noticed(n));
+    this.client.start();
+  }
+
+  get journal() {
+    return this.stream.inputState.journal;
+  }
+
+  // ---- the schedule's actions ----------------------------------------------
+
+  type(): string {
+    const data = `k${++this.typed};`;
+    if (this.stream.write(data)) this.units.push({ data, optional: false });
+    return `type ${data}`;
+  }
+
+  paste(): string {
+    const id = ++this.typed;
+    const size = 16 * 1024 + Math.floor(this.random() * 24 * 1024);
+    let text = '';
+    for (let k = 0; text.length < size; k++) text += `<p${id}#${k}>`.padEnd(64, '.');
+    const handle = this.stream.paste(text);
+    if (!handle) return `paste p${id} refused`;
+    const units = splitPaste(text, DEFAULT_DELIVERY_OPTIONS.pasteChunkBytes).map((data) => ({ data, optional: false }));
+    this.units.push(...units);
+    this.pastes.push({ handle, units });
+    return `paste p${id} (${text.length} bytes, ${handle.chunks} chunks)`;
+  }
+
+  cancelPaste(): string {
+    const paste = this.pastes.shift();
+    if (!paste) return 'cancel paste: none';
+    const withdrawn = paste.handle.cancel();
+    // A chunk the host already had may have been written; the rest must not be.
+    for (const u of paste.units) u.optional = true;
+    return `cancel paste (${withdrawn} chunks withdrawn)`;
+  }
+
+  setLoss(p: number): string {
+    this.net.faults.loss = p;
+    return `loss ${p}`;
+  }
+
+  setDuplicate(p: number): string {
+    this.net.faults.duplicate = p;
+    return `duplicate ${p}`;
+  }
+
+  blackHole(): string {
+    if (!this.current || this.current.dead) return 'black hole: no live connection';
+    this.current.dead = true;
+    return `black hole on connection ${this.current.id}`;
+  }
+
+  /** The client's liveness deadline passes on a dead connection. */
+  livenessFires(): string {
+    const c = this.current;
+    if (!c?.dead || !c.client.isOpen) return 'liveness: nothing dead';
+    c.client.close('liveness: no pong (simulated)');
+    return `liveness closes connection ${c.id}`;
+  }
+
+  lateArrival(): string {
+    const dead = this.net.connections.filter((c) => c.dead && c.late.length > 0);
+    const c = dead[Math.floor(this.random() * dead.length)];
+    if (!c) return 'late arrival: none buffered';
+    return `late arrival: ${c.deliverLate()} frames of connection ${c.id}`;
+  }
+
+  /** The host drops the connection with a reset: both sides notice. */
+  replaceConnection(): string {
+    const c = this.current;
+    if (!c || c.dead || !c.host.isOpen) return 'replace: no live connection';
+    c.host.close('reset (simulated)');
+    return `reset connection ${c.id}`;
+  }
+
+  setUnreachable(on: boolean): string {
+    this.unreachable = on;
+    return on ? 'host unreachable' : 'host reachable';
+  }
+
+  /** A new host runtime (new ledger id) over the SAME terminal; the old one's connections die silently. */
+  restartHost(): string {
+    for (const c of this.net.connections) {
+      c.dead = true;
+      c.hostGone = true;
+    }
+    this.runtime = this.newRuntime();
+    return `host runtime restart #${this.restarts}`;
+  }
+
+  writeFault(kind: 'refuse' | 'unknownLanded' | 'unknownLost', count = 1): string {
+    for (let i = 0; i < count; i++) this.terminal.faults.push(kind);
+    if (kind !== 'refuse') this.unknownFaults += count;
+    return `next ${count} write(s): ${kind}`;
+  }
+
+  async advance(ms: number): Promise<string> {
+    this.clock.advance(ms);
+    await this.settle();
+    return `advance ${ms} ms`;
+  }
+
+  /** Delivers everything deliverable and lets the client's connect and the host's snapshot callbacks run. */
+  async settle(): Promise<void> {
+    for (let round = 0; round < 200; round++) {
+      this.net.pump();
+      const waiting = this.client.state === 'connecting' || (this.stream.state === 'subscribing' && this.current !== undefined && !this.current.dead && this.current.client.isOpen);
+      if (!waiting) return;
+      // The host's snapshot waits for xterm's parser (a timer); yield to it, bounded.
+      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+    }
+  }
+
+  private newRuntime(): HostRuntime {
+    this.restarts++;
+    return new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, sendGateMode: 'throw' });
+  }
+
+  private noticed(notice: DeliveryNotice): void {
+    this.notices.push(notice);
+    const absentAllowed = new Set(notice.entries.map((e) => e.data));
+    if (notice.code === 'DELIVERY_UNKNOWN' || notice.code === 'LEDGER_CHANGED') for (const u of this.units) if (absentAllowed.has(u.data)) u.optional = true;
+  }
+}
