@@ -56,7 +56,12 @@ export interface PairingRecording {
   advertised: { client: CapabilitySet; host: CapabilitySet };
   /** What the client saw echoed on `subscribed`; undefined when no echo arrived. */
   negotiated: CapabilitySet | undefined;
-  input: { typed: string; reachedTerminal: string };
+  /**
+   * Everything typed, in order, and what the terminal received. `atMostOnce`
+   * is the part typed into a dead link: without exactly-once input (inputAck)
+   * it may be lost, but never duplicated.
+   */
+  input: { typed: string; reachedTerminal: string; atMostOnce?: string };
   screens: { client: string; host: string };
   peerErrors: string[];
 }

@@ -4,6 +4,7 @@ import { JOURNEY_TERMINAL, JOURNEY_VIEWPORT } from './steps.js';
 /** What the PTY pass types: arithmetic, so the output line differs from the echoed command line. */
 export const PTY_TYPED_BEFORE_DROP = 'echo one-$((40+2))\r';
 export const PTY_TYPED_AFTER_RECONNECT = 'echo two-$((40+3))\r';
+export const PTY_TYPED_DURING_DROP = 'echo dark-$((40+4))\r';
 
 const lineShown = (screen: string, line: string) => screen.split('\n').some((l) => l.trimEnd() === line);
 const shows = (screen: string, line: string) => (lineShown(screen, line) ? undefined : `client screen showing the line '${line}'`);
@@ -31,7 +32,10 @@ export const PTY_JOURNEY: readonly JourneyStep[] = [
   },
   {
     name: 'drop',
-    act: async ({ drop }) => drop('silent'),
+    act: async ({ drop, client }) => {
+      drop('silent');
+      await client.call('write', { data: PTY_TYPED_DURING_DROP });
+    },
     done: (o, before) => (o.client.disconnects > before.client.disconnects ? undefined : 'the client noticing the dead link'),
   },
   {
@@ -41,6 +45,11 @@ export const PTY_JOURNEY: readonly JourneyStep[] = [
   {
     name: 'inputAfterReconnect',
     act: async ({ client }) => void (await client.call('write', { data: PTY_TYPED_AFTER_RECONNECT })),
-    done: (o) => first(got(o.host.inputLog, PTY_TYPED_AFTER_RECONNECT), shows(o.client.screen, 'two-43')),
+    done: (o) =>
+      first(
+        got(o.host.inputLog, PTY_TYPED_AFTER_RECONNECT),
+        shows(o.client.screen, 'two-43'),
+        o.client.negotiated?.inputAck ? got(o.host.inputLog, PTY_TYPED_DURING_DROP) : undefined,
+      ),
   },
 ];

@@ -5,18 +5,20 @@ import type { Observation } from './observed-state.js';
 import { PeerProcess } from './peer-process.js';
 import { recordFrames } from './record-frames.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
-import { PTY_JOURNEY, PTY_TYPED_AFTER_RECONNECT, PTY_TYPED_BEFORE_DROP } from './pty-steps.js';
-import { JOURNEY, type JourneyStep, type StepContext, TYPED_AFTER_RECONNECT, TYPED_BEFORE_DROP } from './steps.js';
+import { PTY_JOURNEY, PTY_TYPED_AFTER_RECONNECT, PTY_TYPED_BEFORE_DROP, PTY_TYPED_DURING_DROP } from './pty-steps.js';
+import { JOURNEY, type JourneyStep, type StepContext, TYPED_AFTER_RECONNECT, TYPED_BEFORE_DROP, TYPED_DURING_DROP } from './steps.js';
 
 /** A journey: which terminal the host serves, the steps, and everything the client types in them. */
 export interface JourneyPlan {
   readonly hostBackend: 'script' | 'pty';
   readonly steps: readonly JourneyStep[];
   readonly typed: string;
+  /** The part of `typed` typed into a dead link. */
+  readonly atMostOnce: string;
 }
 
-export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY, typed: TYPED_BEFORE_DROP + TYPED_AFTER_RECONNECT };
-export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY, typed: PTY_TYPED_BEFORE_DROP + PTY_TYPED_AFTER_RECONNECT };
+export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY, typed: TYPED_BEFORE_DROP + TYPED_DURING_DROP + TYPED_AFTER_RECONNECT, atMostOnce: TYPED_DURING_DROP };
+export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY, typed: PTY_TYPED_BEFORE_DROP + PTY_TYPED_DURING_DROP + PTY_TYPED_AFTER_RECONNECT, atMostOnce: PTY_TYPED_DURING_DROP };
 
 export interface JourneyOptions {
   /** Longest a step may wait for its barrier before it is reported stalled. Default 15000. */
@@ -139,7 +141,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     frames: await recordFrames(captured, { client: client.codec, host: host.codec }),
     advertised,
     negotiated: finalObservation?.client.negotiated ?? undefined,
-    input: { typed: plan.typed, reachedTerminal: finalObservation?.host.inputLog ?? '' },
+    input: { typed: plan.typed, reachedTerminal: finalObservation?.host.inputLog ?? '', atMostOnce: plan.atMostOnce },
     screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
     peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...finalObservation.host.errors] : [])],
   };

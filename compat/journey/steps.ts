@@ -9,6 +9,8 @@ export const JOURNEY_TERMINAL = 'main';
 export const JOURNEY_VIEWPORT = { cols: 80, rows: 24 } as const;
 export const TYPED_BEFORE_DROP = 'echo one\r';
 export const TYPED_AFTER_RECONNECT = 'echo two\r';
+/** Typed after the link went silent, before the client can know: exactly-once input must still deliver it once. */
+export const TYPED_DURING_DROP = 'echo dark\r';
 
 export interface StepContext {
   readonly client: PeerProcess;
@@ -69,7 +71,10 @@ export const JOURNEY: readonly JourneyStep[] = [
   },
   {
     name: 'drop',
-    act: async ({ drop }) => drop('silent'),
+    act: async ({ drop, client }) => {
+      drop('silent');
+      await client.call('write', { data: TYPED_DURING_DROP });
+    },
     done: (o, before) => (o.client.disconnects > before.client.disconnects ? undefined : 'the client noticing the dead link'),
   },
   {
@@ -83,7 +88,13 @@ export const JOURNEY: readonly JourneyStep[] = [
   {
     name: 'inputAfterReconnect',
     act: async ({ client }) => void (await client.call('write', { data: TYPED_AFTER_RECONNECT })),
-    done: (o) => first(terminalGot(o, TYPED_AFTER_RECONNECT), screenShows(o, 'ran: echo two')),
+    done: (o) =>
+      first(
+        terminalGot(o, TYPED_AFTER_RECONNECT),
+        screenShows(o, 'ran: echo two'),
+        // Where exactly-once input was negotiated, what was typed into the dead link arrives too.
+        o.client.negotiated?.inputAck ? terminalGot(o, TYPED_DURING_DROP) : undefined,
+      ),
   },
   {
     name: 'unsubscribe',

@@ -42,6 +42,7 @@ export const SEQUENCE_COMPARISONS: readonly Comparison[] = [
   { skew: 'newClientOldHost', author: 'host', reference: 'oldOld', basis: 'what the old host sends in old × old' },
 ];
 
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
 const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
 
 /** Gating capability by opcode name, from both builds' own manifests. */
@@ -80,6 +81,12 @@ export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
   for (const c of SEQUENCE_COMPARISONS) {
     const skew = recordings[c.skew];
     const reference = recordings[c.reference];
+    const side = c.skew === 'oldClientNewHost' ? (c.author === 'host' ? 'new' : 'old') : c.author === 'host' ? 'old' : 'new';
+    const sameBuild = side === (c.reference === 'newNew' ? 'new' : 'old');
+    // A build's own reference is an expectation only when both runs negotiated the same capabilities:
+    // acting on what was negotiated (resending journaled input, say) is Rule 2 working, not a change.
+    // Toward an old reader the old × old basis above still applies.
+    if (sameBuild && !sameSet(negotiatedNames(skew), negotiatedNames(reference))) continue;
     const inBoth = new Set([...negotiatedNames(skew)].filter((n) => negotiatedNames(reference).has(n)));
     // A gated opcode is compared only where both runs negotiated it; elsewhere Rule 2's rules own it.
     const keep = (name: string) => !gating.has(name) || inBoth.has(gating.get(name)!);
@@ -91,7 +98,6 @@ export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
       const actual = authoredSequence(skew, direction, step, keep);
       if (expected.join(' ') === actual.join(' ')) continue;
       reported.add(key);
-      const side = c.skew === 'oldClientNewHost' ? (c.author === 'host' ? 'new' : 'old') : c.author === 'host' ? 'old' : 'new';
       findings.push(dynamicFinding({
         ruleId: 'FRAME_SEQUENCE_CHANGED',
         direction: PAIRING_LABELS[c.skew as PairingKey],

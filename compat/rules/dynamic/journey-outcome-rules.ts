@@ -49,16 +49,27 @@ function firstDifference(a: string, b: string): number {
   return i;
 }
 
+/**
+ * What the terminal may have received: exactly what was typed; without
+ * exactly-once input (inputAck not negotiated), input typed into a dead link
+ * may also be missing, but nothing may arrive twice or out of order.
+ */
+export function acceptableInput(rec: PairingRecording): string[] {
+  const { typed, atMostOnce } = rec.input;
+  const exactlyOnce = (rec.negotiated?.inputAck ?? 0) >= 1;
+  return !exactlyOnce && atMostOnce ? [typed, typed.replace(atMostOnce, '')] : [typed];
+}
+
 /** INPUT_NOT_EXACTLY_ONCE: the terminal must receive what was typed, each byte once, in order. */
 export const inputNotExactlyOnce = (recordings: SomePairings) =>
-  present(recordings).filter((key) => recordings[key]!.input.reachedTerminal !== recordings[key]!.input.typed).map((key) => {
+  present(recordings).filter((key) => !acceptableInput(recordings[key]!).includes(recordings[key]!.input.reachedTerminal)).map((key) => {
     const { typed, reachedTerminal } = recordings[key]!.input;
     return dynamicFinding({
       ruleId: 'INPUT_NOT_EXACTLY_ONCE',
       direction: PAIRING_LABELS[key],
       subject: 'input',
       message: `the terminal received ${JSON.stringify(reachedTerminal)} for typed ${JSON.stringify(typed)} (first difference at character ${firstDifference(typed, reachedTerminal)})`,
-      evidence: { before: typed, after: reachedTerminal },
+      evidence: { before: typed, after: reachedTerminal, acceptable: acceptableInput(recordings[key]!) },
     });
   });
 
