@@ -8,7 +8,7 @@ export const violationFixtureSchema = z.object({
   edits: z.array(z.object({ file: z.string(), find: z.string(), replace: z.string() })).min(1),
   expect: z.object({
     exit: z.union([z.literal(0), z.literal(1)]),
-    findings: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), occurrence: z.string().optional(), subject: z.string().optional() })),
+    findings: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), step: z.string().optional(), occurrence: z.string().optional(), subject: z.string().optional() })),
     /** Every finding of this rule must be in this occurrence: the comparison must not merge occurrences. */
     onlyOccurrence: z.object({ ruleId: z.string(), occurrence: z.string() }).optional(),
   }),
