@@ -1,6 +1,7 @@
 import { copyFile, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { trackTempDir } from '../cleanup.js';
 import { git, gitMaybe } from './git.js';
 
 /**
@@ -10,6 +11,7 @@ import { git, gitMaybe } from './git.js';
  */
 export async function workingTreeId(root: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'termwire-index-'));
+  const untrack = trackTempDir(dir); // an interrupt must not leave the throwaway index behind
   try {
     const index = join(dir, 'index');
     const realIndex = await gitMaybe(root, ['rev-parse', '--git-path', 'index']);
@@ -19,6 +21,7 @@ export async function workingTreeId(root: string): Promise<string> {
     return await git(root, ['write-tree'], env);
   } finally {
     await rm(dir, { recursive: true, force: true });
+    untrack();
   }
 }
 
