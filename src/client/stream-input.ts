@@ -30,8 +30,8 @@ export interface PasteHandle {
  */
 export class StreamInput {
   readonly journal: InputJournal;
-  /** Sent in every Subscribe of this stream; the host's ledger keys on it. */
-  readonly sessionId: string;
+  /** Sent in every Subscribe of this stream; the host's ledger keys on it. A new one after any unsequenced episode. */
+  sessionId: string;
   private mode: 'down' | 'sequenced' | 'unsequenced' = 'down';
 
   constructor(
@@ -82,6 +82,7 @@ export class StreamInput {
     // An old host: never resend to it; input it may have had from a newer host is dropped, not replayed.
     this.mode = 'unsequenced';
     for (const data of this.journal.attachUnsequenced()) this.owner.sendInput(0, data);
+    this.sessionId = this.options.newInputSessionId();
   }
 
   acked(seq: number, ack: InputAckStatus): void {

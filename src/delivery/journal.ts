@@ -127,6 +127,10 @@ export class InputJournal {
     this.retainedBytes = 0;
     this.budgetGapSeq = undefined;
     this.ledgerId = undefined;
+    // Input went around any ledger: numbering starts over, and the caller starts a new input
+    // session, so a sequenced host met later (even the same ledger) cannot mistake seq 1 for a duplicate.
+    this.acked = 0;
+    this.nextSeq = 1;
     return held;
   }
 

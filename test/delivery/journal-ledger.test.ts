@@ -126,3 +126,42 @@ describe('InputLedger', () => {
     expect(ledger.open('t', 'b').ledgerId).not.toBe('L.2');
   });
 });
+
+describe('after an old host in between', () => {
+  it('numbers from 1 again, so a fresh ledger applies the next key instead of asking for a resend forever', () => {
+    const { j, sent } = journal({ stallResendMs: 1e9 });
+    j.append('a');
+    j.append('b');
+    j.onAck(2, 'applied');
+    j.detach();
+    expect(j.attachUnsequenced()).toEqual([]);
+    j.detach();
+    const ledger = new InputLedger('L2');
+    const session = ledger.open('main', 'session-2');
+    const written: string[] = [];
+    j.attach((seq, data) => {
+      sent.push([seq, data]);
+      const verdict = ledger.judge(session, seq, data, (d) => (written.push(d), 'written'));
+      j.onAck(verdict.seq, verdict.status);
+    }, session.ledgerId);
+    j.append('c');
+    expect(written).toEqual(['c']);
+    expect(j.unackedCount).toBe(0);
+  });
+});
+
+describe('StreamInput across an old host', () => {
+  it('starts a new input session after an unsequenced episode, so the same ledger later sees fresh numbering', async () => {
+    const { StreamInput } = await import('../../src/client/stream-input.js');
+    const { DEFAULT_CLIENT_OPTIONS } = await import('../../src/client/options.js');
+    let n = 0;
+    const options = { ...DEFAULT_CLIENT_OPTIONS, connect: async () => undefined as never, newInputSessionId: () => `session-${++n}` };
+    const sent: Array<[number, string]> = [];
+    const input = new StreamInput({ id: 1, sendInput: (seq, data) => sent.push([seq, data]), refused: () => undefined, notice: () => undefined }, options);
+    const first = input.sessionId;
+    input.subscribed({ inputAck: 1 }, 'L1');
+    input.down();
+    input.subscribed({}, undefined); // an old host: unsequenced
+    expect(input.sessionId).not.toBe(first);
+  });
+});
