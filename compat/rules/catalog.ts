@@ -20,6 +20,7 @@ export const RULE_CATALOG = [
   { id: 'CAPABILITY_REMOVED', pass: 'static', compatibilityRule: 2, purpose: 'A capability the baseline registered is gone, so peers that negotiate it silently lose the feature.' },
   { id: 'CAPABILITY_NO_LONGER_ADVERTISED', pass: 'static', compatibilityRule: 2, purpose: 'The reference host or client stopped advertising a capability the baseline advertised, so the echo drops it.' },
   { id: 'FRAME_REFUSED', pass: 'dynamic', compatibilityRule: 2, purpose: "The receiving build's decoder refused a frame the other build wrote." },
+  { id: 'GATED_FRAME_NOT_NEGOTIATED', pass: 'dynamic', compatibilityRule: 2, purpose: 'A frame whose opcode is gated by a capability was sent in a pairing that did not negotiate it.' },
   { id: 'JOURNEY_STALLED', pass: 'dynamic', compatibilityRule: null, purpose: 'A journey step did not reach its barrier before the deadline.' },
   { id: 'FRAME_SEQUENCE_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: "The frames a build wrote in a step differ from what the derived expectation (a same-version reference run) says that step carries." },
   { id: 'FIELD_STOPPED_PUBLISHING', pass: 'dynamic', compatibilityRule: 3, purpose: 'A JSON field the old build publishes in a frame occurrence is absent from the new build’s frame for the same occurrence.' },

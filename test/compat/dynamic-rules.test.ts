@@ -120,7 +120,11 @@ describe('dynamic rules', () => {
   it('CAPABILITY_ECHO_MISMATCH: the echo must equal the intersection of both manifests', () => {
     const set = healthySet();
     set.newClientOldHost.negotiated = { ackOutput: 1 };
-    expect(summary(set)).toEqual(['CAPABILITY_ECHO_MISMATCH | new client × old host | subscribe | - | capabilities']);
+    // The hand-made journey still pauses, so the un-negotiated SetOutputPaused is flagged too.
+    expect(summary(set)).toEqual([
+      'CAPABILITY_ECHO_MISMATCH | new client × old host | subscribe | - | capabilities',
+      'GATED_FRAME_NOT_NEGOTIATED | new client × old host | hideReveal | - | SetOutputPaused',
+    ]);
     const missing = healthySet();
     missing.oldOld.negotiated = undefined;
     expect(summary(missing)).toEqual(['CAPABILITY_ECHO_MISMATCH | old client × old host | subscribe | - | capabilities']);

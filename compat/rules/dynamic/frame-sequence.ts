@@ -65,7 +65,9 @@ export function authoredSequence(rec: PairingRecording, direction: FrameDirectio
   const out: string[] = [];
   for (const f of rec.frames) {
     if (f.direction !== direction || f.step !== step || f.opcodeName in TIMING_DEPENDENT_OPCODES || !keep(f.opcodeName)) continue;
-    const element = `${f.opcodeName}@s${ordinals.get(f.streamId)}`;
+    // Control events share one opcode: name the event, so a new or swapped event type is a change.
+    const event = f.opcodeName === 'Metadata' && typeof (f.payload as { type?: unknown } | null)?.type === 'string' ? `[type=${(f.payload as { type: string }).type}]` : '';
+    const element = `${f.opcodeName}${event}@s${ordinals.get(f.streamId)}`;
     if (out[out.length - 1] !== element) out.push(element);
   }
   return out;

@@ -3,6 +3,7 @@ import type { JourneyRecordingSet } from '../../recording.js';
 import { capabilityEchoMismatch } from './capability-echo.js';
 import { fieldStoppedPublishing } from './field-publishing.js';
 import { frameSequenceChanged } from './frame-sequence.js';
+import { gatedFrameNotNegotiated } from './gated-frame.js';
 import { snapshotContentChanged } from './snapshot-content.js';
 import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch } from './journey-outcome-rules.js';
 import type { DynamicRule, SideManifests } from './types.js';
@@ -10,6 +11,7 @@ import type { DynamicRule, SideManifests } from './types.js';
 /** The dynamic pass, by catalog id. Every active dynamic rule in the catalog has an entry here (tested). */
 export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   FRAME_REFUSED: frameRefused,
+  GATED_FRAME_NOT_NEGOTIATED: gatedFrameNotNegotiated,
   JOURNEY_STALLED: journeyStalled,
   FRAME_SEQUENCE_CHANGED: frameSequenceChanged,
   FIELD_STOPPED_PUBLISHING: fieldStoppedPublishing,

@@ -47,3 +47,30 @@ describe('exactly-once input across versions: what the gate expects', () => {
     expect(runDynamicRules(set, manifests()).filter((f) => f.ruleId === 'FRAME_SEQUENCE_CHANGED').map((f) => f.direction)).toEqual(['new client × old host']);
   });
 });
+
+describe('frame sequences name control events', () => {
+  it('a new host that adds a Metadata event after subscribed is a sequence change toward the old client', () => {
+    const set = healthySet();
+    const subscribed = set.oldClientNewHost.frames.find((f) => f.opcodeName === 'Metadata')!;
+    const extra: RecordedFrame = { ...subscribed, index: 998, payload: { type: 'hostInfo', name: 'x' } };
+    const frames = [...set.oldClientNewHost.frames];
+    frames.splice(frames.indexOf(subscribed) + 1, 0, extra);
+    set.oldClientNewHost = { ...set.oldClientNewHost, frames };
+    const found = runDynamicRules(set, manifests()).filter((f) => f.ruleId === 'FRAME_SEQUENCE_CHANGED');
+    expect(found.map((f) => f.direction)).toContain('old client × new host');
+    expect(found[0]!.message).toContain('Metadata[type=hostInfo]');
+  });
+});
+
+describe('GATED_FRAME_NOT_NEGOTIATED', () => {
+  it('flags a gated opcode sent where its capability was not negotiated, even when the receiver decodes it', () => {
+    const set = healthySet();
+    set.newClientOldHost = { ...set.newClientOldHost, negotiated: { ackOutput: 1, writeUnavailable: 1 } };
+    const found = runDynamicRules(set, manifests()).filter((f) => f.ruleId === 'GATED_FRAME_NOT_NEGOTIATED');
+    expect(found.map((f) => [f.direction, f.subject, f.step])).toEqual([['new client × old host', 'SetOutputPaused', 'hideReveal']]);
+  });
+
+  it('stays quiet where the capability was negotiated', () => {
+    expect(runDynamicRules(healthySet(), manifests()).filter((f) => f.ruleId === 'GATED_FRAME_NOT_NEGOTIATED')).toEqual([]);
+  });
+});
