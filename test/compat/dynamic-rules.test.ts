@@ -121,7 +121,7 @@ describe('dynamic rules', () => {
     const set = healthySet();
     set.newClientOldHost.negotiated = { ackOutput: 1 };
     // The hand-made journey still pauses, so the un-negotiated SetOutputPaused is flagged too.
-    expect(summary(set)).toEqual([
+    expect(summary(set).sort()).toEqual([
       'CAPABILITY_ECHO_MISMATCH | new client × old host | subscribe | - | capabilities',
       'GATED_FRAME_NOT_NEGOTIATED | new client × old host | hideReveal | - | SetOutputPaused',
     ]);
