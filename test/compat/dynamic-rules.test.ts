@@ -127,7 +127,10 @@ describe('dynamic rules', () => {
     ]);
     const missing = healthySet();
     missing.oldOld.negotiated = undefined;
-    expect(summary(missing)).toEqual(['CAPABILITY_ECHO_MISMATCH | old client × old host | subscribe | - | capabilities']);
+    expect(summary(missing).sort()).toEqual([
+      'CAPABILITY_ECHO_MISMATCH | old client × old host | subscribe | - | capabilities',
+      'GATED_FRAME_NOT_NEGOTIATED | old client × old host | hideReveal | - | SetOutputPaused',
+    ]);
     // An old host that never advertised inputAck is right not to echo it to a new client that does.
     const m = manifests();
     m.new.advertised.client.inputAck = 1;
