@@ -1,5 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { readOwnPackageVersion } from '../../src/manifest/build-manifest.js';
 import type { BuildInfo } from '../build-info.js';
 import { readBuildManifest } from '../manifest/read-manifest.js';
@@ -19,6 +19,8 @@ function readWorkingTreeBuildStamp(root: string): string | undefined {
 }
 
 function writeWorkingTreeBuildStamp(root: string, tree: string): void {
+  // In dist/ on purpose: deleting the build deletes the claim that it is up to date.
+  mkdirSync(dirname(join(root, BUILD_STAMP)), { recursive: true });
   writeFileSync(join(root, BUILD_STAMP), tree + '\n');
 }
 

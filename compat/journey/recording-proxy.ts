@@ -39,6 +39,8 @@ export class RecordingProxy {
   private server?: WebSocketServer;
   private readonly pairs = new Set<Pair>();
   private connections = 0;
+  private holding = false;
+  private readonly held: Array<() => void> = [];
 
   private upstream: Promise<Upstream>;
   private setUpstream!: (upstream: Upstream) => void;
@@ -47,6 +49,16 @@ export class RecordingProxy {
 
   constructor() {
     this.upstream = new Promise((resolve) => (this.setUpstream = resolve));
+  }
+
+  /**
+   * While set, a new client connection waits, unread, until it is cleared: a
+   * reconnect made during the drop step then crosses the wire in the next
+   * step, whatever the timing of the barrier's polls.
+   */
+  set holdNewConnections(hold: boolean) {
+    this.holding = hold;
+    if (!hold) for (const release of this.held.splice(0)) release();
   }
 
   /** Where the host listens; clients that connect earlier wait for it, so both peers can start at once. */
@@ -64,9 +76,11 @@ export class RecordingProxy {
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     server.on('connection', (downstream, request) => {
       if (request.headers.authorization !== `Bearer ${this.token}`) return downstream.close(1008, 'wrong proxy token');
-      // Read nothing until the host is known: a message without a listener would be lost.
+      // Read nothing until the host is known (and the connection is not held): a message without a listener would be lost.
       downstream.pause();
-      void this.upstream.then((upstream) => {
+      const released = this.holding ? new Promise<void>((resolve) => this.held.push(resolve)) : Promise.resolve();
+      void Promise.all([this.upstream, released]).then(([upstream]) => {
+        if (downstream.readyState !== WebSocket.OPEN) return;
         this.bridge(downstream, upstream);
         downstream.resume();
       });

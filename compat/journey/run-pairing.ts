@@ -28,6 +28,8 @@ export interface JourneyOptions {
   /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 1000 (five missed pings: a busy CI machine must not fake a drop). */
   readonly clientPingIntervalMs: number;
   readonly clientPongDeadlineMs: number;
+  /** After the last step, how long outcomes may take to settle (equal screens) before they are read. Default 3000. */
+  readonly settleDeadlineMs: number;
   /** Pairings run at once; each is two mostly idle peer processes and a proxy. Default 2 (the cores CI has). */
   readonly concurrentPairings: number;
 }
@@ -37,6 +39,7 @@ export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   pollMs: 20,
   clientPingIntervalMs: 200,
   clientPongDeadlineMs: 1_000,
+  settleDeadlineMs: 3_000,
   concurrentPairings: 2,
 });
 
@@ -89,8 +92,8 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     advertised = { client: clientPeer.hello.advertised, host: hostPeer.hello.advertised };
     const peers = { client: clientPeer, host: hostPeer };
     const observe = async (): Promise<Observation> => ({ client: await peers.client.call('state'), host: await peers.host.call('state') });
-    const until = async (missing: (o: Observation) => string | undefined) => {
-      const deadline = Date.now() + options.stepDeadlineMs;
+    const until = async (missing: (o: Observation) => string | undefined, deadlineMs = options.stepDeadlineMs) => {
+      const deadline = Date.now() + deadlineMs;
       for (;;) {
         const observation = await observe();
         const gap = missing(observation);
@@ -109,10 +112,11 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
       const started = Date.now();
       try {
         const before = await observe();
+        // A reconnect begun in the drop step is held at the proxy until the next step has taken its 'before'.
+        proxy.holdNewConnections = step.name === 'drop';
         const ctx: StepContext = { client: clientPeer, host: hostPeer, before, drop: (mode) => proxy!.drop(mode), until: async (m) => void (await until(m)) };
         await step.act?.(ctx);
-        const after = await until((o) => step.done(o, before));
-        if (step.name === 'inputAfterReconnect') finalObservation = after;
+        await until((o) => step.done(o, before));
         steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - started });
       } catch (error) {
         stalled = true;
@@ -120,7 +124,9 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
         steps.push({ name: step.name, status: 'stalled', missing, durationMs: Date.now() - started });
       }
     }
-    finalObservation ??= await observe().catch(() => undefined);
+    // Outcomes are read once everything has settled: a real shell's prompt may land in a later read,
+    // and a late duplicate write must be seen. Equal screens end the wait early; a deadline ends it otherwise.
+    finalObservation = await until((o) => (o.client.screen === o.host.screen ? undefined : 'equal screens'), options.settleDeadlineMs).catch(() => observe().catch(() => undefined));
   } catch (error) {
     // The peers never got as far as the journey: nothing was compared, so this is exit 2, never a finding or a pass.
     throw new CompatError('PEER_UNAVAILABLE', `${label}: ${(error as Error).message}`);

@@ -160,6 +160,10 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     if (this.currentState === 'closed') return Promise.resolve();
     const done = this.next('unsubscribed').then(() => undefined);
     if (this.currentState === 'live' || this.currentState === 'subscribing') {
+      // Credit goes out before the Unsubscribe and never after it: an Ack on a stream the host has
+      // closed is an error there, and output parsed late no longer needs a window.
+      this.rx.ackBatcher?.flush();
+      this.rx.ackBatcher?.discard();
       this.send('Unsubscribe', undefined);
       this.setState('closing');
     } else {
@@ -250,6 +254,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     if (this.currentState === 'closed') return;
     this.dropHeldInput();
     this.rx.ackBatcher?.flush();
+    this.rx.ackBatcher?.discard();
     this.setState('closed');
     this.rx.screen.dispose();
     this.ctx.released(this);

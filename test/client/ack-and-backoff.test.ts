@@ -104,6 +104,27 @@ describe('client Ack batching', () => {
     expect(h.host.framesNamed('Ack').map((f) => f.payload)).toEqual([{ bytes: 50 }]);
   });
 
+  it('sends no Ack after Unsubscribe, even for output the screen parses later', async () => {
+    const scheduler = new ManualScheduler();
+    const h = clientWithFakeHost({ ackBatchBytes: 10, ackDelayMs: 4, scheduler });
+    client = h.client;
+    client.start();
+    const stream = client.subscribe('t1');
+    await waitFor(() => stream.counters.snapshotsApplied === 1, { what: 'initial snapshot' });
+    const parsed: Array<() => void> = [];
+    const screen = stream.rx.screen;
+    const write = screen.write.bind(screen);
+    screen.write = (text, onParsed) => write(text, () => parsed.push(() => onParsed?.()));
+    await h.host.output('t1', 'x'.repeat(50));
+    await waitFor(() => parsed.length === 1, { what: 'output parsed, its credit held' });
+    // The screen finishes parsing while the stream is closing: Unsubscribe sent, the host's reply not in yet.
+    void stream.unsubscribe();
+    parsed.splice(0).forEach((credit) => credit());
+    scheduler.advance(1000);
+    await waitFor(() => stream.state === 'closed', { what: 'the unsubscribed reply' });
+    expect(h.host.framesNamed('Ack')).toEqual([]);
+  });
+
   it('sends no Ack to a host that did not echo ackOutput', async () => {
     const scheduler = new ManualScheduler();
     const h = clientWithFakeHost({ ackBatchBytes: 10, scheduler });

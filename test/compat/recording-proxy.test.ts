@@ -1,0 +1,51 @@
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocket, WebSocketServer } from 'ws';
+import { RecordingProxy } from '../../compat/journey/recording-proxy.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function upstream(): Promise<{ url: string; received: Uint8Array[] }> {
+  const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+  await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+  const received: Uint8Array[] = [];
+  server.on('connection', (ws) => ws.on('message', (data) => received.push(new Uint8Array(data as Buffer))));
+  cleanup.push(() => new Promise<void>((resolve) => (server.clients.forEach((c) => c.terminate()), server.close(() => resolve()))));
+  return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+}
+
+describe('the recording proxy', () => {
+  it('holds a connection made while holding, unread, until released, then records it under the step current then', async () => {
+    const host = await upstream();
+    const proxy = new RecordingProxy();
+    const url = await proxy.listen();
+    cleanup.push(() => proxy.close());
+    proxy.connectTo({ url: host.url, token: 'unused-by-this-upstream' });
+    proxy.step = 'drop';
+    proxy.holdNewConnections = true;
+    const client = new WebSocket(url, { headers: { authorization: `Bearer ${proxy.token}` } });
+    cleanup.push(() => client.terminate());
+    await new Promise<void>((resolve) => client.once('open', () => resolve()));
+    client.send(Uint8Array.of(1, 2, 3));
+    // Observed state, not time: the proxy has the connection but has read nothing from it.
+    await waitFor(() => proxy.connectionCount === 0 && proxy.frames.length === 0, { what: 'the held connection to stay unread' });
+    proxy.step = 'resubscribe';
+    proxy.holdNewConnections = false;
+    await waitFor(() => host.received.length === 1, { what: 'the held frame to reach the host after release' });
+    expect(proxy.frames.map((f) => [f.direction, f.step, [...f.bytes]])).toEqual([['clientToHost', 'resubscribe', [1, 2, 3]]]);
+  });
+
+  it('refuses a client without the proxy token', async () => {
+    const proxy = new RecordingProxy();
+    const url = await proxy.listen();
+    cleanup.push(() => proxy.close());
+    const client = new WebSocket(url, { headers: { authorization: 'Bearer wrong' } });
+    cleanup.push(() => client.terminate());
+    const code = await new Promise<number>((resolve) => client.once('close', (c) => resolve(c)));
+    expect(code).toBe(1008);
+  });
+});
