@@ -48,6 +48,7 @@ export class PeerProcess {
     });
     const channel = child.stdio[3] as Duplex;
     const log: string[] = [];
+    channel.on('error', (error) => log.push(`control channel: ${error.message}`));
     const collect = (chunk: Buffer) => log.push(...chunk.toString('utf8').split('\n').filter(Boolean));
     child.stdout!.on('data', collect);
     child.stderr!.on('data', collect);
@@ -55,7 +56,10 @@ export class PeerProcess {
     let onMessage: (m: ControlMessage) => void = () => undefined;
     readControl(channel, (m) => onMessage(m));
     const hello = await new Promise<PeerHello['hello']>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`${options.label}: no hello from peer within ${options.helloTimeoutMs ?? 20_000} ms; its output:\n${log.slice(-20).join('\n')}`)), options.helloTimeoutMs ?? 20_000);
+      const timer = setTimeout(() => {
+        child.kill('SIGKILL'); // a peer that never said hello is not left running
+        reject(new Error(`${options.label}: no hello from peer within ${options.helloTimeoutMs ?? 20_000} ms; its output:\n${log.slice(-20).join('\n')}`));
+      }, options.helloTimeoutMs ?? 20_000);
       child.once('exit', (code) => {
         clearTimeout(timer);
         reject(new Error(`${options.label}: peer exited with code ${code} before saying hello (is ${PEER_ENTRY} in this build?); its output:\n${log.slice(-20).join('\n')}`));
@@ -79,10 +83,10 @@ export class PeerProcess {
     child.stdout!.on('data', (c: Buffer) => peer.logLines.push(...c.toString('utf8').split('\n').filter(Boolean)));
     child.stderr!.on('data', (c: Buffer) => peer.logLines.push(...c.toString('utf8').split('\n').filter(Boolean)));
     onMessage = (m) => peer.onResponse(m as ControlResponse);
+    channel.on('close', () => peer.failPending('its control channel closed'));
     child.on('exit', (code, signal) => {
       peer.exited = true;
-      for (const p of peer.pending.values()) p.reject(new Error(`${options.label}: peer exited (code ${code}, signal ${signal})`));
-      peer.pending.clear();
+      peer.failPending(`peer exited (code ${code}, signal ${signal})`);
     });
     return peer;
   }
@@ -110,6 +114,11 @@ export class PeerProcess {
       });
       sendControl(this.channel, { id, op, args });
     });
+  }
+
+  private failPending(why: string): void {
+    for (const p of this.pending.values()) p.reject(new Error(`${this.label}: ${why}`));
+    this.pending.clear();
   }
 
   private onResponse(response: ControlResponse): void {

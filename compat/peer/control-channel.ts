@@ -42,9 +42,14 @@ export function sendControl(channel: Duplex, message: ControlMessage): void {
 export function readControl(channel: Duplex, onMessage: (message: ControlMessage) => void): void {
   const deframer = new Deframer({ maxFrameBytes: CONTROL_MAX_MESSAGE_BYTES });
   channel.on('data', (chunk: Buffer) => {
-    for (const item of deframer.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
-      if (!item.ok) throw item.error;
-      onMessage(decode(item.bytes) as ControlMessage);
+    try {
+      for (const item of deframer.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
+        if (!item.ok) throw item.error;
+        onMessage(decode(item.bytes) as ControlMessage);
+      }
+    } catch (error) {
+      // A garbled channel is a broken peer, not a crash of the harness: close it, and callers see the close.
+      channel.destroy(error as Error);
     }
   });
 }

@@ -13,6 +13,7 @@ export function serveControl(hello: PeerHello, handlers: ControlHandlers, shutdo
     await shutdown().catch(() => undefined);
     channel.end(() => process.exit(code));
   };
+  channel.on('error', () => undefined); // a close follows, and the close stops the peer
   channel.on('close', () => void stop(0));
   sendControl(channel, hello);
   readControl(channel, (message: ControlMessage) => {

@@ -12,6 +12,7 @@ export const CLIENT_PROBLEM_CODES = {
   SNAPSHOT_TOO_LARGE: 'a snapshot above maxSnapshotBytes; abandoned',
   SNAPSHOT_RESTARTED: 'a SnapshotStart while another snapshot was still open; the open one is abandoned',
   OUTPUT_GAP: 'Output whose seq does not continue the last known seq; a snapshot was requested',
+  SCREEN_OVERRUN: 'the local screen refused output (too much pending in xterm); a snapshot was requested',
   INPUT_REFUSED: 'input held while not subscribed would pass maxHeldInputBytes; refused',
 } as const;
 

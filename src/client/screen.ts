@@ -32,10 +32,20 @@ export class LocalScreen {
     return this.term.rows;
   }
 
-  /** Queues text for the parser; `onParsed` runs once it is on the screen. */
-  write(text: string, onParsed?: () => void): void {
-    if (this.disposed) return;
-    this.term.write(text, onParsed && (() => this.guard(onParsed)));
+  /**
+   * Queues text for the parser; `onParsed` runs once it is on the screen.
+   * False when xterm refused it (it discards writes past 50 MB pending, which
+   * only a host that does not flow-control can cause): the screen has a hole.
+   */
+  write(text: string, onParsed?: () => void): boolean {
+    if (this.disposed) return true;
+    try {
+      this.term.write(text, onParsed && (() => this.guard(onParsed)));
+      return true;
+    } catch (error) {
+      this.lastError ??= error;
+      return false;
+    }
   }
 
   resize(cols: number, rows: number): void {
@@ -45,9 +55,9 @@ export class LocalScreen {
   }
 
   /** Replaces the whole screen with a snapshot's serialized text at the snapshot's size. */
-  replace(text: string, cols: number, rows: number): void {
+  replace(text: string, cols: number, rows: number): boolean {
     this.resize(cols, rows);
-    this.write(FULL_RESET + text);
+    return this.write(FULL_RESET + text);
   }
 
   /** Resolves once everything written so far has been parsed. */

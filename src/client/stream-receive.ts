@@ -114,7 +114,12 @@ function onOutput(stream: ClientStream, text: string, seq: number, bytes: number
     case 'apply': {
       counters.outputApplied++;
       const epoch = batcher?.epoch;
-      stream.rx.screen.write(text, () => batcher?.consumed(bytes, epoch));
+      if (!stream.rx.screen.write(text, () => batcher?.consumed(bytes, epoch))) {
+        batcher?.consumed(bytes, epoch);
+        const requestId = stream.requestSnapshot(); // the screen has a hole: repaint it from the host
+        stream.problem({ code: 'SCREEN_OVERRUN', message: `the local screen refused ${bytes} bytes of output (too much pending); snapshot ${requestId} requested`, streamId: stream.id, opcode: Op.Output, seq });
+        return;
+      }
       stream.raise('output', { text, seq });
       return;
     }

@@ -133,8 +133,15 @@ export class HostStream implements TerminalSubscriber {
       if (backend.write(data) === 'refused') this.writeRefused();
       return;
     }
-    const reply = ledger.judge(this.inputSession, seq, data, (d) => backend.write(d));
+    let refused = false;
+    const reply = ledger.judge(this.inputSession, seq, data, (d) => {
+      const outcome = backend.write(d);
+      refused ||= outcome === 'refused';
+      return outcome;
+    });
     this.send('InputAck', { status: reply.status }, reply.seq);
+    // The ledger asks for a resend; the client must also learn why, or it resends to an exited terminal forever.
+    if (refused && backend.exited) this.writeRefused();
   }
 
   /** Tells the client the terminal refused its input, in the form it negotiated. */

@@ -83,7 +83,7 @@ export class TermwireHost {
     const hostStream = this.connections.map((c) => c.stream(stream.id)).find((s) => s?.terminal.name === name);
     if (!hostStream) throw new Error(`bench: no host stream for terminal '${name}'`);
     // The screen credits output once parsed: a switched-off screen credits at once.
-    if (!parsing.client) stream.rx.screen.write = (_text, onParsed) => onParsed?.();
+    if (!parsing.client) stream.rx.screen.write = (_text, onParsed) => (onParsed?.(), true);
     if (!parsing.host) hostStream.terminal.screen.write = () => {};
     return { name, client, stream, hostStream, backend: this.backends.get(name)! };
   }
