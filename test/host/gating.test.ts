@@ -60,4 +60,17 @@ describe('capability-gated frames, both directions', () => {
     expect(peer.errors(1)).toEqual([]);
     expect((testHost.host.terminal('a')!.backend as ScriptBackend).inputLog()).toBe('exit\r');
   });
+
+  it('answers sequenced input to an exited terminal with a resend request and WriteUnavailable, so the client learns why', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a') });
+    const peer = await testHost.connect();
+    peer.subscribe(1, 'a', { capabilities: { writeUnavailable: 1, inputAck: 1 }, inputSessionId: 'session-1' });
+    await peer.waitFor(() => peer.snapshots(1).length === 1, 'initial snapshot on 1');
+    peer.send('Input', 1, 'exit\r', 1);
+    await peer.waitFor(() => peer.on(1, Op.Metadata).some((f) => peer.json(f).type === 'exit'), 'the exit event');
+    peer.send('Input', 1, 'more\r', 2);
+    await peer.waitFor(() => peer.on(1, Op.WriteUnavailable).length === 1, 'WriteUnavailable for the sequenced write');
+    const acks = peer.on(1, Op.InputAck).map((f) => [f.seq, [...f.payload]]);
+    expect(acks).toEqual([[1, []], [1, [2]]]);
+  });
 });
