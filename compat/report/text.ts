@@ -31,7 +31,9 @@ export function renderText(report: GateReport, style: TextStyle): string {
     return out.join('\n') + '\n';
   }
   const against = report.baselines.map((b) => `${b.label} (${b.commit.slice(0, 12)}${b.version ? `, ${b.version}` : ''})`).join(', ');
-  out.push(`termwire compat: ${report.current?.version ?? 'working tree'} against ${against}${report.staticOnly ? ' — static pass only' : ''}`);
+  // Versions alone can read the same (a change not yet released): the trees are what differ.
+  const current = report.current ? `working tree ${report.current.version} (${describeTree(report.current.commit)})` : 'working tree';
+  out.push(`termwire compat: ${current} against ${against}${report.staticOnly ? ' — static pass only' : ''}`);
   for (const f of report.findings) out.push('', ...findingLines(f, paint('31', '✗'), paint));
   for (const a of report.acknowledged) out.push('', ...findingLines(a.finding, paint('33', '~'), paint), `    acknowledged: ${a.reason}`);
   for (const s of report.staleAcknowledgements) {
@@ -41,4 +43,10 @@ export function renderText(report: GateReport, style: TextStyle): string {
   const counts = `${report.findings.length} finding(s), ${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)`;
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));
   return out.join('\n') + '\n';
+}
+
+/** `<head>+tree:<tree>` as `HEAD abc123456789, tree def012345678`. */
+function describeTree(commit: string): string {
+  const [head, tree] = commit.split('+tree:');
+  return tree ? `HEAD ${head!.slice(0, 12)}, tree ${tree.slice(0, 12)}` : commit.slice(0, 12);
 }

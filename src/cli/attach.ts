@@ -7,7 +7,7 @@ const HELP = `Usage: termwire attach <url> [--terminal NAME] [--token-file PATH]
 
 Attaches this terminal to a terminal served by \`termwire serve\`. Keys go to
 the remote terminal; its screen is drawn here; the size follows this window.
-A dropped link is noticed by liveness and replaced by itself; you are told
+A link that dies is noticed by liveness and reconnected automatically; you are told
 when it is down and when it is back.
 
 Options:
