@@ -21,17 +21,29 @@ async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<PeerPr
   }
 }
 
-/** Runs tasks with at most `lanes` at once; results in task order. The first failure rejects. */
-async function inLanes<T>(lanes: number, tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
+/**
+ * Runs tasks with at most `lanes` at once; results in task order. After a
+ * failure no new task starts, and the first failure is thrown only once every
+ * running task has finished, so nothing is still using what the caller tears down.
+ */
+export async function inLanes<T>(lanes: number, tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
   const results: T[] = new Array(tasks.length);
   let next = 0;
+  let failed = false;
   const lane = async () => {
-    while (next < tasks.length) {
+    while (next < tasks.length && !failed) {
       const i = next++;
-      results[i] = await tasks[i]!();
+      try {
+        results[i] = await tasks[i]!();
+      } catch (error) {
+        failed = true;
+        throw error;
+      }
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, Math.min(lanes, tasks.length)) }, lane));
+  const settled = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(lanes, tasks.length)) }, lane));
+  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+  if (failure) throw failure.reason;
   return results;
 }
 
