@@ -58,8 +58,24 @@ describe('backoffDelayMs', () => {
 });
 
 // These talk to the SIMULATED FakeHost over in-process memory links.
+let client: TerminalClient | undefined;
+
+/** A subscribed stream over the simulated host whose screen holds each parse callback until the test runs it. */
+async function streamWithHeldParses() {
+  const scheduler = new ManualScheduler();
+  const h = clientWithFakeHost({ ackBatchBytes: 10, ackDelayMs: 4, scheduler });
+  client = h.client;
+  client.start();
+  const stream = client.subscribe('t1');
+  await waitFor(() => stream.counters.snapshotsApplied === 1, { what: 'initial snapshot' });
+  const parsed: Array<() => void> = [];
+  const screen = stream.rx.screen;
+  const write = screen.write.bind(screen);
+  screen.write = (text, onParsed) => write(text, () => parsed.push(() => onParsed?.()));
+  return { h, stream, scheduler, parsed };
+}
+
 describe('client Ack batching', () => {
-  let client: TerminalClient | undefined;
   afterEach(() => client?.close());
 
   it('acks at the byte threshold, and the rest after the delay', async () => {
@@ -84,17 +100,7 @@ describe('client Ack batching', () => {
   });
 
   it('credits output only once the screen has parsed it, so the window bounds a slow screen', async () => {
-    const scheduler = new ManualScheduler();
-    const h = clientWithFakeHost({ ackBatchBytes: 10, ackDelayMs: 4, scheduler });
-    client = h.client;
-    client.start();
-    const stream = client.subscribe('t1');
-    await waitFor(() => stream.counters.snapshotsApplied === 1, { what: 'initial snapshot' });
-    // A screen that has not parsed anything yet: hold its parse callbacks.
-    const parsed: Array<() => void> = [];
-    const screen = stream.rx.screen;
-    const write = screen.write.bind(screen);
-    screen.write = (text, onParsed) => write(text, () => parsed.push(() => onParsed?.()));
+    const { h, stream, scheduler, parsed } = await streamWithHeldParses();
     await h.host.output('t1', 'x'.repeat(50));
     await waitFor(() => stream.counters.outputApplied === 1 && parsed.length === 1, { what: 'output received and parsed, its credit held' });
     scheduler.advance(1000);
@@ -105,16 +111,7 @@ describe('client Ack batching', () => {
   });
 
   it('sends no Ack after Unsubscribe, even for output the screen parses later', async () => {
-    const scheduler = new ManualScheduler();
-    const h = clientWithFakeHost({ ackBatchBytes: 10, ackDelayMs: 4, scheduler });
-    client = h.client;
-    client.start();
-    const stream = client.subscribe('t1');
-    await waitFor(() => stream.counters.snapshotsApplied === 1, { what: 'initial snapshot' });
-    const parsed: Array<() => void> = [];
-    const screen = stream.rx.screen;
-    const write = screen.write.bind(screen);
-    screen.write = (text, onParsed) => write(text, () => parsed.push(() => onParsed?.()));
+    const { h, stream, scheduler, parsed } = await streamWithHeldParses();
     await h.host.output('t1', 'x'.repeat(50));
     await waitFor(() => parsed.length === 1, { what: 'output parsed, its credit held' });
     // The screen finishes parsing while the stream is closing: Unsubscribe sent, the host's reply not in yet.

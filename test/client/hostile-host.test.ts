@@ -3,20 +3,11 @@ import type { TerminalClient } from '../../src/client/client.js';
 import { encodeFrame } from '../../src/codec/header.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { clientWithFakeHost } from './harness.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
 // The SIMULATED FakeHost sends seeded random frames; the client must count
 // them as problems, never throw, and resynchronise afterwards.
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEED = Number(process.env.TERMWIRE_TEST_SEED ?? 20240611);
 
@@ -25,7 +16,7 @@ afterEach(() => client?.close());
 
 describe('a hostile host', () => {
   it(`random frames on a live stream are survived (seed ${SEED}, replay with TERMWIRE_TEST_SEED)`, async () => {
-    const random = mulberry32(SEED);
+    const random = seededRandom(SEED);
     const h = clientWithFakeHost();
     client = h.client;
     client.start();

@@ -1,16 +1,8 @@
 import type { FrameLink, LinkHandlers } from '../../src/transport/link.js';
+import { seededRandom } from '../helpers/seeded-random.js';
 
-/** A seeded PRNG (mulberry32): every fault the simulation injects comes from it. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { seededRandom };
+
 
 /** Fault settings the schedule flips; probabilities apply per frame, per direction. */
 export interface NetFaults {
