@@ -74,3 +74,17 @@ describe('GATED_FRAME_NOT_NEGOTIATED', () => {
     expect(runDynamicRules(healthySet(), manifests()).filter((f) => f.ruleId === 'GATED_FRAME_NOT_NEGOTIATED')).toEqual([]);
   });
 });
+
+describe('replies to timing-dependent frames', () => {
+  it("an Error answering a late Ack is not a sequence change, but any other new Error is", () => {
+    const lateAck = healthySet();
+    const unsubscribe = lateAck.oldClientNewHost.frames.find((f) => f.opcodeName === 'Unsubscribe')!;
+    const errorFrame = (text: string): RecordedFrame => ({ ...unsubscribe, index: 997, direction: 'hostToClient', opcode: 6, opcodeName: 'Error', payload: text });
+    lateAck.oldClientNewHost = { ...lateAck.oldClientNewHost, frames: [...lateAck.oldClientNewHost.frames, errorFrame('NOT_SUBSCRIBED: Ack on stream 2, which was unsubscribed')] };
+    expect(runDynamicRules(lateAck, manifests()).filter((f) => f.ruleId === 'FRAME_SEQUENCE_CHANGED')).toEqual([]);
+
+    const other = healthySet();
+    other.oldClientNewHost = { ...other.oldClientNewHost, frames: [...other.oldClientNewHost.frames, errorFrame('NOT_SUBSCRIBED: Input on stream 2, which was unsubscribed')] };
+    expect(runDynamicRules(other, manifests()).filter((f) => f.ruleId === 'FRAME_SEQUENCE_CHANGED').map((f) => f.direction)).toEqual(['old client × new host']);
+  });
+});
