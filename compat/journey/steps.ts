@@ -30,19 +30,34 @@ export interface JourneyStep {
 }
 
 const screenShows = (o: Observation, text: string) => (o.client.screen.includes(text) ? undefined : `client screen showing '${text.trim()}'`);
-const terminalGot = (o: Observation, text: string) => (o.host.inputLog.includes(text) ? undefined : `terminal input containing ${JSON.stringify(text)}`);
-const first = (...checks: Array<string | undefined>) => checks.find((c) => c !== undefined);
+export const terminalGot = (o: Observation, text: string) => (o.host.inputLog.includes(text) ? undefined : `terminal input containing ${JSON.stringify(text)}`);
+export const first = (...checks: Array<string | undefined>) => checks.find((c) => c !== undefined);
+
+/** Both passes subscribe the same way. */
+export const SUBSCRIBE_STEP: JourneyStep = {
+  name: 'subscribe',
+  act: async ({ client }) => void (await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT })),
+  done: (o) => (o.client.subscribedCount >= 1 ? undefined : 'a subscribed event on the client'),
+};
+
+/** The link goes silent, and `typedInTheDark` is typed before the client can know. */
+export function dropStep(typedInTheDark: string): JourneyStep {
+  return {
+    name: 'drop',
+    act: async ({ drop, client }) => {
+      drop('silent');
+      await client.call('write', { data: typedInTheDark });
+    },
+    done: (o, before) => (o.client.disconnects > before.client.disconnects ? undefined : 'the client noticing the dead link'),
+  };
+}
 
 /**
  * The journey every pairing runs, in order. Each step ends on a barrier over
  * state the peers report, never on a sleep.
  */
 export const JOURNEY: readonly JourneyStep[] = [
-  {
-    name: 'subscribe',
-    act: async ({ client }) => void (await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT })),
-    done: (o) => (o.client.subscribedCount >= 1 ? undefined : 'a subscribed event on the client'),
-  },
+  SUBSCRIBE_STEP,
   {
     name: 'initialSnapshot',
     done: (o) => first(o.client.snapshots.length >= 1 ? undefined : 'an initial snapshot on the client', screenShows(o, SCRIPT_BANNER)),
@@ -69,14 +84,7 @@ export const JOURNEY: readonly JourneyStep[] = [
     done: (o, before) =>
       first(o.client.snapshots.slice(before.client.snapshots.length).some((s) => s.requestId) ? undefined : 'a snapshot answering the reveal request', screenShows(o, 'while hidden')),
   },
-  {
-    name: 'drop',
-    act: async ({ drop, client }) => {
-      drop('silent');
-      await client.call('write', { data: TYPED_DURING_DROP });
-    },
-    done: (o, before) => (o.client.disconnects > before.client.disconnects ? undefined : 'the client noticing the dead link'),
-  },
+  dropStep(TYPED_DURING_DROP),
   {
     name: 'resubscribe',
     done: (o, before) =>

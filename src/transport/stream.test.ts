@@ -39,15 +39,21 @@ function collect() {
   return { frames, closes, handlers: { frame: (bytes: Uint8Array) => frames.push(hex(bytes)), close: (reason: string) => closes.push(reason) } };
 }
 
+/** Two stream links over one real socket pair, each collecting what it receives. */
+async function linkedPair() {
+  const { client, server } = await socketPair();
+  const a = streamLink(client);
+  const b = streamLink(server);
+  const atA = collect();
+  const atB = collect();
+  a.attach(atA.handlers);
+  b.attach(atB.handlers);
+  return { client, server, a, b, atA, atB };
+}
+
 describe('streamLink over a real loopback TCP socket', () => {
   it('carries frames both ways, byte for byte', async () => {
-    const { client, server } = await socketPair();
-    const a = streamLink(client);
-    const b = streamLink(server);
-    const atA = collect();
-    const atB = collect();
-    a.attach(atA.handlers);
-    b.attach(atB.handlers);
+    const { a, b, atA, atB } = await linkedPair();
     const toB = [output('hello', 1), output('', 2), output('x'.repeat(100_000), 100_002)];
     const toA = [encodeFrame({ opcode: Op.Ack, streamId: 1, payload: utf8.encode('{"bytes":5}') })];
     for (const f of toB) a.send(f);
@@ -104,13 +110,7 @@ describe('streamLink over a real loopback TCP socket', () => {
   });
 
   it('closing one side closes the other once; sends after close are dropped', async () => {
-    const { client, server } = await socketPair();
-    const a = streamLink(client);
-    const b = streamLink(server);
-    const atA = collect();
-    const atB = collect();
-    a.attach(atA.handlers);
-    b.attach(atB.handlers);
+    const { client, server, a, atA, atB } = await linkedPair();
     const socketErrors: Error[] = [];
     client.on('error', (e) => socketErrors.push(e));
     a.close('done here');
