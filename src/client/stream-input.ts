@@ -1,6 +1,6 @@
 import { hasCapability } from '../capabilities/negotiate.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
-import type { InputAckStatus } from '../codec/payload.js';
+import type { InputAckStatus } from '../codec/input-ack-flags.js';
 import { InputJournal } from '../delivery/journal.js';
 import type { DeliveryNotice } from '../delivery/notices.js';
 import { splitPaste, utf8Length } from '../delivery/paste.js';

@@ -5,7 +5,7 @@ import { decodePayloadAs } from '../codec/payload.js';
 import type { Result, WireError } from '../codec/errors.js';
 import type { OpcodeName } from '../codec/opcodes.js';
 import type { PayloadOf } from '../codec/payload.js';
-import { exitEventSchema, subscribedEventSchema, titleEventSchema, unsubscribedEventSchema } from '../codec/schemas.js';
+import { isKnownEventType, METADATA_EVENTS } from '../codec/events.js';
 import { parseErrorText } from './output-tracker.js';
 import type { ClientStream } from './stream.js';
 
@@ -61,9 +61,8 @@ function report(stream: ClientStream, frame: Frame, problem: ReturnType<ClientSt
 
 function onMetadata(stream: ClientStream, event: PayloadOf<'Metadata'>, frame: Frame): void {
   // The Metadata union falls back to {type} when a known type lacks its fields, so each known type is re-checked.
-  const known = KNOWN_EVENTS[event.type as keyof typeof KNOWN_EVENTS];
-  if (!known) return stream.raise('metadata', { type: event.type });
-  const parsed = known.safeParse(event);
+  if (!isKnownEventType(event.type)) return stream.raise('metadata', { type: event.type });
+  const parsed = METADATA_EVENTS[event.type].schema.safeParse(event);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     return stream.problem({ code: 'BAD_FRAME', message: `'${event.type}' event: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
@@ -80,13 +79,6 @@ function onMetadata(stream: ClientStream, event: PayloadOf<'Metadata'>, frame: F
       return stream.finishClose();
   }
 }
-
-const KNOWN_EVENTS = {
-  subscribed: subscribedEventSchema,
-  title: titleEventSchema,
-  exit: exitEventSchema,
-  unsubscribed: unsubscribedEventSchema,
-} as const;
 
 function onSnapshotEnd(stream: ClientStream, frame: Frame): void {
   const result = stream.rx.assembler.end();

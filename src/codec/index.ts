@@ -5,3 +5,5 @@ export * from './json-limits.js';
 export * from './payload.js';
 export * from './deframer.js';
 export * from './schemas.js';
+export * from './events.js';
+export * from './input-ack-flags.js';

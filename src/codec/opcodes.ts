@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import type { CapabilityName } from '../capabilities/registry.js';
+import { metadataSchema } from './events.js';
 import * as s from './schemas.js';
 
 export type Direction = 'hostToClient' | 'clientToHost';
@@ -47,7 +48,7 @@ export const OPCODES = {
   Subscribe: { code: 9, name: 'Subscribe', direction: 'clientToHost', payload: json(s.subscribeSchema), since: 1, seqMeaning: 'unused (0)', summary: 'attaches a terminal to a new stream (sent on stream 0)' },
   Unsubscribe: { code: 10, name: 'Unsubscribe', direction: 'clientToHost', payload: empty, since: 1, seqMeaning: 'unused (0)', summary: 'detaches the stream' },
   SnapshotRequest: { code: 11, name: 'SnapshotRequest', direction: 'clientToHost', payload: json(s.snapshotRequestSchema), since: 1, seqMeaning: 'unused (0)', summary: 'asks for a snapshot: {requestId?, scrollbackRows?}' },
-  Metadata: { code: 12, name: 'Metadata', direction: 'hostToClient', payload: json(s.metadataSchema), since: 1, seqMeaning: 'output high-water mark', summary: 'control events: subscribed, title, exit, unsubscribed' },
+  Metadata: { code: 12, name: 'Metadata', direction: 'hostToClient', payload: json(metadataSchema), since: 1, seqMeaning: 'output high-water mark', summary: 'control events: subscribed, title, exit, unsubscribed' },
   Ack: { code: 13, name: 'Ack', direction: 'clientToHost', payload: json(s.ackSchema), since: 1, seqMeaning: 'unused (0)', summary: 'output consumed: {bytes}' },
   ClaimViewport: { code: 14, name: 'ClaimViewport', direction: 'clientToHost', payload: json(s.viewportSchema), since: 1, seqMeaning: 'unused (0)', summary: 'this client drives the terminal size: {cols, rows}' },
   OutputSpan: { code: 15, name: 'OutputSpan', direction: 'hostToClient', payload: json(s.outputSpanSchema), since: 1, seqMeaning: 'output high-water mark after this span', summary: 'output with its raw length: {data, rawLength, transformed}' },

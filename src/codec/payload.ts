@@ -1,17 +1,10 @@
 import type { z } from 'zod';
+import { decodeInputAckFlag, encodeInputAckFlag, type InputAckStatus } from './input-ack-flags.js';
 import { FrameEncodeError, type Result, WireError } from './errors.js';
 import type { Frame } from './header.js';
 import { checkJsonLimits, DEFAULT_JSON_LIMITS, type JsonLimits } from './json-limits.js';
 import { OPCODES, type OpcodeName, opcodeSpec } from './opcodes.js';
 
-/** What InputAck's flag byte says. An unrecognised byte is reported, so the caller can act conservatively. */
-export type InputAckStatus =
-  | { readonly status: 'applied' }
-  | { readonly status: 'deliveryUnknown' }
-  | { readonly status: 'resend' }
-  | { readonly status: 'unrecognized'; readonly flag: number };
-
-export const INPUT_ACK_FLAG = { deliveryUnknown: 1, resend: 2 } as const;
 
 type Spec<N extends OpcodeName> = (typeof OPCODES)[N];
 /** The decoded payload type of each opcode, derived from the table. */
@@ -62,14 +55,6 @@ export function decodeJson<S extends z.ZodType>(bytes: Uint8Array, schema: S, li
   return { ok: true, value: parsed.data };
 }
 
-export function decodeInputAckFlag(bytes: Uint8Array): InputAckStatus {
-  if (bytes.length === 0) return { status: 'applied' };
-  const flag = bytes[0]!;
-  if (flag === INPUT_ACK_FLAG.deliveryUnknown) return { status: 'deliveryUnknown' };
-  if (flag === INPUT_ACK_FLAG.resend) return { status: 'resend' };
-  return { status: 'unrecognized', flag };
-}
-
 /**
  * Decodes a frame's payload by its opcode's entry in the table. Empty-payload
  * opcodes ignore any bytes, so a later wire version may give them a payload.
@@ -103,12 +88,8 @@ export function encodePayload<N extends OpcodeName>(name: N, value: PayloadInput
       return utf8.encode(value as string);
     case 'empty':
       return new Uint8Array(0);
-    case 'flag': {
-      const status = (value as InputAckStatus).status;
-      if (status === 'applied') return new Uint8Array(0);
-      if (status === 'unrecognized') return Uint8Array.of((value as { flag: number }).flag);
-      return Uint8Array.of(INPUT_ACK_FLAG[status]);
-    }
+    case 'flag':
+      return encodeInputAckFlag(value as InputAckStatus);
     case 'json': {
       const parsed = spec.schema.safeParse(value);
       if (!parsed.success) {

@@ -6,6 +6,13 @@ const dimension = z.number().int().min(1).max(65535);
 const seqNumber = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const capabilitySet = z.record(z.string(), z.number().int().min(0));
 
+/**
+ * A value that legitimately differs from run to run (a random id, a clock):
+ * the reason travels in the schema, so the manifest and the gate's value
+ * comparison read it from here and never list such fields themselves.
+ */
+export const volatile = <T extends z.ZodType>(schema: T, why: string): T => schema.meta({ volatile: why }) as T;
+
 export const viewportSchema = z.object({ cols: dimension, rows: dimension });
 
 export const snapshotStartSchema = z.object({
@@ -31,7 +38,7 @@ export const subscribeSchema = z.object({
   client: z.object({ id: z.string(), type: z.string() }).optional(),
   viewport: viewportSchema.optional(),
   capabilities: capabilitySet.optional(),
-  inputSessionId: z.string().min(1).max(128).optional(),
+  inputSessionId: volatile(z.string().min(1).max(128), 'random per client stream (crypto.randomUUID)').optional(),
 });
 
 export const snapshotRequestSchema = z.object({
@@ -48,7 +55,7 @@ export const subscribedEventSchema = z.object({
   seq: seqNumber,
   truncated: z.boolean(),
   capabilities: capabilitySet.optional(),
-  inputLedgerId: z.string().optional(),
+  inputLedgerId: volatile(z.string(), 'random per host runtime and ledger session').optional(),
 });
 
 export const titleEventSchema = z.object({ type: z.literal('title'), title: z.string() });
@@ -60,14 +67,6 @@ export const exitEventSchema = z.object({
 export const unsubscribedEventSchema = z.object({ type: z.literal('unsubscribed'), streamId: z.number().int() });
 /** A control event this build does not know: kept as its type only, so the caller can decide. */
 export const otherEventSchema = z.object({ type: z.string() });
-
-export const metadataSchema = z.union([
-  subscribedEventSchema,
-  titleEventSchema,
-  exitEventSchema,
-  unsubscribedEventSchema,
-  otherEventSchema,
-]);
 
 export const ackSchema = z.object({ bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
@@ -81,5 +80,4 @@ export const setOutputPausedSchema = z.object({ paused: z.boolean() });
 
 export type SubscribePayload = z.infer<typeof subscribeSchema>;
 export type SubscribedEvent = z.infer<typeof subscribedEventSchema>;
-export type MetadataEvent = z.infer<typeof metadataSchema>;
 export type SnapshotStartPayload = z.infer<typeof snapshotStartSchema>;

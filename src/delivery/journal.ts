@@ -1,3 +1,4 @@
+import type { InputAckFlagStatus } from '../codec/input-ack-flags.js';
 import { type DeliveryNotice, type DeliveryNoticeCode, DELIVERY_NOTICE_CODES, type DeliveryNoticeEntry } from './notices.js';
 import { splitPaste, utf8Length } from './paste.js';
 import { DEFAULT_DELIVERY_OPTIONS, type DeliveryClock, type DeliveryOptions } from './options.js';
@@ -150,7 +151,7 @@ export class InputJournal {
   }
 
   /** An InputAck: `seq` is the host's cumulative appliedSeq. */
-  onAck(seq: number, status: 'applied' | 'deliveryUnknown' | 'resend'): void {
+  onAck(seq: number, status: InputAckFlagStatus): void {
     if (seq >= this.nextSeq) {
       this.notice('BOGUS_ACK', `InputAck seq ${seq} but the last sequence sent is ${this.nextSeq - 1}`, []);
       return;

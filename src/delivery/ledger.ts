@@ -1,3 +1,4 @@
+import type { InputAckFlagStatus } from '../codec/input-ack-flags.js';
 import { DeliveryUsageError } from './notices.js';
 import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from './options.js';
 
@@ -11,7 +12,7 @@ export type LedgerWriteOutcome = 'written' | 'refused' | 'unknown';
 /** The InputAck to send back: `seq` is always the session's cumulative appliedSeq. */
 export interface LedgerReply {
   readonly seq: number;
-  readonly status: 'applied' | 'deliveryUnknown' | 'resend';
+  readonly status: InputAckFlagStatus;
   /** Whether this frame's data was handed to the terminal. */
   readonly wrote: boolean;
 }

@@ -29,6 +29,28 @@ export const manifestCapabilitySchema = z.object({
   purpose: z.string(),
 });
 
+const directions = z.array(z.enum(['hostToClient', 'clientToHost'])).min(1);
+const entry = <K extends string, S extends z.ZodRawShape>(kind: K, shape: S) =>
+  z.object({
+    kind: z.literal(kind),
+    /** Stable across builds: `opcode:Output`, `field:SnapshotStart.source`, `event:title`, `flag:InputAck.1`, `error:NOT_SUBSCRIBED`, `capability:inputAck`. */
+    key: z.string(),
+    /** Which way the entry can travel; an entry that can only travel one way says so here. */
+    directions,
+    ...shape,
+  });
+const gatedBy = z.string().nullable();
+
+/** One entry of a build's wire surface: everything a peer of another version can meet. */
+export const surfaceEntrySchema = z.discriminatedUnion('kind', [
+  entry('opcode', { code: z.number().int(), payloadKind: z.string(), gatedBy }),
+  entry('field', { opcode: z.string(), path: z.string(), type: z.string(), optional: z.boolean(), gatedBy, volatile: z.string().optional() }),
+  entry('event', { type: z.string(), fields: z.array(z.string()), since: z.number().int().optional() }),
+  entry('flag', { opcode: z.string(), value: z.number().int().nullable(), status: z.string(), meaning: z.string(), since: z.number().int(), gatedBy }),
+  entry('error', { code: z.string(), source: z.enum(['host', 'decoder']), meaning: z.string() }),
+  entry('capability', { since: z.number().int(), gatesOpcodes: z.array(z.string()), gatesFields: z.array(z.string()) }),
+]);
+
 export const wireManifestSchema = z.object({
   manifestFormat: z.literal(MANIFEST_FORMAT),
   packageVersion: z.string(),
@@ -37,8 +59,12 @@ export const wireManifestSchema = z.object({
   opcodes: z.array(manifestOpcodeSchema),
   capabilities: z.record(z.string(), manifestCapabilitySchema),
   advertised: z.object({ host: capabilitySet, client: capabilitySet }),
+  /** The whole wire surface, from the build's tables. Absent from builds before it existed (v0.1.0). */
+  surface: z.array(surfaceEntrySchema).optional(),
 });
 
 export type WireManifest = z.infer<typeof wireManifestSchema>;
 export type ManifestOpcode = z.infer<typeof manifestOpcodeSchema>;
 export type ManifestCapability = z.infer<typeof manifestCapabilitySchema>;
+export type SurfaceEntry = z.infer<typeof surfaceEntrySchema>;
+export type SurfaceKind = SurfaceEntry['kind'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { activeRules, RULE_CATALOG } from '../../compat/rules/catalog.js';
 import { runStaticRules, STATIC_RULES } from '../../compat/rules/static/run-static.js';
-import { schemaFields } from '../../compat/rules/static/schema-fields.js';
+import { schemaFields } from '../../src/manifest/schema-fields.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import type { ManifestOpcode, WireManifest } from '../../src/manifest/manifest-schema.js';
 

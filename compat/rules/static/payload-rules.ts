@@ -1,6 +1,6 @@
 import type { ManifestOpcode, WireManifest } from '../../../src/manifest/manifest-schema.js';
 import { type Finding, newWriterToOldReader, oldWriterToNewReader, writerOf } from '../finding.js';
-import { schemaFields } from './schema-fields.js';
+import { schemaFields } from '../../../src/manifest/schema-fields.js';
 import { type StaticRule, staticFinding } from './types.js';
 
 /** Opcodes whose JSON payload can be compared field by field: same number, same name, json both times. */
