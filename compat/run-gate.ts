@@ -5,6 +5,7 @@ import type { AgainstSpec } from './baseline/validate-ref.js';
 import { buildWorkingTree } from './baseline/build-working-tree.js';
 import type { BuildInfo } from './build-info.js';
 import { readBuildManifest } from './manifest/read-manifest.js';
+import { surfaceNotes } from './manifest/surface.js';
 import type { Progress } from './progress.js';
 import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
@@ -25,7 +26,7 @@ export interface GateOptions {
   readonly progress: Progress;
 }
 
-async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean): Promise<Finding[]> {
+async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, notes: string[]): Promise<Finding[]> {
   const built = await materialise({
     repo: opts.root,
     commit: baseline.commit,
@@ -39,6 +40,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
   const findings = runStaticRules(old.manifest, current.manifest).map(tag);
   staticStep.done(`${findings.length} finding(s)`);
+  for (const note of surfaceNotes(old.manifest, current.manifest)) notes.push(matrix ? `${baseline.label}: ${note}` : note);
   if (opts.staticOnly) return findings;
 
   const journeys = opts.progress.step(`journeys against ${baseline.label}`);
@@ -68,7 +70,8 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
 
   const current = await buildWorkingTree(opts.root, opts.progress);
   const all: Finding[] = [];
-  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1)));
+  const notes: string[] = [];
+  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes)));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
   const { failing, acknowledged, stale } = applyAcknowledgements(sortAndDedupe(all), acks, rulesRun);
@@ -83,5 +86,6 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     findings: failing,
     acknowledged,
     staleAcknowledgements: stale,
+    ...(notes.length ? { notes } : {}),
   };
 }

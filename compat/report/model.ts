@@ -18,6 +18,8 @@ export interface GateReport {
   readonly acknowledged: ReadonlyArray<{ readonly finding: Finding; readonly reason: string }>;
   /** Acknowledgements that matched nothing: remove them from compat/acknowledged-breaks.json. */
   readonly staleAcknowledgements: readonly AcknowledgedBreak[];
+  /** What a rule could not check and why (an older baseline whose manifest predates the surface list). Never a failure. */
+  readonly notes?: readonly string[];
   /** Why the gate could not compare (a CompatError), or the checker's own crash. */
   readonly error?: { readonly kind: 'cannotCompare' | 'internalError'; readonly code?: string; readonly message: string };
 }

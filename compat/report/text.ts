@@ -39,6 +39,7 @@ export function renderText(report: GateReport, style: TextStyle): string {
   for (const s of report.staleAcknowledgements) {
     out.push('', `${paint('33', '!')} stale acknowledgement ${s.ruleId} · ${s.direction}${s.subject ? ` · ${s.subject}` : ''}: it matched nothing; remove it from compat/acknowledged-breaks.json`);
   }
+  for (const n of report.notes ?? []) out.push('', `${paint('2', 'note:')} ${n}`);
   out.push('');
   const counts = `${report.findings.length} finding(s), ${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)`;
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));

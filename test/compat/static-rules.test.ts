@@ -4,6 +4,8 @@ import { runStaticRules, STATIC_RULES } from '../../compat/rules/static/run-stat
 import { schemaFields } from '../../src/manifest/schema-fields.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import type { ManifestOpcode, WireManifest } from '../../src/manifest/manifest-schema.js';
+import { schemaSurface } from '../../src/manifest/surface.js';
+import { surfaceNotes } from '../../compat/manifest/surface.js';
 
 // Manifests are tampered copies of this build's real manifest: the baseline is
 // "this build", the current one carries exactly one planted change.
@@ -17,6 +19,15 @@ const op = (m: WireManifest, name: string): ManifestOpcode => m.opcodes.find((o)
 type Props = Record<string, Record<string, unknown>>;
 const props = (o: ManifestOpcode) => (o.schema as { properties: Props }).properties;
 const required = (o: ManifestOpcode) => (o.schema as { required: string[] }).required;
+/** Re-derives the schema part of a tampered manifest's surface list, as the build would print it. */
+function resurface(m: WireManifest): WireManifest {
+  const tables = (m.surface ?? []).filter((e) => e.kind === 'flag' || e.kind === 'error');
+  return { ...m, surface: [...schemaSurface(m.opcodes, m.capabilities), ...tables] };
+}
+const withoutSurface = (m: WireManifest): WireManifest => {
+  const { surface: _gone, ...rest } = m;
+  return rest;
+};
 const summary = (m: WireManifest) => runStaticRules(baseline(), m).map((f) => `${f.ruleId} | ${f.direction} | ${f.subject}`);
 
 describe('static rules', () => {
@@ -125,6 +136,75 @@ describe('static rules', () => {
     expect(summary(client)).toEqual(['CAPABILITY_NO_LONGER_ADVERTISED | new client × old host | capability ackOutput']);
     const added = tamper((x) => (x.advertised.host.inputAck = 1));
     expect(summary(added)).toEqual([]);
+  });
+
+  it('WIRE_VERSION_CHANGED: both skews', () => {
+    const m = tamper((x) => (x.wireVersion = 2));
+    expect(summary(m).sort()).toEqual(['WIRE_VERSION_CHANGED | new client × old host | wire version', 'WIRE_VERSION_CHANGED | old client × new host | wire version']);
+  });
+
+  it('FIELD_TYPE_CHANGED: widened breaks old readers, narrowed breaks new readers, anything else both', () => {
+    const widened = tamper((x) => (props(op(x, 'Resized')).cols = { anyOf: [{ type: 'integer' }, { type: 'null' }] }));
+    expect(summary(widened)).toEqual(['FIELD_TYPE_CHANGED | old client × new host | Resized.cols']);
+    const variants = (x: WireManifest) => (op(x, 'Metadata').schema as { anyOf: Array<{ properties: Props }> }).anyOf;
+    const narrowed = tamper((x) => (variants(x).find((v) => v.properties.type!.const === 'exit')!.properties.exitCode = { type: 'integer' }));
+    expect(summary(narrowed)).toEqual(['FIELD_TYPE_CHANGED | new client × old host | Metadata.[type=exit].exitCode']);
+    const swapped = tamper((x) => (props(op(x, 'Ack')).bytes = { type: 'string' }));
+    expect(summary(swapped).sort()).toEqual(['FIELD_TYPE_CHANGED | new client × old host | Ack.bytes', 'FIELD_TYPE_CHANGED | old client × new host | Ack.bytes']);
+    const integerToNumber = tamper((x) => (props(op(x, 'Resize')).cols = { type: 'number' }));
+    expect(summary(integerToNumber)).toEqual(['FIELD_TYPE_CHANGED | new client × old host | Resize.cols']);
+  });
+
+  it('ERROR_CODE_REMOVED: a removed or renamed code breaks old clients; a rename is named', () => {
+    const removed = tamper((x) => (x.surface = x.surface!.filter((e) => e.key !== 'error:NOT_SUBSCRIBED')));
+    expect(summary(removed)).toEqual(['ERROR_CODE_REMOVED | old client × new host | error:NOT_SUBSCRIBED']);
+    const renamed = tamper((x) => {
+      const e = x.surface!.find((s) => s.key === 'error:STREAM_IN_USE')!;
+      Object.assign(e, { key: 'error:STREAM_ID_IN_USE', code: 'STREAM_ID_IN_USE' });
+    });
+    const [f] = runStaticRules(baseline(), renamed);
+    expect(f).toMatchObject({ ruleId: 'ERROR_CODE_REMOVED', subject: 'error:STREAM_IN_USE', evidence: { before: 'STREAM_IN_USE', after: 'STREAM_ID_IN_USE' } });
+    const added = tamper((x) => x.surface!.push({ kind: 'error', key: 'error:TOO_MANY_STREAMS', directions: ['hostToClient'], code: 'TOO_MANY_STREAMS', source: 'host', meaning: 'over maxStreams' }));
+    expect(summary(added)).toEqual([]);
+  });
+
+  it('EVENT_TYPE_REMOVED: read from the schemas, so a baseline without a surface list is judged too', () => {
+    const dropTitle = (x: WireManifest) => {
+      const schema = op(x, 'Metadata').schema as { anyOf: Array<{ properties: Props }> };
+      schema.anyOf = schema.anyOf.filter((v) => v.properties.type!.const !== 'title');
+    };
+    const m = resurface(tamper(dropTitle));
+    expect(summary(m)).toContain('EVENT_TYPE_REMOVED | old client × new host | event:title');
+    expect(runStaticRules(withoutSurface(baseline()), m).map((f) => f.ruleId)).toContain('EVENT_TYPE_REMOVED');
+  });
+
+  it('FLAG_VALUE_CHANGED: a changed meaning breaks both skews; a removed value breaks the new reader', () => {
+    const flag = (x: WireManifest, key: string) => x.surface!.find((e) => e.key === key)!;
+    const changed = tamper((x) => Object.assign(flag(x, 'flag:InputAck.1'), { status: 'resend' }));
+    expect(summary(changed).sort()).toEqual(['FLAG_VALUE_CHANGED | new client × old host | flag:InputAck.1', 'FLAG_VALUE_CHANGED | old client × new host | flag:InputAck.1']);
+    const removed = tamper((x) => (x.surface = x.surface!.filter((e) => e.key !== 'flag:InputAck.2')));
+    expect(summary(removed)).toEqual(['FLAG_VALUE_CHANGED | new client × old host | flag:InputAck.2']);
+    const reworded = tamper((x) => Object.assign(flag(x, 'flag:InputAck.1'), { meaning: 'may have been written; do not resend' }));
+    expect(summary(reworded)).toEqual([]);
+  });
+
+  it('OPCODE_GATING_CHANGED: ungated breaks old readers; moved to another capability breaks both', () => {
+    const ungated = tamper((x) => (op(x, 'SetOutputPaused').gatedBy = null));
+    expect(summary(ungated)).toEqual(['OPCODE_GATING_CHANGED | new client × old host | SetOutputPaused']);
+    const moved = tamper((x) => (op(x, 'WriteUnavailable').gatedBy = 'inputAck'));
+    expect(summary(moved).sort()).toEqual(['OPCODE_GATING_CHANGED | new client × old host | WriteUnavailable', 'OPCODE_GATING_CHANGED | old client × new host | WriteUnavailable']);
+  });
+
+  it('a baseline without a surface list (v0.1.0): the rules skip what it cannot tell, and the notes say so', () => {
+    const old = withoutSurface(baseline());
+    expect(runStaticRules(old, baseline())).toEqual([]);
+    // Removing an error code or a flag cannot be judged against it, and nothing crashes.
+    const current = tamper((x) => (x.surface = x.surface!.filter((e) => e.kind !== 'error' && e.kind !== 'flag')));
+    expect(runStaticRules(old, current)).toEqual([]);
+    const [note, ...more] = surfaceNotes(old, baseline());
+    expect(more).toEqual([]);
+    expect(note).toContain('flag entries and error entries were not compared');
+    expect(surfaceNotes(baseline(), baseline())).toEqual([]);
   });
 
   it('every active static rule in the catalog runs, and ids are unique', () => {

@@ -58,3 +58,39 @@ export const payloadFieldMadeRequired: StaticRule = (baseline, current) => {
   }
   return findings;
 };
+
+/** Whether a field of type `types` accepts every value of type `t` (an integer is a number). */
+const admits = (types: readonly string[], t: string) => types.includes(t) || (t === 'integer' && types.includes('number'));
+
+/**
+ * FIELD_TYPE_CHANGED: a field's JSON type changed. Widened (now also null, say):
+ * new writers send values old readers refuse. Narrowed: new readers refuse old
+ * writers' values. Anything else: both.
+ */
+export const fieldTypeChanged: StaticRule = (baseline, current) => {
+  const findings: Finding[] = [];
+  for (const [before, after] of jsonPairs(baseline, current)) {
+    const now = schemaFields(after.schema);
+    for (const field of schemaFields(before.schema).values()) {
+      const changed = now.get(field.path);
+      if (!changed || changed.type === field.type || field.type === 'unknown' || changed.type === 'unknown') continue;
+      const was = field.type.split('|');
+      const is = changed.type.split('|');
+      const writer = writerOf(before.direction);
+      const directions = new Set([
+        ...(was.every((t) => admits(is, t)) ? [] : [oldWriterToNewReader(writer)]),
+        ...(is.every((t) => admits(was, t)) ? [] : [newWriterToOldReader(writer)]),
+      ]);
+      for (const direction of directions) {
+        findings.push(staticFinding({
+          ruleId: 'FIELD_TYPE_CHANGED',
+          direction,
+          subject: `${before.name}.${field.path}`,
+          message: `${before.name}.${field.path} was ${field.type} in the baseline and is ${changed.type} now`,
+          evidence: { before: field.type, after: changed.type },
+        }));
+      }
+    }
+  }
+  return findings;
+};
