@@ -6,6 +6,8 @@ import { buildWorkingTree } from './baseline/build-working-tree.js';
 import type { BuildInfo } from './build-info.js';
 import { readBuildManifest } from './manifest/read-manifest.js';
 import { surfaceNotes } from './manifest/surface.js';
+import { measureCoverage } from './coverage/measure.js';
+import type { BaselineCoverage } from './report/coverage.js';
 import type { Progress } from './progress.js';
 import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
@@ -26,7 +28,7 @@ export interface GateOptions {
   readonly progress: Progress;
 }
 
-async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, notes: string[]): Promise<Finding[]> {
+async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, notes: string[], coverage: BaselineCoverage[]): Promise<Finding[]> {
   const built = await materialise({
     repo: opts.root,
     commit: baseline.commit,
@@ -50,8 +52,12 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     journeys.fail();
     throw e;
   });
-  journeys.done();
-  return [...findings, ...runDynamicRules(recordings, { old: old.manifest, new: current.manifest }).map(tag), ...runPtyOutcomeRules(recordings.pty).map(tag)];
+  const manifests = { old: old.manifest, new: current.manifest };
+  const dynamic = [...runDynamicRules(recordings, manifests), ...runPtyOutcomeRules(recordings.pty)];
+  coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings) });
+  if (dynamic.length) journeys.fail(`${dynamic.length} finding(s)`);
+  else journeys.done();
+  return [...findings, ...dynamic.map(tag)];
 }
 
 /**
@@ -71,7 +77,8 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   const current = await buildWorkingTree(opts.root, opts.progress);
   const all: Finding[] = [];
   const notes: string[] = [];
-  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes)));
+  const coverage: BaselineCoverage[] = [];
+  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes, coverage)));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
   const { failing, acknowledged, stale } = applyAcknowledgements(sortAndDedupe(all), acks, rulesRun);
@@ -87,5 +94,6 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     acknowledged,
     staleAcknowledgements: stale,
     ...(notes.length ? { notes } : {}),
+    ...(coverage.length ? { coverage } : {}),
   };
 }

@@ -1,5 +1,6 @@
 import type { Finding } from '../rules/finding.js';
 import { brief, ghData, ghProperty } from './escape.js';
+import { coverageAnnotations } from './coverage.js';
 import type { GateReport } from './model.js';
 
 function title(f: Finding): string {
@@ -22,6 +23,7 @@ export function renderGithubAnnotations(report: GateReport): string {
   for (const s of report.staleAcknowledgements) {
     lines.push(`::warning file=compat/acknowledged-breaks.json,title=${ghProperty('stale acknowledgement')}::${ghData(`${s.ruleId} (${s.direction}${s.subject ? `, ${s.subject}` : ''}) matched nothing; remove it`)}`);
   }
+  lines.push(...coverageAnnotations(report.coverage ?? []));
   return lines.join('\n') + (lines.length ? '\n' : '');
 }
 

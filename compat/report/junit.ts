@@ -1,6 +1,7 @@
 import { ruleEntry } from '../rules/catalog.js';
 import { PAIRING_LABELS, type DirectionLabel, type Finding } from '../rules/finding.js';
 import { brief, xmlEscape } from './escape.js';
+import { coverageJunitCases } from './coverage.js';
 import type { GateReport } from './model.js';
 
 const SKEWS: readonly DirectionLabel[] = [PAIRING_LABELS.oldClientNewHost, PAIRING_LABELS.newClientOldHost];
@@ -31,6 +32,7 @@ export function renderJunit(report: GateReport): string {
       }
     }
   }
+  cases.push(...coverageJunitCases(report.coverage ?? [], report.baselines.length > 1));
   return [
     '<?xml version="1.0" encoding="UTF-8"?>',
     `<testsuites name="termwire compat" tests="${cases.length}" failures="${failures}">`,

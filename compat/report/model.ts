@@ -1,5 +1,6 @@
 import type { Finding } from '../rules/finding.js';
 import type { AcknowledgedBreak } from './acknowledged.js';
+import type { BaselineCoverage } from './coverage.js';
 
 export type GateStatus = 'compatible' | 'incompatible' | 'cannotCompare' | 'internalError';
 
@@ -20,6 +21,8 @@ export interface GateReport {
   readonly staleAcknowledgements: readonly AcknowledgedBreak[];
   /** What a rule could not check and why (an older baseline whose manifest predates the surface list). Never a failure. */
   readonly notes?: readonly string[];
+  /** Which surface entries the journeys exercised, per direction and baseline; absent for a static-only run. */
+  readonly coverage?: readonly BaselineCoverage[];
   /** Why the gate could not compare (a CompatError), or the checker's own crash. */
   readonly error?: { readonly kind: 'cannotCompare' | 'internalError'; readonly code?: string; readonly message: string };
 }

@@ -1,5 +1,6 @@
 import type { Finding } from '../rules/finding.js';
 import { brief } from './escape.js';
+import { coverageTextLines } from './coverage.js';
 import type { GateReport } from './model.js';
 
 export interface TextStyle { readonly color: boolean }
@@ -40,6 +41,7 @@ export function renderText(report: GateReport, style: TextStyle): string {
     out.push('', `${paint('33', '!')} stale acknowledgement ${s.ruleId} · ${s.direction}${s.subject ? ` · ${s.subject}` : ''}: it matched nothing; remove it from compat/acknowledged-breaks.json`);
   }
   for (const n of report.notes ?? []) out.push('', `${paint('2', 'note:')} ${n}`);
+  if (report.coverage?.length) out.push('', ...coverageTextLines(report.coverage, report.baselines.length > 1));
   out.push('');
   const counts = `${report.findings.length} finding(s), ${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)`;
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));

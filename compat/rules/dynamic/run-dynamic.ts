@@ -7,6 +7,9 @@ import { gatedFrameNotNegotiated } from './gated-frame.js';
 import { snapshotContentChanged } from './snapshot-content.js';
 import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch } from './journey-outcome-rules.js';
 import type { DynamicRule, SideManifests } from './types.js';
+import { coverageFindings, measureCoverage } from '../../coverage/measure.js';
+
+const surfaceNotExercised: DynamicRule = (recordings, manifests) => coverageFindings(measureCoverage(manifests, recordings));
 
 /** The dynamic pass, by catalog id. Every active dynamic rule in the catalog has an entry here (tested). */
 export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
@@ -19,6 +22,7 @@ export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   INPUT_NOT_EXACTLY_ONCE: inputNotExactlyOnce,
   SNAPSHOT_CONTENT_CHANGED: snapshotContentChanged,
   SCREEN_MISMATCH: screenMismatch,
+  SURFACE_NOT_EXERCISED: surfaceNotExercised,
 };
 
 export function runDynamicRules(recordings: JourneyRecordingSet, manifests: SideManifests): Finding[] {

@@ -1,0 +1,42 @@
+import { coverageLine, type CoverageReport } from '../coverage/measure.js';
+import { ghData, ghProperty, xmlEscape } from './escape.js';
+
+/** Coverage of one baseline's journeys; `baseline` is set in a matrix run. */
+export interface BaselineCoverage extends CoverageReport {
+  readonly baseline: string;
+}
+
+/** How many old uncovered entries the text report names before it summarises the rest. */
+const NAMED_WARNINGS = 12;
+
+export function coverageTextLines(coverage: readonly BaselineCoverage[], matrix: boolean): string[] {
+  const out: string[] = [];
+  for (const c of coverage) {
+    for (const d of c.directions) out.push(`coverage ${d.direction}${matrix ? ` against ${c.baseline}` : ''}: ${coverageLine(d.counts)}`);
+    const warnings = c.uncovered.filter((u) => !u.isNew);
+    for (const u of warnings.slice(0, NAMED_WARNINGS)) out.push(`  warning: ${u.key} not exercised in ${u.direction}`);
+    if (warnings.length > NAMED_WARNINGS) out.push(`  warning: ${warnings.length - NAMED_WARNINGS} more entries not exercised (--format json lists them all)`);
+  }
+  return out;
+}
+
+/** One passing JUnit testcase per direction, its figures in system-out: coverage is measured, its gaps are findings. */
+export function coverageJunitCases(coverage: readonly BaselineCoverage[], matrix: boolean): string[] {
+  return coverage.flatMap((c) =>
+    c.directions.map((d) => {
+      const gaps = c.uncovered.filter((u) => u.direction === d.direction).map((u) => `${u.isNew ? 'new, not exercised' : 'warning'}: ${u.key}`);
+      const out = [coverageLine(d.counts), ...gaps].join('\n');
+      return `    <testcase classname="termwire.compat.coverage" name="${xmlEscape(`coverage [${d.direction}]${matrix ? ` against ${c.baseline}` : ''}`)}"><system-out>${xmlEscape(out)}</system-out></testcase>`;
+    }),
+  );
+}
+
+/** A notice per direction with its figures, and a warning per old entry no journey exercises. */
+export function coverageAnnotations(coverage: readonly BaselineCoverage[]): string[] {
+  const lines: string[] = [];
+  for (const c of coverage) {
+    for (const d of c.directions) lines.push(`::notice title=${ghProperty(`coverage ${d.direction}`)}::${ghData(coverageLine(d.counts))}`);
+    for (const u of c.uncovered.filter((x) => !x.isNew)) lines.push(`::warning title=${ghProperty(`not exercised: ${u.key}`)}::${ghData(`${u.key} crossed no wire in ${u.direction}; add a journey step that sends it`)}`);
+  }
+  return lines;
+}
