@@ -8,19 +8,33 @@ export const STEP_NAMES = [
   'initialSnapshot',
   'input',
   'liveOutput',
+  'title',
+  'paste',
+  'burst',
   'hideReveal',
   'drop',
   'resubscribe',
   'inputAfterReconnect',
+  'inputResend',
+  'deliveryUnknown',
+  'secondClient',
+  'resize',
+  'claimViewport',
+  'exit',
+  'inputAfterExit',
   'unsubscribe',
+  'inputAfterUnsubscribe',
 ] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
 /** Which snapshot of the journey a frame belongs to; repeated frame shapes are compared per occurrence. */
-export const OCCURRENCES = ['initial', 'reveal', 'reconnect'] as const;
+export const OCCURRENCES = ['initial', 'reveal', 'reconnect', 'attach'] as const;
 export type Occurrence = (typeof OCCURRENCES)[number];
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
+
+/** Which client process a frame belongs to: the one that drives the journey, or the second one attached to the same terminal. */
+export type ClientLabel = 'primary' | 'second';
 
 export interface RecordedFrame {
   index: number;
@@ -34,6 +48,12 @@ export interface RecordedFrame {
   /** Decoded by the AUTHOR's codec: a JSON object, text, or {hex}. */
   payload: unknown;
   rawHex: string;
+  /** The client whose connection the frame crossed; absent means primary. */
+  client?: ClientLabel;
+  /** The proxy's connection number (1 for the first, counting every client's connects and reconnects). */
+  connection?: number;
+  /** A fault the proxy applied: a frame it did not forward, or one it wrote itself (never the client's). */
+  fault?: 'dropped' | 'injected';
   /** Set when the RECEIVING build's decoder refused the frame. */
   refusedBy?: { code: string; message: string };
 }
@@ -43,6 +63,8 @@ export interface StepResult {
   status: 'ok' | 'stalled' | 'skipped';
   /** For a stall: what the barrier was still waiting for. */
   missing?: string;
+  /** For a skip: why (a peer of this gate run cannot drive it, the pairing did not negotiate what it needs, an earlier stall). */
+  reason?: string;
   durationMs: number;
 }
 

@@ -1,4 +1,6 @@
-/** What the peers report back over the control channel; barriers read only this. */
+import type { ProxiedFrame } from './recording-proxy.js';
+
+/** What the peers report back over the control channel; barriers read only this and the frames the proxy saw. */
 export interface ClientObservation {
   readonly connected: boolean;
   /** How many `subscribed` events the stream has seen (one per connection). */
@@ -10,6 +12,13 @@ export interface ClientObservation {
   readonly disconnects: number;
   readonly unsubscribed: boolean;
   readonly errors: readonly string[];
+  // Peer protocol 2 only; a step that waits on these needs the ops that bring them.
+  readonly size?: { readonly cols: number; readonly rows: number } | null;
+  readonly resizedCount?: number;
+  readonly titles?: readonly string[];
+  readonly exits?: number;
+  readonly writeUnavailable?: number;
+  readonly notices?: readonly string[];
 }
 
 export interface HostObservation {
@@ -18,9 +27,16 @@ export interface HostObservation {
   /** Streams whose output is paused by SetOutputPaused. */
   readonly pausedStreams: number;
   readonly errors: readonly string[];
+  /** Peer protocol 2: the most bytes ever waiting in one link's socket buffer. */
+  readonly peakBufferedBytes?: number;
 }
 
 export interface Observation {
   readonly client: ClientObservation;
+  /** The second client, once a step attached it. */
+  readonly second?: ClientObservation;
   readonly host: HostObservation;
+  /** Every frame the proxy has seen so far (it only grows), and how many there were when observed. */
+  readonly wire: readonly ProxiedFrame[];
+  readonly wireCount: number;
 }

@@ -20,6 +20,7 @@ export const PTY_JOURNEY: readonly JourneyStep[] = [
   },
   {
     name: 'input',
+    typed: PTY_TYPED_BEFORE_DROP,
     act: async ({ client }) => void (await client.call('write', { data: PTY_TYPED_BEFORE_DROP })),
     done: (o) => first(terminalGot(o, PTY_TYPED_BEFORE_DROP), shows(o.client.screen, 'one-42')),
   },
@@ -30,6 +31,7 @@ export const PTY_JOURNEY: readonly JourneyStep[] = [
   },
   {
     name: 'inputAfterReconnect',
+    typed: PTY_TYPED_AFTER_RECONNECT,
     act: async ({ client }) => void (await client.call('write', { data: PTY_TYPED_AFTER_RECONNECT })),
     done: (o) =>
       first(

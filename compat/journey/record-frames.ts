@@ -9,6 +9,7 @@ const OCCURRENCE_OF_STEP: Partial<Record<StepName, Occurrence>> = {
   hideReveal: 'reveal',
   drop: 'reconnect',
   resubscribe: 'reconnect',
+  secondClient: 'attach',
 };
 
 /** Each build's decoder, running in a process of that build. */
@@ -43,6 +44,9 @@ export async function recordFrames(captured: readonly ProxiedFrame[], codecs: Pa
       seq: header.seq,
       payload: authored.ok ? authored.payload : { hex: rawHex.slice(32) },
       rawHex,
+      client: frame.client,
+      connection: frame.connection,
+      ...(frame.fault ? { fault: frame.fault } : {}),
     };
     const occurrence = OCCURRENCE_OF_STEP[step];
     if (occurrence) record.occurrence = occurrence;

@@ -3,14 +3,31 @@ import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
+export type ClientLabel = 'primary' | 'second';
 
 export interface ProxiedFrame {
   readonly direction: FrameDirection;
   /** The journey step current when the frame crossed the proxy. */
   readonly step: string;
   readonly bytes: Uint8Array;
-  /** Which client connection (1 for the first, 2 after a reconnect, ...). */
+  /** Which client connection (1 for the first, 2 after a reconnect, ...), over all clients. */
   readonly connection: number;
+  /** Which client: named by the path of the URL it connected to (`/second`), primary otherwise. */
+  readonly client: ClientLabel;
+  /** The wire v1 header (a permanent format), read here so barriers can wait on frames without any build's codec. */
+  readonly opcode: number;
+  readonly streamId: number;
+  readonly seq: number;
+  readonly fault?: 'dropped' | 'injected';
+}
+
+const INPUT_OPCODE = 7;
+
+/** The wire v1 header fields; the bytes past it are the payload. */
+export function peekHeader(bytes: Uint8Array): { opcode: number; streamId: number; seq: number } {
+  if (bytes.length < 16) return { opcode: -1, streamId: -1, seq: -1 };
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  return { opcode: bytes[2]!, streamId: view.getUint32(4, true), seq: view.getUint32(8, true) * 2 ** 32 + view.getUint32(12, true) };
 }
 
 export type DropMode = 'close' | 'silent';
@@ -22,6 +39,7 @@ export interface Upstream {
 
 interface Pair {
   readonly id: number;
+  readonly client: ClientLabel;
   readonly downstream: WebSocket;
   readonly upstream: WebSocket;
   blackholed: boolean;
@@ -41,6 +59,8 @@ export class RecordingProxy {
   private connections = 0;
   private holding = false;
   private readonly held: Array<() => void> = [];
+  /** Armed by dropSequencedInput: how many more sequenced Inputs of that client pass before one is dropped. */
+  private inputDrop: { client: ClientLabel; passBefore: number } | undefined;
 
   private upstream: Promise<Upstream>;
   private setUpstream!: (upstream: Upstream) => void;
@@ -81,7 +101,7 @@ export class RecordingProxy {
       const released = this.holding ? new Promise<void>((resolve) => this.held.push(resolve)) : Promise.resolve();
       void Promise.all([this.upstream, released]).then(([upstream]) => {
         if (downstream.readyState !== WebSocket.OPEN) return;
-        this.bridge(downstream, upstream);
+        this.bridge(downstream, upstream, request.url?.startsWith('/second') ? 'second' : 'primary');
         downstream.resume();
       });
     });
@@ -89,10 +109,45 @@ export class RecordingProxy {
     return `ws://127.0.0.1:${port}`;
   }
 
-  private bridge(downstream: WebSocket, target: Upstream): void {
+  /**
+   * A fault: of the client's next sequenced Inputs (seq > 0), `passBefore` are
+   * forwarded and the one after them is not, so the host sees a gap.
+   */
+  dropSequencedInput(client: ClientLabel, passBefore: number): void {
+    this.inputDrop = { client, passBefore };
+  }
+
+  /**
+   * A fault: writes `bytes` toward the host on the client's live connection,
+   * as if the client had sent them; recorded as injected. False when that client has no live connection.
+   */
+  inject(client: ClientLabel, bytes: Uint8Array): boolean {
+    const pair = [...this.pairs].find((p) => p.client === client && !p.blackholed && p.upstream.readyState === WebSocket.OPEN);
+    if (!pair) return false;
+    this.record('clientToHost', bytes, pair, 'injected');
+    pair.upstream.send(bytes);
+    return true;
+  }
+
+  private record(direction: FrameDirection, bytes: Uint8Array, pair: Pair, fault?: 'dropped' | 'injected'): void {
+    this.frames.push({ direction, step: this.step, bytes, connection: pair.id, client: pair.client, ...peekHeader(bytes), ...(fault ? { fault } : {}) });
+  }
+
+  /** True when this client-to-host frame is the sequenced Input an armed fault drops. */
+  private dropsNow(pair: Pair, bytes: Uint8Array): boolean {
+    const drop = this.inputDrop;
+    if (!drop || drop.client !== pair.client) return false;
+    const { opcode, seq } = peekHeader(bytes);
+    if (opcode !== INPUT_OPCODE || seq === 0) return false;
+    if (drop.passBefore-- > 0) return false;
+    this.inputDrop = undefined;
+    return true;
+  }
+
+  private bridge(downstream: WebSocket, target: Upstream, client: ClientLabel): void {
     const id = ++this.connections;
     const upstream = new WebSocket(target.url, { headers: { authorization: `Bearer ${target.token}` }, autoPong: false, maxPayload: 64 * 1024 * 1024 });
-    const pair: Pair = { id, downstream, upstream, blackholed: false };
+    const pair: Pair = { id, client, downstream, upstream, blackholed: false };
     this.pairs.add(pair);
     const held: Uint8Array[] = [];
     const toHost = (bytes: Uint8Array) => (upstream.readyState === WebSocket.OPEN ? upstream.send(bytes) : held.push(bytes));
@@ -102,13 +157,14 @@ export class RecordingProxy {
     downstream.on('message', (data, isBinary) => {
       if (pair.blackholed || !isBinary) return;
       const bytes = copyBytes(data);
-      this.frames.push({ direction: 'clientToHost', step: this.step, bytes, connection: id });
+      if (this.dropsNow(pair, bytes)) return this.record('clientToHost', bytes, pair, 'dropped');
+      this.record('clientToHost', bytes, pair);
       toHost(bytes);
     });
     upstream.on('message', (data, isBinary) => {
       if (pair.blackholed || !isBinary) return;
       const bytes = copyBytes(data);
-      this.frames.push({ direction: 'hostToClient', step: this.step, bytes, connection: id });
+      this.record('hostToClient', bytes, pair);
       if (downstream.readyState === WebSocket.OPEN) downstream.send(bytes);
     });
     downstream.on('ping', (data) => !pair.blackholed && downstream.pong(data));

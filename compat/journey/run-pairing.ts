@@ -1,24 +1,34 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
-import type { PairingRecording, Side, StepResult } from '../recording.js';
-import type { Observation } from './observed-state.js';
+import type { PairingRecording, Side, StepName, StepResult } from '../recording.js';
+import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PeerProcess } from './peer-process.js';
+import { PTY_JOURNEY } from './pty-steps.js';
 import { recordFrames } from './record-frames.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
-import { PTY_JOURNEY, PTY_TYPED_AFTER_RECONNECT, PTY_TYPED_BEFORE_DROP, PTY_TYPED_DURING_DROP } from './pty-steps.js';
-import { JOURNEY, type JourneyStep, type StepContext, TYPED_AFTER_RECONNECT, TYPED_BEFORE_DROP, TYPED_DURING_DROP } from './steps.js';
+import { JOURNEY } from './script-journey.js';
+import { type DrivableOps, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, type StepContext } from './steps.js';
 
-/** A journey: which terminal the host serves, the steps, and everything the client types in them. */
+/** A journey: which terminal the host serves, and the steps (each says what it types). */
 export interface JourneyPlan {
   readonly hostBackend: 'script' | 'pty';
   readonly steps: readonly JourneyStep[];
-  readonly typed: string;
-  /** The part of `typed` typed into a dead link. */
-  readonly atMostOnce: string;
 }
 
-export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY, typed: TYPED_BEFORE_DROP + TYPED_DURING_DROP + TYPED_AFTER_RECONNECT, atMostOnce: TYPED_DURING_DROP };
-export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY, typed: PTY_TYPED_BEFORE_DROP + PTY_TYPED_DURING_DROP + PTY_TYPED_AFTER_RECONNECT, atMostOnce: PTY_TYPED_DURING_DROP };
+export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY };
+export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY };
+
+/** What the gate run decided for every pairing: the ops both builds' peers answer, and the steps skipped for lack of them. */
+export interface RunDecision {
+  readonly ops: DrivableOps;
+  readonly skipped: ReadonlyMap<StepName, string>;
+}
+
+/** Protocol 1's ops and nothing skipped: for callers driving two builds of one peer protocol. */
+export const PROTOCOL_1_RUN: RunDecision = {
+  ops: { client: new Set(['subscribe', 'write', 'hide', 'reveal', 'unsubscribe', 'state']), host: new Set(['emit', 'state']) },
+  skipped: new Map(),
+};
 
 export interface JourneyOptions {
   /** Longest a step may wait for its barrier before it is reported stalled. Default 15000. */
@@ -57,12 +67,21 @@ class StepStalled extends Error {
 }
 
 /** Runs the journey once with `client` against `host` through a recording proxy. */
-export async function runPairing(client: PairingBuild, host: PairingBuild, options: JourneyOptions = DEFAULT_JOURNEY_OPTIONS, plan: JourneyPlan = SCRIPT_PLAN): Promise<PairingRecording> {
+export async function runPairing(
+  client: PairingBuild,
+  host: PairingBuild,
+  options: JourneyOptions = DEFAULT_JOURNEY_OPTIONS,
+  plan: JourneyPlan = SCRIPT_PLAN,
+  decision: RunDecision = PROTOCOL_1_RUN,
+): Promise<PairingRecording> {
   const label = `${client.side} client × ${host.side} host${plan.hostBackend === 'pty' ? ' (pty)' : ''}`;
   const peerErrors: string[] = [];
   const steps: StepResult[] = [];
   let hostPeer: PeerProcess | undefined;
   let clientPeer: PeerProcess | undefined;
+  let secondPeer: Promise<PeerProcess> | undefined;
+  let typed = '';
+  let atMostOnce = '';
   let proxy: RecordingProxy | undefined;
   let finalObservation: Observation | undefined;
   let captured: ProxiedFrame[] = [];
@@ -70,6 +89,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
   try {
     proxy = new RecordingProxy();
     const proxyUrl = await proxy.listen();
+    const primaryUrl = `${proxyUrl}/primary`;
     // Both peers start at once; the proxy holds the client's connection until the host is listening.
     const starting = [
       PeerProcess.start({ buildDir: host.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: `${host.side} host ${host.build.version}` }),
@@ -77,7 +97,7 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
         buildDir: client.build.dir,
         role: 'client',
         label: `${client.side} client ${client.build.version}`,
-        args: ['--url', proxyUrl, '--token', proxy.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)],
+        args: ['--url', primaryUrl, '--token', proxy.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)],
       }),
     ] as const;
     const [hostStarted, clientStarted] = await Promise.allSettled(starting);
@@ -91,7 +111,24 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     // What the running builds say they advertise wins over their manifests.
     advertised = { client: clientPeer.hello.advertised, host: hostPeer.hello.advertised };
     const peers = { client: clientPeer, host: hostPeer };
-    const observe = async (): Promise<Observation> => ({ client: await peers.client.call('state'), host: await peers.host.call('state') });
+    const clientArgs = (url: string) => ['--url', url, '--token', proxy!.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
+    // The second client connects to its own path, so the proxy can say which client each frame belongs to.
+    const second = () =>
+      (secondPeer ??= PeerProcess.start({ buildDir: client.build.dir, role: 'client', label: `${client.side} second client ${client.build.version}`, args: clientArgs(`${proxyUrl}/second`) }).then(async (peer) => {
+        await peer.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
+        return peer;
+      }));
+    const started = async () => (secondPeer ? await secondPeer : undefined);
+    const observe = async (): Promise<Observation> => {
+      const secondNow = await started();
+      const [clientState, hostState, secondState] = await Promise.all([
+        peers.client.call<ClientObservation>('state'),
+        peers.host.call<HostObservation>('state'),
+        secondNow?.call<ClientObservation>('state'),
+      ]);
+      const wire = proxy!.frames;
+      return { client: clientState, host: hostState, ...(secondState ? { second: secondState } : {}), wire, wireCount: wire.length };
+    };
     const until = async (missing: (o: Observation) => string | undefined, deadlineMs = options.stepDeadlineMs) => {
       const deadline = Date.now() + deadlineMs;
       for (;;) {
@@ -102,26 +139,47 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
         await new Promise((resolve) => setTimeout(resolve, options.pollMs));
       }
     };
-    let stalled = false;
+    let stalled: StepName | undefined;
     for (const step of plan.steps) {
-      if (stalled) {
-        steps.push({ name: step.name, status: 'skipped', durationMs: 0 });
+      const skipReason = stalled ? `step ${stalled} stalled` : decision.skipped.get(step.name);
+      if (skipReason) {
+        steps.push({ name: step.name, status: 'skipped', reason: skipReason, durationMs: 0 });
         continue;
       }
       proxy.step = step.name;
-      const started = Date.now();
+      const startedAt = Date.now();
       try {
         const before = await observe();
+        const notApplicable = step.notApplicable?.(before);
+        if (notApplicable) {
+          steps.push({ name: step.name, status: 'skipped', reason: `not applicable: ${notApplicable}`, durationMs: 0 });
+          continue;
+        }
         // A reconnect begun in the drop step is held at the proxy until the next step has taken its 'before'.
         proxy.holdNewConnections = step.name === 'drop';
-        const ctx: StepContext = { client: clientPeer, host: hostPeer, before, drop: (mode) => proxy!.drop(mode), until: async (m) => void (await until(m)) };
+        const p = proxy;
+        const ctx: StepContext = {
+          client: clientPeer,
+          host: hostPeer,
+          second,
+          before,
+          ops: decision.ops,
+          drop: (mode) => p.drop(mode),
+          dropSequencedInput: (who, passBefore) => p.dropSequencedInput(who, passBefore),
+          inject: (who, bytes) => p.inject(who, bytes),
+          until: async (m) => void (await until(m)),
+        };
+        if (step.typed) {
+          typed += step.typed;
+          if (step.typedAtMostOnce) atMostOnce += step.typed;
+        }
         await step.act?.(ctx);
         await until((o) => step.done(o, before));
-        steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - started });
+        steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - startedAt });
       } catch (error) {
-        stalled = true;
+        stalled = step.name;
         const missing = error instanceof StepStalled ? error.missing : `control error: ${(error as Error).message}`;
-        steps.push({ name: step.name, status: 'stalled', missing, durationMs: Date.now() - started });
+        steps.push({ name: step.name, status: 'stalled', missing, durationMs: Date.now() - startedAt });
       }
     }
     // Outcomes are read once everything has settled: a real shell's prompt may land in a later read,
@@ -131,10 +189,11 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     // The peers never got as far as the journey: nothing was compared, so this is exit 2, never a finding or a pass.
     throw new CompatError('PEER_UNAVAILABLE', `${label}: ${(error as Error).message}`);
   } finally {
-    for (const peer of [clientPeer, hostPeer]) {
+    const secondStarted = await secondPeer?.catch(() => undefined);
+    for (const peer of [clientPeer, secondStarted, hostPeer]) {
       if (peer && steps.some((s) => s.status === 'stalled')) peerErrors.push(...peer.recentLog(10).map((l) => `${peer.label}: ${l}`));
     }
-    await Promise.all([clientPeer?.stop(), hostPeer?.stop()]);
+    await Promise.all([clientPeer?.stop(), secondStarted?.stop(), hostPeer?.stop()]);
     await proxy?.close();
     captured = proxy?.frames ?? [];
   }
@@ -147,8 +206,8 @@ export async function runPairing(client: PairingBuild, host: PairingBuild, optio
     frames: await recordFrames(captured, { client: client.codec, host: host.codec }),
     advertised,
     negotiated: finalObservation?.client.negotiated ?? undefined,
-    input: { typed: plan.typed, reachedTerminal: finalObservation?.host.inputLog ?? '', atMostOnce: plan.atMostOnce },
+    input: { typed, reachedTerminal: finalObservation?.host.inputLog ?? '', ...(atMostOnce ? { atMostOnce } : {}) },
     screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
-    peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...finalObservation.host.errors] : [])],
+    peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...(finalObservation.second?.errors ?? []), ...finalObservation.host.errors] : [])],
   };
 }

@@ -1,8 +1,9 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { PairingRecording } from '../recording.js';
+import { drivableOps, stepsSkippedInRun } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
-import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, runPairing, SCRIPT_PLAN } from './run-pairing.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
 
 export interface JourneyRecordings {
   newNew: PairingRecording;
@@ -67,9 +68,14 @@ export async function runJourneyPairings(
     };
     const old = await side('old');
     const current = await side('new');
+    // Decided once for the run, from both builds' announced peer ops, so all four pairings walk the same steps.
+    const ops = drivableOps(old.codec.hello, current.codec.hello);
+    const hellos = { old: old.codec.hello, new: current.codec.hello };
+    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN].map((plan) => [plan, { ops, skipped: stepsSkippedInRun(plan.steps, ops, hellos) }]));
+    for (const [name, reason] of decisions.get(SCRIPT_PLAN)!.skipped) opts.onProgress(`journey: step ${name} skipped in every pairing of this run: ${reason}`);
     const run = async (client: PairingBuild, host: PairingBuild, plan: JourneyPlan = SCRIPT_PLAN) => {
       opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${client.side} client ${client.build.version} × ${host.side} host ${host.build.version}`);
-      return runPairing(client, host, options, plan);
+      return runPairing(client, host, options, plan, decisions.get(plan));
     };
     // Each pairing has its own peers and proxy, so pairings can overlap; results keep their names.
     const [newNew, oldOld, oldClientNewHost, newClientOldHost, ptyOldClientNewHost, ptyNewClientOldHost] = await inLanes(options.concurrentPairings, [

@@ -1,7 +1,8 @@
+import type { ClientPeerOp, HostPeerOp } from '../peer/peer-ops.js';
 import type { StepName } from '../recording.js';
 import type { Observation } from './observed-state.js';
 import type { PeerProcess } from './peer-process.js';
-import type { DropMode } from './recording-proxy.js';
+import type { ClientLabel, DropMode } from './recording-proxy.js';
 
 /** The script terminal's banner: the initial snapshot must show it. */
 export const SCRIPT_BANNER = 'termwire script terminal';
@@ -12,24 +13,47 @@ export const TYPED_AFTER_RECONNECT = 'echo two\r';
 /** Typed after the link went silent, before the client can know: exactly-once input must still deliver it once. */
 export const TYPED_DURING_DROP = 'echo dark\r';
 
+/** The control ops both builds' peers answer in this gate run, by role. */
+export interface DrivableOps {
+  readonly client: ReadonlySet<string>;
+  readonly host: ReadonlySet<string>;
+}
+
 export interface StepContext {
   readonly client: PeerProcess;
   readonly host: PeerProcess;
+  /** The second client, attached to the same terminal through the proxy; started by the first step that asks. */
+  second(): Promise<PeerProcess>;
+  /** Proxy faults. */
   drop(mode: DropMode): void;
+  dropSequencedInput(client: ClientLabel, passBefore: number): void;
+  inject(client: ClientLabel, bytes: Uint8Array): boolean;
   /** Waits until `missing` returns undefined; a stall names what it still returned. */
   until(missing: (o: Observation) => string | undefined): Promise<void>;
-  /** What the client saw before this step began, for "more than before" barriers. */
+  /** What the peers saw before this step began, for "more than before" barriers. */
   readonly before: Observation;
+  readonly ops: DrivableOps;
 }
 
+/**
+ * One step of the vocabulary the journeys draw from: self-contained, with its
+ * act and the barrier that ends it, so a script or a seeded schedule can use it.
+ */
 export interface JourneyStep {
   readonly name: StepName;
+  /** Peer ops beyond protocol 1's: where either build's peers lack one, the gate run skips the step in all four pairings. */
+  readonly needs?: { readonly client?: readonly ClientPeerOp[]; readonly host?: readonly HostPeerOp[] };
+  /** Why this pairing cannot walk the step (what it negotiated), or undefined; a skipped step says so. */
+  readonly notApplicable?: (before: Observation) => string | undefined;
+  /** What the step types that must reach the terminal: exactly once, or at most once when typed into a dead link without exactly-once input. */
+  readonly typed?: string;
+  readonly typedAtMostOnce?: boolean;
   readonly act?: (ctx: StepContext) => Promise<void>;
   /** The step is done when this returns undefined; otherwise it says what is missing. */
   readonly done: (o: Observation, before: Observation) => string | undefined;
 }
 
-const screenShows = (o: Observation, text: string) => (o.client.screen.includes(text) ? undefined : `client screen showing '${text.trim()}'`);
+export const screenShows = (o: Observation, text: string) => (o.client.screen.includes(text) ? undefined : `client screen showing '${text.trim()}'`);
 export const terminalGot = (o: Observation, text: string) => (o.host.inputLog.includes(text) ? undefined : `terminal input containing ${JSON.stringify(text)}`);
 export const first = (...checks: Array<string | undefined>) => checks.find((c) => c !== undefined);
 
@@ -44,6 +68,8 @@ export const SUBSCRIBE_STEP: JourneyStep = {
 export function dropStep(typedInTheDark: string): JourneyStep {
   return {
     name: 'drop',
+    typed: typedInTheDark,
+    typedAtMostOnce: true,
     act: async ({ drop, client }) => {
       drop('silent');
       await client.call('write', { data: typedInTheDark });
@@ -52,27 +78,25 @@ export function dropStep(typedInTheDark: string): JourneyStep {
   };
 }
 
-/**
- * The journey every pairing runs, in order. Each step ends on a barrier over
- * state the peers report, never on a sleep.
- */
-export const JOURNEY: readonly JourneyStep[] = [
-  SUBSCRIBE_STEP,
-  {
+/** The core steps, from subscribe to input after a reconnect, and the unsubscribe confirmation. */
+export const CORE_STEPS = {
+  subscribe: SUBSCRIBE_STEP,
+  initialSnapshot: {
     name: 'initialSnapshot',
     done: (o) => first(o.client.snapshots.length >= 1 ? undefined : 'an initial snapshot on the client', screenShows(o, SCRIPT_BANNER)),
   },
-  {
+  input: {
     name: 'input',
+    typed: TYPED_BEFORE_DROP,
     act: async ({ client }) => void (await client.call('write', { data: TYPED_BEFORE_DROP })),
     done: (o) => first(terminalGot(o, TYPED_BEFORE_DROP), screenShows(o, 'ran: echo one')),
   },
-  {
+  liveOutput: {
     name: 'liveOutput',
     act: async ({ host }) => void (await host.call('emit', { text: 'live output 1\r\n' })),
     done: (o) => screenShows(o, 'live output 1'),
   },
-  {
+  hideReveal: {
     name: 'hideReveal',
     act: async ({ client, host, until }) => {
       await client.call('hide');
@@ -84,8 +108,8 @@ export const JOURNEY: readonly JourneyStep[] = [
     done: (o, before) =>
       first(o.client.snapshots.slice(before.client.snapshots.length).some((s) => s.requestId) ? undefined : 'a snapshot answering the reveal request', screenShows(o, 'while hidden')),
   },
-  dropStep(TYPED_DURING_DROP),
-  {
+  drop: dropStep(TYPED_DURING_DROP),
+  resubscribe: {
     name: 'resubscribe',
     done: (o, before) =>
       first(
@@ -93,8 +117,9 @@ export const JOURNEY: readonly JourneyStep[] = [
         o.client.snapshots.length > before.client.snapshots.length ? undefined : 'the reconnect snapshot',
       ),
   },
-  {
+  inputAfterReconnect: {
     name: 'inputAfterReconnect',
+    typed: TYPED_AFTER_RECONNECT,
     act: async ({ client }) => void (await client.call('write', { data: TYPED_AFTER_RECONNECT })),
     done: (o) =>
       first(
@@ -104,9 +129,9 @@ export const JOURNEY: readonly JourneyStep[] = [
         o.client.negotiated?.inputAck ? terminalGot(o, TYPED_DURING_DROP) : undefined,
       ),
   },
-  {
+  unsubscribe: {
     name: 'unsubscribe',
     act: async ({ client }) => void (await client.call('unsubscribe')),
     done: (o) => (o.client.unsubscribed ? undefined : 'the unsubscribed event on the client'),
   },
-];
+} satisfies Partial<Record<StepName, JourneyStep>>;

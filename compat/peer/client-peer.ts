@@ -1,6 +1,7 @@
 import { TerminalClient } from '../../src/client/client.js';
 import type { ClientStream } from '../../src/client/stream.js';
 import { connectWs } from '../../src/transport/ws-client.js';
+import type { ClientPeerOp } from './peer-ops.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
 import { serveControl } from './serve-control.js';
 import { buildVersion } from './version.js';
@@ -20,45 +21,77 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
     random: () => 0.5,
   });
   let stream: ClientStream | undefined;
-  const seen = { subscribedCount: 0, negotiated: null as Record<string, number> | null, snapshots: [] as Array<{ source?: string; requestId?: string }>, unsubscribed: false, errors: [] as string[] };
+  const seen = {
+    subscribedCount: 0,
+    negotiated: null as Record<string, number> | null,
+    snapshots: [] as Array<{ source?: string; requestId?: string }>,
+    unsubscribed: false,
+    errors: [] as string[],
+    // Peer protocol 2: what a step about size, title, exit and input answers waits for.
+    size: null as { cols: number; rows: number } | null,
+    resizedCount: 0,
+    titles: [] as string[],
+    exits: 0,
+    writeUnavailable: 0,
+    notices: [] as string[],
+  };
   const mustHaveStream = (): ClientStream => {
     if (!stream) throw new Error('no stream: call subscribe first');
     return stream;
   };
   client.start();
+  const handlers: Record<ClientPeerOp, (args: any) => unknown> = {
+    subscribe: ({ terminal, cols, rows }: { terminal: string; cols: number; rows: number }) => {
+      stream = client.subscribe(terminal, { viewport: { cols, rows } });
+      stream.on('subscribed', (e) => {
+        seen.subscribedCount++;
+        seen.negotiated = { ...e.negotiated } as Record<string, number>;
+        seen.size = { cols: e.cols, rows: e.rows };
+      });
+      stream.on('resized', (e) => {
+        seen.resizedCount++;
+        seen.size = { cols: e.cols, rows: e.rows };
+      });
+      stream.on('title', (e) => seen.titles.push(e.title));
+      stream.on('exit', () => seen.exits++);
+      stream.on('writeUnavailable', () => seen.writeUnavailable++);
+      stream.on('inputNotice', (n) => seen.notices.push(n.code));
+      stream.on('snapshot', (e) => seen.snapshots.push({ ...(e.source ? { source: e.source } : {}), ...(e.requestId ? { requestId: e.requestId } : {}) }));
+      stream.on('unsubscribed', () => (seen.unsubscribed = true));
+      stream.on('errorFrame', (e) => seen.errors.push(`${e.code}: ${e.message}`));
+      stream.on('problem', (p) => seen.errors.push(`client problem: ${JSON.stringify(p)}`));
+    },
+    write: ({ data }: { data: string }) => void mustHaveStream().write(data),
+    paste: ({ text }: { text: string }) => mustHaveStream().paste(text)?.chunks ?? 0,
+    resize: ({ cols, rows }: { cols: number; rows: number }) => mustHaveStream().resize(cols, rows),
+    claimViewport: ({ cols, rows }: { cols: number; rows: number }) => mustHaveStream().claimViewport(cols, rows),
+    hide: () => mustHaveStream().hide(),
+    reveal: () => void mustHaveStream().reveal(),
+    unsubscribe: () => void mustHaveStream().unsubscribe(),
+    state: async () => {
+      await stream?.whenIdle();
+      return {
+        connected: client.connected,
+        subscribedCount: seen.subscribedCount,
+        negotiated: seen.negotiated,
+        advertised: { ...client.options.capabilities },
+        snapshots: seen.snapshots,
+        screen: stream?.screenText() ?? '',
+        disconnects: client.counters.disconnects,
+        unsubscribed: seen.unsubscribed,
+        errors: seen.errors,
+        size: seen.size,
+        resizedCount: seen.resizedCount,
+        titles: seen.titles,
+        exits: seen.exits,
+        writeUnavailable: seen.writeUnavailable,
+        notices: seen.notices,
+      };
+    },
+  };
   serveControl(
     { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'client', version: buildVersion(), advertised: { ...client.options.capabilities } as Record<string, number> } },
-    {
-      subscribe: ({ terminal, cols, rows }: { terminal: string; cols: number; rows: number }) => {
-        stream = client.subscribe(terminal, { viewport: { cols, rows } });
-        stream.on('subscribed', (e) => {
-          seen.subscribedCount++;
-          seen.negotiated = { ...e.negotiated } as Record<string, number>;
-        });
-        stream.on('snapshot', (e) => seen.snapshots.push({ ...(e.source ? { source: e.source } : {}), ...(e.requestId ? { requestId: e.requestId } : {}) }));
-        stream.on('unsubscribed', () => (seen.unsubscribed = true));
-        stream.on('errorFrame', (e) => seen.errors.push(`${e.code}: ${e.message}`));
-        stream.on('problem', (p) => seen.errors.push(`client problem: ${JSON.stringify(p)}`));
-      },
-      write: ({ data }: { data: string }) => void mustHaveStream().write(data),
-      hide: () => mustHaveStream().hide(),
-      reveal: () => void mustHaveStream().reveal(),
-      unsubscribe: () => void mustHaveStream().unsubscribe(),
-      state: async () => {
-        await stream?.whenIdle();
-        return {
-          connected: client.connected,
-          subscribedCount: seen.subscribedCount,
-          negotiated: seen.negotiated,
-          advertised: { ...client.options.capabilities },
-          snapshots: seen.snapshots,
-          screen: stream?.screenText() ?? '',
-          disconnects: client.counters.disconnects,
-          unsubscribed: seen.unsubscribed,
-          errors: seen.errors,
-        };
-      },
-    },
+    handlers,
     async () => client.close(),
   );
 }

@@ -24,6 +24,10 @@ export interface PeerHello {
     readonly role: 'host' | 'client' | 'codec';
     readonly version: string;
     readonly advertised: Record<string, number>;
+    /** Peer protocol ≥ 2: the control ops this peer answers (serveControl fills it in). */
+    readonly ops?: readonly string[];
+    /** Codec peer, protocol ≥ 2: the ops this build's host and client peers answer, known before either starts. */
+    readonly peerOps?: { readonly host: readonly string[]; readonly client: readonly string[] };
     /** Host only: where its WebSocket server listens, and the token it wants. */
     readonly url?: string;
     readonly token?: string;

@@ -2,8 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { PtyBackend } from '../../src/host/pty-backend.js';
 import { HostRuntime } from '../../src/host/runtime.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
-import type { TerminalBackend } from '../../src/host/terminal.js';
+import type { TerminalBackend, WriteOutcome } from '../../src/host/terminal.js';
+import type { FrameLink } from '../../src/transport/link.js';
 import { startWsServer } from '../../src/transport/ws-server.js';
+import type { HostPeerOp } from './peer-ops.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
 import { serveControl } from './serve-control.js';
 import { buildVersion } from './version.js';
@@ -18,11 +20,40 @@ interface PeerTerminal {
   backend(): TerminalBackend;
   inputLog(): string;
   emit(text: string): void;
+  /** The next write comes to `outcome`: 'unknown' still reaches the terminal, 'refused' does not. */
+  failNextWrite(outcome: Exclude<WriteOutcome, 'written'>): void;
 }
 
 function scriptTerminal(): PeerTerminal {
   const backend = new ScriptBackend();
-  return { backend: () => backend, inputLog: () => backend.inputLog(), emit: (text) => backend.emit(text) };
+  let nextOutcome: Exclude<WriteOutcome, 'written'> | undefined;
+  const write = backend.write.bind(backend);
+  backend.write = (data: string) => {
+    const outcome = nextOutcome;
+    nextOutcome = undefined;
+    if (outcome === 'refused') return 'refused';
+    const written = write(data);
+    return outcome ?? written;
+  };
+  return { backend: () => backend, inputLog: () => backend.inputLog(), emit: (text) => backend.emit(text), failNextWrite: (outcome) => (nextOutcome = outcome) };
+}
+
+/** The link as the host sees it, noting the most bytes ever waiting in its socket buffer (after each send). */
+function measuredLink(link: FrameLink, peak: { bytes: number }): FrameLink {
+  return {
+    send: (frame) => {
+      link.send(frame);
+      peak.bytes = Math.max(peak.bytes, link.bufferedBytes);
+    },
+    close: (reason) => link.close(reason),
+    get bufferedBytes() {
+      return link.bufferedBytes;
+    },
+    get isOpen() {
+      return link.isOpen;
+    },
+    attach: (handlers) => link.attach(handlers),
+  };
 }
 
 /** A real bash in a PTY; what the host wrote to it is logged here, since a PTY keeps no record. */
@@ -44,6 +75,9 @@ function ptyTerminal(): PeerTerminal {
     emit: () => {
       throw new Error('emit needs the script backend: a real shell only prints what it is asked to run');
     },
+    failNextWrite: () => {
+      throw new Error('failNextWrite needs the script backend');
+    },
   };
 }
 
@@ -52,22 +86,27 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
   const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : undefined) });
   const token = randomBytes(16).toString('hex');
-  const server = await startWsServer({ token, onLink: (link) => host.accept(link) });
+  const peak = { bytes: 0 };
+  const server = await startWsServer({ token, onLink: (link) => host.accept(measuredLink(link, peak)) });
+  const handlers: Record<HostPeerOp, (args: any) => unknown> = {
+    emit: ({ text }: { text: string }) => terminal.emit(text),
+    failNextWrite: ({ outcome }: { outcome: 'unknown' | 'refused' }) => terminal.failNextWrite(outcome),
+    state: async () => {
+      const hosted = host.terminal(TERMINAL);
+      await hosted?.screen.settled();
+      return {
+        inputLog: terminal.inputLog(),
+        screen: hosted?.screen.text() ?? '',
+        pausedStreams: host.pausedStreamCount(),
+        errors: [],
+        peakBufferedBytes: peak.bytes,
+        size: hosted ? { cols: hosted.cols, rows: hosted.rows } : null,
+      };
+    },
+  };
   serveControl(
     { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'host', version: buildVersion(), advertised: { ...host.capabilities } as Record<string, number>, url: server.url, token } },
-    {
-      emit: ({ text }: { text: string }) => terminal.emit(text),
-      state: async () => {
-        const hosted = host.terminal(TERMINAL);
-        await hosted?.screen.settled();
-        return {
-          inputLog: terminal.inputLog(),
-          screen: hosted?.screen.text() ?? '',
-          pausedStreams: host.pausedStreamCount(),
-          errors: [],
-        };
-      },
-    },
+    handlers,
     async () => {
       host.close();
       await server.close();

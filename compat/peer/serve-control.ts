@@ -15,7 +15,7 @@ export function serveControl(hello: PeerHello, handlers: ControlHandlers, shutdo
   };
   channel.on('error', () => undefined); // a close follows, and the close stops the peer
   channel.on('close', () => void stop(0));
-  sendControl(channel, hello);
+  sendControl(channel, { hello: { ...hello.hello, ops: Object.keys(handlers) } });
   readControl(channel, (message: ControlMessage) => {
     const request = message as ControlRequest;
     if (request.op === 'shutdown') {

@@ -133,6 +133,16 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     else this.resizeWhileDown = true;
   }
 
+  /**
+   * Makes this client the one that drives the terminal's size (ClaimViewport):
+   * every subscriber then gets the Resized. Sent only while live; like resize(),
+   * remembered as this stream's viewport.
+   */
+  claimViewport(cols: number, rows: number): void {
+    this.viewport = { cols, rows };
+    if (this.currentState === 'live') this.send('ClaimViewport', { cols, rows });
+  }
+
   /** Pauses output if the host echoed outputPause; otherwise only remembered (nothing on the wire). */
   hide(): void {
     this.pausedWish = true;

@@ -1,0 +1,33 @@
+import type { JourneyStep } from './steps.js';
+import { CORE_STEPS } from './steps.js';
+import { SURFACE_STEPS } from './surface-steps.js';
+
+const step = { ...CORE_STEPS, ...SURFACE_STEPS };
+
+/**
+ * The deterministic journey every pairing runs, in order, drawn from the step
+ * vocabulary. Each step ends on a barrier over observed state, never a sleep.
+ * The exit comes late: nothing but input after it, and the unsubscribes.
+ */
+export const JOURNEY: readonly JourneyStep[] = [
+  step.subscribe,
+  step.initialSnapshot,
+  step.input,
+  step.liveOutput,
+  step.title,
+  step.paste,
+  step.burst,
+  step.hideReveal,
+  step.drop,
+  step.resubscribe,
+  step.inputAfterReconnect,
+  step.inputResend,
+  step.deliveryUnknown,
+  step.secondClient,
+  step.resize,
+  step.claimViewport,
+  step.exit,
+  step.inputAfterExit,
+  step.unsubscribe,
+  step.inputAfterUnsubscribe,
+];

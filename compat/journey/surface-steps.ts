@@ -1,0 +1,174 @@
+import type { ClientObservation, Observation } from './observed-state.js';
+import { first, type JourneyStep, screenShows, terminalGot } from './steps.js';
+import { eventType, inputAckFlag, inputFrame, payloadText, sawSinceStep, WIRE } from './wire-view.js';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+export const JOURNEY_TITLE = 'termwire journey title';
+/** Several 16 KiB paste chunks: numbered lines, so the screen shows how far it got. */
+export const PASTE_LINES = 2_000;
+export const PASTE_TEXT = Array.from({ length: PASTE_LINES }, (_, i) => `paste line ${i}\r`).join('');
+/** Each burst emit is past the stream window (512 KiB, growing to 2 MiB) and below window + queue (4 MiB), so it never overflows into a recovery snapshot. */
+export const BURST_EMITS = 2;
+export const BURST_EMIT_BYTES = 2.5 * MiB;
+/**
+ * Where ackOutput is negotiated, what one link may hold unsent: the stream
+ * window at its largest (2 MiB) plus slack for the frames around the output
+ * (headers, a snapshot, events). A host that stops honouring credit buffers the whole burst.
+ */
+export const BURST_BUFFER_BOUND_BYTES = 2 * MiB + 128 * KiB;
+export const RESEND_INPUTS = ['echo r1\r', 'echo r2\r', 'echo r3\r'] as const;
+export const UNCERTAIN_INPUT = 'echo maybe\r';
+export const RESIZED_VIEWPORT = { cols: 100, rows: 30 } as const;
+export const CLAIMED_VIEWPORT = { cols: 90, rows: 28 } as const;
+export const EXIT_INPUT = 'exit\r';
+export const INPUT_AFTER_EXIT = 'echo after exit\r';
+
+const BURST_LINE = 79; // one line of an 80-column screen, so nothing wraps
+export function burstText(emit: number): string {
+  const lines: string[] = [];
+  for (let i = 0, bytes = 0; bytes < BURST_EMIT_BYTES; i++) {
+    const head = `burst ${emit} line ${i} `;
+    lines.push(head.padEnd(BURST_LINE, 'x'));
+    bytes += BURST_LINE + 2;
+  }
+  lines.push(`burst ${emit} end`);
+  return `${lines.join('\r\n')}\r\n`;
+}
+
+const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
+const negotiates = (c: ClientObservation | undefined, name: string) => (c?.negotiated?.[name] ?? 0) >= 1;
+const sized = (c: ClientObservation | undefined, who: string, want: { cols: number; rows: number }, before: ClientObservation | undefined) =>
+  c && (c.resizedCount ?? 0) > (before?.resizedCount ?? 0) && c.size?.cols === want.cols && c.size?.rows === want.rows ? undefined : `a Resized to ${want.cols}x${want.rows} on the ${who} client`;
+
+/** The steps that walk the rest of the wire surface, by name; script-journey.ts puts them in order. */
+export const SURFACE_STEPS = {
+  title: {
+    name: 'title',
+    // The OSC title is followed by text, so the screen says the frames before it were applied.
+    act: async ({ host }) => void (await host.call('emit', { text: `\x1b]0;${JOURNEY_TITLE}\x07title set\r\n` })),
+    done: (o, before) =>
+      first(
+        sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'title' && payloadText(f).includes(JOURNEY_TITLE) }, `a 'title' Metadata event carrying '${JOURNEY_TITLE}'`),
+        screenShows(o, 'title set'),
+      ),
+  },
+  paste: {
+    name: 'paste',
+    typed: PASTE_TEXT,
+    // Peers of protocol 1 have no paste op: there the same text goes as one write, in all four pairings of the run.
+    act: async ({ client, ops }) => void (ops.client.has('paste') ? await client.call('paste', { text: PASTE_TEXT }) : await client.call('write', { data: PASTE_TEXT })),
+    done: (o) => first(terminalGot(o, PASTE_TEXT), screenShows(o, `ran: paste line ${PASTE_LINES - 1}`)),
+  },
+  burst: {
+    name: 'burst',
+    act: async ({ host, until }) => {
+      for (let emit = 0; emit < BURST_EMITS; emit++) {
+        await host.call('emit', { text: burstText(emit) }, 60_000);
+        await until((o) => screenShows(o, `burst ${emit} end`));
+      }
+    },
+    done: (o) => {
+      const peak = o.host.peakBufferedBytes;
+      const bounded = peak === undefined || !negotiates(o.client, 'ackOutput') || peak <= BURST_BUFFER_BOUND_BYTES;
+      return first(sameScreens(o), bounded ? undefined : `the host's buffered bytes within ${BURST_BUFFER_BOUND_BYTES} (peak ${peak})`);
+    },
+  },
+  inputResend: {
+    name: 'inputResend',
+    typed: RESEND_INPUTS.join(''),
+    notApplicable: (before) => (negotiates(before.client, 'inputAck') ? undefined : 'inputAck not negotiated: unsequenced input the network loses stays lost, there is no resend to provoke'),
+    act: async ({ client, dropSequencedInput }) => {
+      // The proxy lets the first through and drops the second, so the third arrives after a gap.
+      dropSequencedInput('primary', 1);
+      for (const data of RESEND_INPUTS) await client.call('write', { data });
+    },
+    done: (o, before) =>
+      first(
+        sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.resend }, 'an InputAck asking for a resend (flag 2) after the gap'),
+        terminalGot(o, RESEND_INPUTS.join('')),
+      ),
+  },
+  deliveryUnknown: {
+    name: 'deliveryUnknown',
+    needs: { host: ['failNextWrite'] },
+    typed: UNCERTAIN_INPUT,
+    act: async ({ client, host }) => {
+      // The bytes reach the script terminal, but the write reports 'unknown' (a handoff that threw).
+      await host.call('failNextWrite', { outcome: 'unknown' });
+      await client.call('write', { data: UNCERTAIN_INPUT });
+    },
+    done: (o, before) =>
+      first(
+        terminalGot(o, UNCERTAIN_INPUT),
+        screenShows(o, 'ran: echo maybe'),
+        // Without exactly-once input an uncertain write has no answer on the wire: the step checks it is not resent.
+        negotiates(o.client, 'inputAck')
+          ? sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.deliveryUnknown }, 'an InputAck saying delivery unknown (flag 1)')
+          : undefined,
+      ),
+  },
+  secondClient: {
+    name: 'secondClient',
+    act: async ({ second }) => void (await second()),
+    done: (o) =>
+      first(
+        o.second && o.second.subscribedCount >= 1 && o.second.snapshots.length >= 1 ? undefined : 'a subscribed event and a snapshot on the second client',
+        o.second?.screen === o.host.screen ? undefined : 'the second client screen equal to the host screen',
+      ),
+  },
+  resize: {
+    name: 'resize',
+    needs: { client: ['resize'] },
+    act: async ({ client }) => void (await client.call('resize', RESIZED_VIEWPORT)),
+    done: (o, before) => first(sized(o.client, 'driving', RESIZED_VIEWPORT, before.client), sized(o.second, 'second', RESIZED_VIEWPORT, before.second)),
+  },
+  claimViewport: {
+    name: 'claimViewport',
+    needs: { client: ['claimViewport'] },
+    act: async ({ second }) => void (await (await second()).call('claimViewport', CLAIMED_VIEWPORT)),
+    done: (o, before) => first(sized(o.second, 'claiming', CLAIMED_VIEWPORT, before.second), sized(o.client, 'driving', CLAIMED_VIEWPORT, before.client)),
+  },
+  exit: {
+    name: 'exit',
+    typed: EXIT_INPUT,
+    act: async ({ client }) => void (await client.call('write', { data: EXIT_INPUT })),
+    done: (o, before) =>
+      first(
+        ...(['primary', 'second'] as const)
+          .filter((who) => who === 'primary' || o.second)
+          .map((who) => sawSinceStep(o, before, { client: who, direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'exit' }, `the 'exit' event on the ${who} client`)),
+      ),
+  },
+  inputAfterExit: {
+    name: 'inputAfterExit',
+    // The second client writes, and unsubscribes once answered: an exactly-once client resends
+    // refused input on a timer, and those resends must end inside this step.
+    act: async ({ second, until, before }) => {
+      const writer = await second();
+      await writer.call('write', { data: INPUT_AFTER_EXIT });
+      await until((o) => answeredAfterExit(o, before));
+      await writer.call('unsubscribe');
+    },
+    done: (o, before) => first(answeredAfterExit(o, before), o.second?.unsubscribed ? undefined : 'the unsubscribed event on the second client'),
+  },
+  inputAfterUnsubscribe: {
+    name: 'inputAfterUnsubscribe',
+    // The client library refuses input on a stream it unsubscribed, so the proxy writes the Input itself.
+    act: async ({ inject, before }) => {
+      const unsubscribe = [...before.wire].reverse().find((f) => f.client === 'primary' && f.direction === 'clientToHost' && f.opcode === WIRE.opcode.Unsubscribe);
+      if (!unsubscribe) throw new Error('no Unsubscribe from the primary client to answer');
+      if (!inject('primary', inputFrame(unsubscribe.streamId, 'echo late\r'))) throw new Error('the primary client has no live connection to inject into');
+    },
+    done: (o, before) =>
+      sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith('NOT_SUBSCRIBED:') }, 'an Error NOT_SUBSCRIBED answering input on the unsubscribed stream'),
+  },
+} satisfies Record<string, JourneyStep>;
+
+/** Input after exit is answered by WriteUnavailable where negotiated, else by an Error WRITE_UNAVAILABLE. */
+function answeredAfterExit(o: Observation, before: Observation): string | undefined {
+  return negotiates(o.second, 'writeUnavailable')
+    ? sawSinceStep(o, before, { client: 'second', direction: 'hostToClient', opcode: WIRE.opcode.WriteUnavailable }, 'WriteUnavailable answering input after exit')
+    : sawSinceStep(o, before, { client: 'second', direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith('WRITE_UNAVAILABLE:') }, 'an Error WRITE_UNAVAILABLE answering input after exit');
+}

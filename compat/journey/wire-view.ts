@@ -1,0 +1,58 @@
+import type { Observation } from './observed-state.js';
+import type { ClientLabel, FrameDirection, ProxiedFrame } from './recording-proxy.js';
+
+/**
+ * The few wire v1 facts barriers wait on, written down here on purpose: they
+ * are the protocol's permanent meaning (opcode numbers never move, InputAck's
+ * flag bytes never change meaning), so a working tree that changes them must
+ * fail the journey, which reading them from its own tables would hide.
+ */
+export const WIRE = {
+  opcode: { Resized: 5, Error: 6, Input: 7, Unsubscribe: 10, Metadata: 12, WriteUnavailable: 17, InputAck: 18 },
+  inputAckFlag: { deliveryUnknown: 1, resend: 2 },
+  headerBytes: 16,
+} as const;
+
+const utf8 = new TextDecoder();
+
+export const payloadText = (f: ProxiedFrame): string => utf8.decode(f.bytes.subarray(WIRE.headerBytes));
+
+/** A Metadata frame's event type, read without any build's codec. */
+export function eventType(f: ProxiedFrame): string | undefined {
+  if (f.opcode !== WIRE.opcode.Metadata) return undefined;
+  try {
+    const type = (JSON.parse(payloadText(f)) as { type?: unknown }).type;
+    return typeof type === 'string' ? type : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The InputAck flag byte; undefined when absent (applied). */
+export const inputAckFlag = (f: ProxiedFrame): number | undefined => (f.bytes.length > WIRE.headerBytes ? f.bytes[WIRE.headerBytes] : undefined);
+
+export interface FrameWanted {
+  readonly client: ClientLabel;
+  readonly direction: FrameDirection;
+  readonly opcode: number;
+  readonly where?: (f: ProxiedFrame) => boolean;
+}
+
+/** Undefined once the proxy has forwarded such a frame since the step began; else what is missing. */
+export function sawSinceStep(o: Observation, before: Observation, wanted: FrameWanted, what: string): string | undefined {
+  const found = o.wire.slice(before.wireCount).some((f) => f.fault !== 'dropped' && f.client === wanted.client && f.direction === wanted.direction && f.opcode === wanted.opcode && (wanted.where?.(f) ?? true));
+  return found ? undefined : what;
+}
+
+/** A client-to-host Input frame built by hand (wire v1 header, UTF-8 payload), for the proxy to inject. */
+export function inputFrame(streamId: number, text: string): Uint8Array {
+  const payload = new TextEncoder().encode(text);
+  const bytes = new Uint8Array(WIRE.headerBytes + payload.length);
+  const view = new DataView(bytes.buffer);
+  bytes[0] = 0x74;
+  bytes[1] = 1;
+  bytes[2] = WIRE.opcode.Input;
+  view.setUint32(4, streamId, true);
+  bytes.set(payload, WIRE.headerBytes);
+  return bytes;
+}

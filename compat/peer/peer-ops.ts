@@ -1,0 +1,13 @@
+/**
+ * The control ops this build's peers answer, by role. Announced in every hello
+ * (peer protocol 2), so a harness decides per gate run which journey steps both
+ * builds' peers can drive. The handlers in host-peer.ts and client-peer.ts are
+ * typed against this table, so it cannot drift from what they answer.
+ */
+export const PEER_OPS = {
+  host: ['emit', 'state', 'failNextWrite'],
+  client: ['subscribe', 'write', 'paste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state'],
+} as const;
+
+export type HostPeerOp = (typeof PEER_OPS.host)[number];
+export type ClientPeerOp = (typeof PEER_OPS.client)[number];
