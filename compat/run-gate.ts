@@ -8,6 +8,7 @@ import { readBuildManifest } from './manifest/read-manifest.js';
 import { surfaceNotes } from './manifest/surface.js';
 import { measureCoverage } from './coverage/measure.js';
 import type { BaselineCoverage } from './report/coverage.js';
+import type { ExploreOptions } from './explore/run-explore.js';
 import type { Progress } from './progress.js';
 import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
@@ -23,12 +24,14 @@ export interface GateOptions {
   readonly against: AgainstSpec;
   readonly includePrerelease: boolean;
   readonly staticOnly: boolean;
+  /** Seeded explore journeys after the scripted one; absent or count 0 runs none. */
+  readonly explore?: ExploreOptions;
   /** Default: <root>/.termwire/compat */
   readonly cacheDir?: string;
   readonly progress: Progress;
 }
 
-async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, notes: string[], coverage: BaselineCoverage[]): Promise<Finding[]> {
+async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, notes: string[], coverage: BaselineCoverage[], schedules: string[]): Promise<Finding[]> {
   const built = await materialise({
     repo: opts.root,
     commit: baseline.commit,
@@ -57,7 +60,29 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings) });
   if (dynamic.length) journeys.fail(`${dynamic.length} finding(s)`);
   else journeys.done();
-  return [...findings, ...dynamic.map(tag)];
+  const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, schedules) : [];
+  return [...findings, ...dynamic.map(tag), ...explored.map(tag)];
+}
+
+/**
+ * Seeded explore journeys, judged by the same dynamic rules as the scripted
+ * one; coverage is the scripted journey's promise, so it is not judged here.
+ */
+async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, progress: Progress, label: string, schedules: string[]): Promise<Finding[]> {
+  const step = progress.step(`explore ${explore.count} journey(s) from seed ${explore.seed} against ${label}`);
+  const { runExplore } = await import('./explore/run-explore.js');
+  const journeys = await runExplore({ old, new: current }, explore, { onProgress: (msg) => step.update(msg) }).catch((e: unknown) => {
+    step.fail();
+    throw e;
+  });
+  const { describeSchedule } = await import('./explore/schedule.js');
+  schedules.push(...journeys.map((j) => describeSchedule(j.schedule)));
+  const findings = journeys.flatMap((j) =>
+    runDynamicRules(j.recordings, { old: old.manifest, new: current.manifest }, ['SURFACE_NOT_EXERCISED']).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves } })),
+  );
+  if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore.seed)).size} seed(s)`);
+  else step.done(`${journeys.length} schedule(s), no finding`);
+  return findings;
 }
 
 /**
@@ -78,7 +103,8 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   const all: Finding[] = [];
   const notes: string[] = [];
   const coverage: BaselineCoverage[] = [];
-  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes, coverage)));
+  const schedules: string[] = [];
+  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes, coverage, schedules)));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
   const { failing, acknowledged, stale } = applyAcknowledgements(sortAndDedupe(all), acks, rulesRun);
@@ -95,5 +121,6 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     staleAcknowledgements: stale,
     ...(notes.length ? { notes } : {}),
     ...(coverage.length ? { coverage } : {}),
+    ...(opts.explore?.count ? { explore: { seed: opts.explore.seed, count: opts.explore.count, schedules } } : {}),
   };
 }

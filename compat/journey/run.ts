@@ -59,19 +59,9 @@ export async function runJourneyPairings(
   opts: { onProgress: (msg: string) => void; journey?: Partial<JourneyOptions> },
 ): Promise<JourneyRecordings> {
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
-  const codecs: PeerProcess[] = [];
-  try {
-    const side = async (name: 'old' | 'new'): Promise<PairingBuild> => {
-      const codec = await startCodec(name, builds[name]);
-      codecs.push(codec);
-      return { side: name, build: builds[name], codec };
-    };
-    const old = await side('old');
-    const current = await side('new');
+  return withPairingBuilds(builds, async (old, current) => {
     // Decided once for the run, from both builds' announced peer ops, so all four pairings walk the same steps.
-    const ops = drivableOps(old.codec.hello, current.codec.hello);
-    const hellos = { old: old.codec.hello, new: current.codec.hello };
-    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN].map((plan) => [plan, { ops, skipped: stepsSkippedInRun(plan.steps, ops, hellos) }]));
+    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
     for (const [name, reason] of decisions.get(SCRIPT_PLAN)!.skipped) opts.onProgress(`journey: step ${name} skipped in every pairing of this run: ${reason}`);
     const run = async (client: PairingBuild, host: PairingBuild, plan: JourneyPlan = SCRIPT_PLAN) => {
       opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${client.side} client ${client.build.version} × ${host.side} host ${host.build.version}`);
@@ -87,6 +77,25 @@ export async function runJourneyPairings(
       () => run(current, old, PTY_PLAN),
     ]);
     return { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost!, pty: { oldClientNewHost: ptyOldClientNewHost!, newClientOldHost: ptyNewClientOldHost! } };
+  });
+}
+
+/** Which steps of `plan` every pairing of this run walks: only those both builds' peers can drive. */
+export function runDecision(plan: JourneyPlan, old: PairingBuild, current: PairingBuild): RunDecision {
+  const ops = drivableOps(old.codec.hello, current.codec.hello);
+  return { ops, skipped: stepsSkippedInRun(plan.steps, ops, { old: old.codec.hello, new: current.codec.hello }) };
+}
+
+/** Both builds with their codec peers started, for as long as `use` runs. */
+export async function withPairingBuilds<T>(builds: { old: BuildInfo; new: BuildInfo }, use: (old: PairingBuild, current: PairingBuild) => Promise<T>): Promise<T> {
+  const codecs: PeerProcess[] = [];
+  try {
+    const side = async (name: 'old' | 'new'): Promise<PairingBuild> => {
+      const codec = await startCodec(name, builds[name]);
+      codecs.push(codec);
+      return { side: name, build: builds[name], codec };
+    };
+    return await use(await side('old'), await side('new'));
   } finally {
     await Promise.all(codecs.map((c) => c.stop()));
   }

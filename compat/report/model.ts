@@ -23,6 +23,8 @@ export interface GateReport {
   readonly notes?: readonly string[];
   /** Which surface entries the journeys exercised, per direction and baseline; absent for a static-only run. */
   readonly coverage?: readonly BaselineCoverage[];
+  /** The explore journeys run (`--explore N --seed S`), each schedule as it was drawn, found or not. */
+  readonly explore?: { readonly seed: number; readonly count: number; readonly schedules: readonly string[] };
   /** Why the gate could not compare (a CompatError), or the checker's own crash. */
   readonly error?: { readonly kind: 'cannotCompare' | 'internalError'; readonly code?: string; readonly message: string };
 }

@@ -9,6 +9,7 @@ function where(f: Finding): string {
   const parts: string[] = [f.direction];
   if (f.step) parts.push(`step ${f.step}${f.occurrence ? ` (${f.occurrence})` : ''}`);
   if (f.baseline) parts.push(`baseline ${f.baseline}`);
+  if (f.explore) parts.push(`explore seed ${f.explore.seed}`);
   return parts.join(' · ');
 }
 
@@ -16,6 +17,7 @@ function findingLines(f: Finding, mark: string, paint: (c: string, s: string) =>
   const lines = [`${mark} ${paint('1', f.ruleId)}  ${where(f)}`, `    ${f.subject}: ${f.message}`];
   if ('before' in f.evidence) lines.push(paint('31', `    - expected: ${brief(f.evidence.before)}`));
   if ('after' in f.evidence) lines.push(paint('32', `    + observed: ${brief(f.evidence.after)}`));
+  if (f.explore) lines.push(`    schedule: ${f.explore.moves.join(' → ') || '(no moves)'}; replay: npm run compat -- --explore 1 --seed ${f.explore.seed}`);
   return lines;
 }
 
@@ -42,6 +44,7 @@ export function renderText(report: GateReport, style: TextStyle): string {
   }
   for (const n of report.notes ?? []) out.push('', `${paint('2', 'note:')} ${n}`);
   if (report.coverage?.length) out.push('', ...coverageTextLines(report.coverage, report.baselines.length > 1));
+  if (report.explore) out.push('', `explore: ${report.explore.count} journey(s) per pairing from seed ${report.explore.seed}`, ...report.explore.schedules.map((s) => `  ${s}`));
   out.push('');
   const counts = `${report.findings.length} finding(s), ${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)`;
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));

@@ -25,12 +25,16 @@ Options:
   --output <file>         write the report to <file> instead of stdout
   --cache-dir <dir>       where built baselines are cached (default .termwire/compat)
   --static-only           compare the two builds' manifests only; skip the journeys
+  --explore <n>           after the scripted journey, run n seeded random journeys per pairing
+                          (steps, drops, lost input, reconnect storms, bursts, pastes, resizes)
+  --seed <s>              the first explore seed (default: random, printed); journey i uses s+i,
+                          so a failing seed replays alone with --explore 1 --seed <it>
   -h, --help              show this help
 
 Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
 Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
 
-interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean }
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: { count: number; seed: number } }
 
 function parse(args: string[]): CliOptions | 'help' {
   let values;
@@ -46,6 +50,8 @@ function parse(args: string[]): CliOptions | 'help' {
         output: { type: 'string' },
         'cache-dir': { type: 'string' },
         'static-only': { type: 'boolean', default: false },
+        explore: { type: 'string' },
+        seed: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -63,8 +69,18 @@ function parse(args: string[]): CliOptions | 'help' {
     ...(values.output !== undefined ? { output: values.output } : {}),
     ...(values['cache-dir'] !== undefined ? { cacheDir: resolve(values['cache-dir']) } : {}),
     staticOnly: values['static-only'],
+    ...(values.explore !== undefined ? { explore: { count: wholeNumber('--explore', values.explore), seed: values.seed !== undefined ? wholeNumber('--seed', values.seed) : randomSeed() } } : {}),
   };
 }
+
+function wholeNumber(flag: string, text: string): number {
+  const n = Number(text);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(n) || n > 0xffffffff) throw new CompatError('BAD_OPTION', `${flag} ${JSON.stringify(text)}: expected a whole number from 0 to 4294967295`);
+  return n;
+}
+
+/** A fresh seed for a run that names none; it is printed, so the run can be replayed. */
+const randomSeed = () => Math.floor(Math.random() * 0x7fffffff);
 
 function failedReport(e: unknown, staticOnly: boolean): GateReport {
   const cannot = isCompatError(e);
@@ -99,7 +115,7 @@ export async function run(args: string[]): Promise<number> {
   let report: GateReport;
   try {
     const root = await repoRoot(process.cwd());
-    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), progress });
+    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), progress });
   } catch (e) {
     report = failedReport(e, opts.staticOnly);
   }

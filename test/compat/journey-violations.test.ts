@@ -41,7 +41,7 @@ describe('the gate catches every planted class of break', () => {
   it.each(fixtures.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
     git(project, 'checkout', '-q', '--', '.');
     plantViolation(project, fixture);
-    const run = await execa(process.execPath, [join(project, 'bin', 'termwire.js'), 'compat', '--against', 'v0.0.1', '--format', 'json', '--cache-dir', cache], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
+    const run = await execa(process.execPath, [join(project, 'bin', 'termwire.js'), 'compat', '--against', 'v0.0.1', '--format', 'json', '--cache-dir', cache, ...(fixture.args ?? [])], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
     const context = `${fixture.description}\nexit ${run.exitCode}\nstdout:\n${run.stdout}\nstderr (tail):\n${run.stderr.split('\n').slice(-15).join('\n')}`;
     expect(run.exitCode, context).toBe(fixture.expect.exit);
     const report = JSON.parse(run.stdout) as { findings: Array<Record<string, unknown>> };

@@ -25,6 +25,6 @@ export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   SURFACE_NOT_EXERCISED: surfaceNotExercised,
 };
 
-export function runDynamicRules(recordings: JourneyRecordingSet, manifests: SideManifests): Finding[] {
-  return Object.values(DYNAMIC_RULES).flatMap((rule) => rule(recordings, manifests));
+export function runDynamicRules(recordings: JourneyRecordingSet, manifests: SideManifests, skip: readonly string[] = []): Finding[] {
+  return Object.entries(DYNAMIC_RULES).flatMap(([id, rule]) => (skip.includes(id) ? [] : rule(recordings, manifests)));
 }

@@ -6,6 +6,8 @@ import { z } from 'zod';
 export const violationFixtureSchema = z.object({
   description: z.string(),
   edits: z.array(z.object({ file: z.string(), find: z.string(), replace: z.string() })).min(1),
+  /** Extra gate options, e.g. an explore seed whose schedule walks the broken path. */
+  args: z.array(z.string()).optional(),
   expect: z.object({
     exit: z.union([z.literal(0), z.literal(1)]),
     findings: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), step: z.string().optional(), occurrence: z.string().optional(), subject: z.string().optional() })),

@@ -1,0 +1,143 @@
+import type { ClientObservation, Observation } from '../journey/observed-state.js';
+import { CORE_STEPS, dropStep, first, type JourneyStep, screenShows, terminalGot } from '../journey/steps.js';
+import { SURFACE_STEPS } from '../journey/surface-steps.js';
+import { eventType, inputAckFlag, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
+
+/**
+ * The moves an explore schedule draws from: the journey's steps, each made
+ * distinct by the draw's index (its own text, title, size), so a step drawn
+ * twice waits for its own output and never passes on what an earlier one left
+ * on the screen. Faults at the proxy are moves too.
+ */
+export interface Move {
+  readonly name: string;
+  readonly weight: number;
+  readonly steps: (n: number) => readonly JourneyStep[];
+}
+
+const negotiates = (c: ClientObservation | undefined, name: string) => (c?.negotiated?.[name] ?? 0) >= 1;
+const sizedTo = (c: ClientObservation | undefined, who: string, want: { cols: number; rows: number }, before: ClientObservation | undefined) =>
+  c && (c.resizedCount ?? 0) > (before?.resizedCount ?? 0) && c.size?.cols === want.cols && c.size?.rows === want.rows ? undefined : `a Resized to ${want.cols}x${want.rows} on the ${who} client`;
+const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
+
+function typeLine(n: number): JourneyStep {
+  const data = `echo typed ${n}\r`;
+  return { name: 'input', typed: data, act: async ({ client }) => void (await client.call('write', { data })), done: (o) => first(terminalGot(o, data), screenShows(o, `ran: echo typed ${n}`)) };
+}
+
+function emitLine(n: number): JourneyStep {
+  return { name: 'liveOutput', act: async ({ host }) => void (await host.call('emit', { text: `live output ${n}\r\n` })), done: (o) => screenShows(o, `live output ${n}`) };
+}
+
+function retitle(n: number): JourneyStep {
+  const title = `explore title ${n}`;
+  return {
+    name: 'title',
+    act: async ({ host }) => void (await host.call('emit', { text: `\x1b]0;${title}\x07titled ${n}\r\n` })),
+    done: (o, before) =>
+      first(sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'title' && payloadText(f).includes(title) }, `a 'title' event carrying '${title}'`), screenShows(o, `titled ${n}`)),
+  };
+}
+
+/** 1,500 numbered lines, about 30 KB: two 16 KiB paste chunks. */
+function paste(n: number): JourneyStep {
+  const lines = 1_500;
+  const text = Array.from({ length: lines }, (_, i) => `paste ${n} line ${i}\r`).join('');
+  return {
+    name: 'paste',
+    typed: text,
+    act: async ({ client, ops }) => void (ops.client.has('paste') ? await client.call('paste', { text }) : await client.call('write', { data: text })),
+    done: (o) => first(terminalGot(o, text), screenShows(o, `ran: paste ${n} line ${lines - 1}`)),
+  };
+}
+
+/** One emit past the first stream window (512 KiB) and below window plus queue, ending on a marker line. */
+function burst(n: number): JourneyStep {
+  const line = (i: number) => `burst ${n} line ${i} `.padEnd(79, 'x');
+  const text = `${Array.from({ length: 12_000 }, (_, i) => line(i)).join('\r\n')}\r\nburst ${n} end\r\n`;
+  return { name: 'burst', act: async ({ host }) => void (await host.call('emit', { text }, 60_000)), done: (o) => first(screenShows(o, `burst ${n} end`), sameScreens(o)) };
+}
+
+function hideReveal(n: number): JourneyStep {
+  const hidden = `while hidden ${n}`;
+  return {
+    ...CORE_STEPS.hideReveal,
+    act: async ({ client, host, until }) => {
+      await client.call('hide');
+      await until((o) => (o.client.negotiated?.outputPause && o.host.pausedStreams < 1 ? 'the host to pause the hidden stream' : undefined));
+      await host.call('emit', { text: `${hidden}\r\n` });
+      await client.call('reveal');
+    },
+    done: (o, before) => first(o.client.snapshots.slice(before.client.snapshots.length).some((s) => s.requestId) ? undefined : 'a snapshot answering the reveal request', screenShows(o, hidden)),
+  };
+}
+
+/** The link goes silent with a line typed into the dark; the client notices, reconnects and resubscribes. */
+const dropAndResubscribe = (label: string): JourneyStep[] => [dropStep(`echo dark ${label}\r`), CORE_STEPS.resubscribe];
+
+/** Sequenced input with the second of three frames lost at the proxy: the host sees a gap and asks for a resend. */
+function lostInput(n: number): JourneyStep {
+  const inputs = [1, 2, 3].map((k) => `echo lost ${n}.${k}\r`);
+  return {
+    ...SURFACE_STEPS.inputResend,
+    typed: inputs.join(''),
+    act: async ({ client, dropSequencedInput }) => {
+      dropSequencedInput('primary', 1);
+      for (const data of inputs) await client.call('write', { data });
+    },
+    done: (o, before) =>
+      first(
+        sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.resend }, 'an InputAck asking for a resend (flag 2) after the gap'),
+        terminalGot(o, inputs.join('')),
+      ),
+  };
+}
+
+function uncertainWrite(n: number): JourneyStep {
+  const data = `echo maybe ${n}\r`;
+  return {
+    ...SURFACE_STEPS.deliveryUnknown,
+    typed: data,
+    act: async ({ client, host }) => {
+      await host.call('failNextWrite', { outcome: 'unknown' });
+      await client.call('write', { data });
+    },
+    done: (o, before) =>
+      first(
+        terminalGot(o, data),
+        screenShows(o, `ran: echo maybe ${n}`),
+        negotiates(o.client, 'inputAck') ? sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.deliveryUnknown }, 'an InputAck saying delivery unknown (flag 1)') : undefined,
+      ),
+  };
+}
+
+/** Sizes step away from the journey's 80x24 by the draw's index, so every resize really changes the size. */
+function resize(n: number): JourneyStep {
+  const want = { cols: 81 + n, rows: 25 + (n % 7) };
+  return { ...SURFACE_STEPS.resize, act: async ({ client }) => void (await client.call('resize', want)), done: (o, before) => first(sizedTo(o.client, 'driving', want, before.client), sizedTo(o.second, 'second', want, before.second)) };
+}
+
+function claimViewport(n: number): JourneyStep {
+  const want = { cols: 70 + n, rows: 20 + (n % 5) };
+  return {
+    ...SURFACE_STEPS.claimViewport,
+    act: async ({ second }) => void (await (await second()).call('claimViewport', want)),
+    done: (o, before) => first(sizedTo(o.second, 'claiming', want, before.second), sizedTo(o.client, 'driving', want, before.client)),
+  };
+}
+
+export const MOVES: readonly Move[] = [
+  { name: 'type', weight: 3, steps: (n) => [typeLine(n)] },
+  { name: 'output', weight: 2, steps: (n) => [emitLine(n)] },
+  { name: 'title', weight: 1, steps: (n) => [retitle(n)] },
+  { name: 'paste', weight: 1, steps: (n) => [paste(n)] },
+  { name: 'burst', weight: 1, steps: (n) => [burst(n)] },
+  { name: 'hideReveal', weight: 2, steps: (n) => [hideReveal(n)] },
+  { name: 'drop', weight: 2, steps: (n) => dropAndResubscribe(`${n}`) },
+  { name: 'reconnectStorm', weight: 1, steps: (n) => [0, 1, 2].flatMap((k) => dropAndResubscribe(`${n}.${k}`)) },
+  { name: 'lostInput', weight: 1, steps: (n) => [lostInput(n)] },
+  { name: 'uncertainWrite', weight: 1, steps: (n) => [uncertainWrite(n)] },
+  { name: 'secondClient', weight: 1, steps: () => [SURFACE_STEPS.secondClient] },
+  { name: 'resize', weight: 1, steps: (n) => [resize(n)] },
+  { name: 'claimViewport', weight: 1, steps: (n) => [claimViewport(n)] },
+];

@@ -1,0 +1,43 @@
+import type { BuildInfo } from '../build-info.js';
+import { inLanes, runDecision, withPairingBuilds } from '../journey/run.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, runPairing } from '../journey/run-pairing.js';
+import type { JourneyRecordingSet } from '../recording.js';
+import { describeSchedule, drawSchedule, type Schedule } from './schedule.js';
+
+export interface ExploreOptions {
+  /** Journeys per pairing. */
+  readonly count: number;
+  /** Journey i draws its schedule from seed + i, so `--explore 1 --seed <that>` replays it alone. */
+  readonly seed: number;
+}
+
+export interface ExploreJourney {
+  readonly schedule: Schedule;
+  readonly recordings: JourneyRecordingSet;
+}
+
+/**
+ * Seeded explore journeys on the deterministic terminal: each schedule runs in
+ * all four pairings, so every skew has same-version references of the same
+ * seed to be judged against, under the same rules as the scripted journey.
+ */
+export async function runExplore(
+  builds: { old: BuildInfo; new: BuildInfo },
+  explore: ExploreOptions,
+  opts: { onProgress: (msg: string) => void; journey?: Partial<JourneyOptions> },
+): Promise<ExploreJourney[]> {
+  const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
+  return withPairingBuilds(builds, async (old, current) => {
+    const journeys: ExploreJourney[] = [];
+    for (let i = 0; i < explore.count; i++) {
+      const schedule = drawSchedule((explore.seed + i) >>> 0);
+      const plan: JourneyPlan = { hostBackend: 'script', steps: schedule.steps };
+      const decision = runDecision(plan, old, current);
+      opts.onProgress(`explore ${i + 1}/${explore.count}: ${describeSchedule(schedule)}`);
+      const run = (client: PairingBuild, host: PairingBuild) => () => runPairing(client, host, options, plan, decision);
+      const [newNew, oldOld, oldClientNewHost, newClientOldHost] = await inLanes(options.concurrentPairings, [run(current, current), run(old, old), run(old, current), run(current, old)]);
+      journeys.push({ schedule, recordings: { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! } });
+    }
+    return journeys;
+  });
+}
