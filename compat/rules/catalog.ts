@@ -30,6 +30,8 @@ export const RULE_CATALOG = [
   { id: 'JOURNEY_STALLED', pass: 'dynamic', compatibilityRule: null, purpose: 'A journey step did not reach its barrier before the deadline.' },
   { id: 'FRAME_SEQUENCE_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: "The frames a build wrote in a step differ from what the derived expectation (a same-version reference run) says that step carries." },
   { id: 'FIELD_STOPPED_PUBLISHING', pass: 'dynamic', compatibilityRule: 3, purpose: 'A JSON field the old build publishes in a frame occurrence is absent from the new build’s frame for the same occurrence.' },
+  { id: 'FIELD_VALUE_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: 'A value the new build publishes toward the old build differs from what the old build’s own counterpart publishes for the same frame occurrence (volatile fields excepted).' },
+  { id: 'FRAME_NO_LONGER_SENT', pass: 'dynamic', compatibilityRule: 3, purpose: 'A frame the old build’s counterpart sends in old × old is no longer sent by the new build toward the old build, where the step’s frame sequence cannot show it.' },
   { id: 'CAPABILITY_ECHO_MISMATCH', pass: 'dynamic', compatibilityRule: 2, purpose: 'The negotiated capabilities differ from the intersection of what the two builds advertise in their manifests.' },
   { id: 'INPUT_NOT_EXACTLY_ONCE', pass: 'dynamic', compatibilityRule: null, purpose: 'What reached the terminal is not exactly the input the client typed, once and in order.' },
   { id: 'SNAPSHOT_CONTENT_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: "The new host's snapshot text for an occurrence differs from the old host's for the same occurrence of the same deterministic journey." },

@@ -3,7 +3,7 @@ import { activeRules } from '../../compat/rules/catalog.js';
 import { DYNAMIC_RULES, runDynamicRules } from '../../compat/rules/dynamic/run-dynamic.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import type { WireManifest } from '../../src/manifest/manifest-schema.js';
-import type { JourneyRecordingSet } from '../../compat/recording.js';
+import type { JourneyRecordingSet, RecordedFrame, StepName } from '../../compat/recording.js';
 import { CAPS, editFrames, healthySet } from './helpers/recordings.js';
 
 // Advertised sets pinned to the recordings' world: the rules are under test here, not this build's defaults.
@@ -153,6 +153,85 @@ describe('dynamic rules', () => {
     set.oldClientNewHost.screens.client = '$ echo hi\nHI\n$ ';
     const [f] = run(set);
     expect(f).toMatchObject({ ruleId: 'SCREEN_MISMATCH', direction: 'old client × new host', evidence: { before: 'hi', after: 'HI', line: 2 } });
+  });
+
+  it('FIELD_VALUE_CHANGED: compared per occurrence; reordered keys stay green', () => {
+    const swapped = editFrames(healthySet(), 'oldClientNewHost', (f) =>
+      f.opcodeName === 'SnapshotStart' && f.occurrence === 'reveal' ? { ...f, payload: withPayload(f.payload, { cols: 24, rows: 80 }) } : f,
+    );
+    expect(summary(swapped)).toEqual([
+      'FIELD_VALUE_CHANGED | old client × new host | hideReveal | reveal | SnapshotStart.cols',
+      'FIELD_VALUE_CHANGED | old client × new host | hideReveal | reveal | SnapshotStart.rows',
+    ]);
+    const reordered = editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotStart' ? { ...f, payload: Object.fromEntries(Object.entries(f.payload as object).reverse()) } : f));
+    expect(summary(reordered)).toEqual([]);
+    const client = editFrames(healthySet(), 'newClientOldHost', (f) => (f.opcodeName === 'SetOutputPaused' && f.step === 'hideReveal' ? { ...f, payload: { paused: !(f.payload as { paused: boolean }).paused } } : f));
+    expect(summary(client)).toContain('FIELD_VALUE_CHANGED | new client × old host | hideReveal | - | SetOutputPaused.paused');
+  });
+
+  it('FIELD_VALUE_CHANGED: volatile fields come from the schema table, never from the rule', () => {
+    const ledger = (id: string) => (f: RecordedFrame) => (f.opcodeName === 'Metadata' ? { ...f, payload: withPayload(f.payload, { inputLedgerId: id }) } : f);
+    let set = editFrames(healthySet(), 'oldOld', ledger('ledger-a'));
+    set = editFrames(set, 'oldClientNewHost', ledger('ledger-b'));
+    expect(summary(set)).toEqual([]);
+    // The same difference on a field the schemas do not declare volatile is a change.
+    const m = manifests();
+    for (const side of [m.old, m.new]) side.surface = side.surface!.map((e) => (e.kind === 'field' && e.volatile ? { ...e, volatile: undefined } : e));
+    expect(summary(set, m)).toContain('FIELD_VALUE_CHANGED | old client × new host | subscribe | - | Metadata[type=subscribed].inputLedgerId');
+  });
+
+  it('FIELD_VALUE_CHANGED: an Error compares its code, not its reworded message; a late-Ack Error is timing, not a change', () => {
+    // Every pairing's host answers the unsubscribe with an Error; the new host's text is `skewText`.
+    const withError = (text: string, skewText = text) => {
+      const set = healthySet();
+      for (const key of Object.keys(set) as Array<keyof JourneyRecordingSet>) {
+        const last = set[key].frames.at(-1)!;
+        set[key].frames.push({ ...last, index: 900, direction: 'hostToClient', opcode: 6, opcodeName: 'Error', payload: key === 'oldClientNewHost' || key === 'newNew' ? skewText : text, rawHex: '' });
+      }
+      return set;
+    };
+    expect(summary(withError('TERMINAL_NOT_FOUND: no terminal named x', 'TERMINAL_NOT_FOUND: there is no terminal called x'))).toEqual([]);
+    expect(summary(withError('TERMINAL_NOT_FOUND: no terminal named x', 'NOT_FOUND: no terminal named x'))).toEqual(['FIELD_VALUE_CHANGED | old client × new host | unsubscribe | - | Error.code']);
+    // Only the old host answered a late Ack: as timing-dependent as the Ack itself.
+    const lateAck = healthySet();
+    lateAck.oldOld.frames.push({ ...lateAck.oldOld.frames.at(-1)!, index: 900, direction: 'hostToClient', opcode: 6, opcodeName: 'Error', payload: 'NOT_SUBSCRIBED: Ack on stream 2, which was unsubscribed' });
+    expect(summary(lateAck)).toEqual([]);
+  });
+
+  it('FIELD_VALUE_CHANGED: InputAck compares its flag byte as sent, wherever both runs negotiated inputAck', () => {
+    const m = manifests();
+    for (const side of [m.old, m.new]) side.advertised = { host: { ...CAPS, inputAck: 1 }, client: { ...CAPS, inputAck: 1 } };
+    const withAck = (flagHex: string) => (f: RecordedFrame) =>
+      f.opcodeName === 'Input' && f.step === 'input' ? [f, { ...f, index: 800, direction: 'hostToClient' as const, opcode: 18, opcodeName: 'InputAck', seq: 1, payload: { status: flagHex ? 'x' : 'applied' }, rawHex: '74011200010000000000000001000000' + flagHex }] : [f];
+    const build = (skewFlag: string) => {
+      const set = healthySet();
+      for (const key of Object.keys(set) as Array<keyof JourneyRecordingSet>) {
+        set[key].negotiated = { ...CAPS, inputAck: 1 };
+        set[key].frames = set[key].frames.flatMap(withAck(key === 'oldClientNewHost' ? skewFlag : '01'));
+      }
+      return set;
+    };
+    expect(summary(build('01'), m)).toEqual([]);
+    expect(summary(build('02'), m)).toEqual(['FIELD_VALUE_CHANGED | old client × new host | input | - | InputAck.flag']);
+    expect(summary(build(''), m)).toEqual(['FIELD_VALUE_CHANGED | old client × new host | input | - | InputAck.flag']);
+  });
+
+  it('FIELD_VALUE_CHANGED: Ack bytes compared as a total per stream, so batching and the step an Ack lands in stay green', () => {
+    const ack = (bytes: number[], step: StepName = 'liveOutput') => (f: RecordedFrame) => (f.opcodeName === 'Ack' ? bytes.map((b, i) => ({ ...f, index: f.index + i / 10, step, payload: { bytes: b } })) : [f]);
+    const edit = (fn: (f: RecordedFrame) => RecordedFrame[]) => {
+      const set = healthySet();
+      set.newClientOldHost.frames = set.newClientOldHost.frames.flatMap(fn);
+      return set;
+    };
+    expect(summary(edit(ack([2, 4], 'hideReveal')))).toEqual([]);
+    expect(summary(edit(ack([12])))).toEqual(['FIELD_VALUE_CHANGED | new client × old host | - | - | Ack.bytes']);
+  });
+
+  it('FRAME_NO_LONGER_SENT: one of a run the sequence collapses, and an Ack that stops altogether', () => {
+    const resume = editFrames(healthySet(), 'newClientOldHost', (f) => (f.opcodeName === 'SetOutputPaused' && (f.payload as { paused: boolean }).paused === false ? null : f));
+    expect(summary(resume)).toEqual(['FRAME_NO_LONGER_SENT | new client × old host | hideReveal | - | SetOutputPaused']);
+    const noAck = editFrames(healthySet(), 'newClientOldHost', (f) => (f.opcodeName === 'Ack' ? null : f));
+    expect(summary(noAck)).toEqual(['FRAME_NO_LONGER_SENT | new client × old host | - | - | Ack']);
   });
 
   it('every active dynamic rule in the catalog runs', () => {

@@ -34,7 +34,8 @@ describe('the gate catches every planted class of break', () => {
     git(project, 'tag', 'v0.0.1');
     // As after `npm ci`: the gate's own CLI runs from the checkout's dist.
     execFileSync('npm', ['run', 'build'], { cwd: project, stdio: 'ignore' });
-  });
+    // A cold tsc build of the clone passes a minute on two busy cores.
+  }, 240_000);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 

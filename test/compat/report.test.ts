@@ -48,6 +48,14 @@ function assertWellFormedXml(xml: string): void {
 }
 
 describe('reports', () => {
+  it('prints what a rule could not compare as a note, not a finding', () => {
+    const note = 'the baseline manifest (0.1.0) has no surface list; flag entries and error entries were not compared';
+    const text = renderReport(report([], { notes: [note] }), 'text', false);
+    expect(text).toContain(`note: ${note}`);
+    expect(text).toContain('compatible: 0 finding(s)');
+    expect(JSON.parse(renderReport(report([], { notes: [note] }), 'json', false)).notes).toEqual([note]);
+  });
+
   it('sorts in journey order and drops exact duplicates', () => {
     const sorted = sortAndDedupe([stalled, removed, ungated, removed]);
     expect(sorted.map((f) => f.ruleId)).toEqual(['JOURNEY_STALLED', 'FIELD_STOPPED_PUBLISHING', 'OPCODE_NEW_UNGATED']);

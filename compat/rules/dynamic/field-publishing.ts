@@ -1,5 +1,5 @@
 import { PAIRING_LABELS } from '../finding.js';
-import type { FrameDirection, Occurrence, PairingRecording, RecordedFrame, StepName } from '../../recording.js';
+import { isHexOnly, isObject, OLD_READER_COMPARISONS, occurrenceSlots } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding } from './types.js';
 
 /**
@@ -7,10 +7,6 @@ import { type DynamicRule, dynamicFinding } from './types.js';
  * The capability echo is judged by CAPABILITY_ECHO_MISMATCH against both manifests.
  */
 export const OPAQUE_FIELDS: readonly string[] = ['capabilities'];
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** The runner records undecodable payloads as {hex}: nothing to compare field by field. */
-const isHexOnly = (v: Record<string, unknown>) => Object.keys(v).length === 1 && typeof v.hex === 'string';
 
 /** Every field path a JSON payload publishes, with its value; `undefined` values count as not published. */
 export function publishedFields(payload: unknown, prefix = ''): Map<string, unknown> {
@@ -25,43 +21,16 @@ export function publishedFields(payload: unknown, prefix = ''): Map<string, unkn
   return out;
 }
 
-interface Slot { step: StepName; occurrence?: Occurrence; label: string; ordinal: number; frame: RecordedFrame }
-
-/** Frames grouped by occurrence: step, snapshot occurrence, opcode and event type, then their order within that group. */
-function occurrenceSlots(rec: PairingRecording, direction: FrameDirection): Map<string, Slot> {
-  const counts = new Map<string, number>();
-  const slots = new Map<string, Slot>();
-  for (const f of rec.frames) {
-    if (f.direction !== direction || !isObject(f.payload) || isHexOnly(f.payload)) continue;
-    const type = typeof f.payload.type === 'string' ? `[type=${f.payload.type}]` : '';
-    const label = `${f.opcodeName}${type}`;
-    const group = `${f.step}|${f.occurrence ?? ''}|${label}`;
-    const ordinal = counts.get(group) ?? 0;
-    counts.set(group, ordinal + 1);
-    slots.set(`${group}|${ordinal}`, { step: f.step, ...(f.occurrence ? { occurrence: f.occurrence } : {}), label, ordinal, frame: f });
-  }
-  return slots;
-}
-
-/**
- * The new build's frames toward the old build, against what the old build's own
- * counterpart publishes in old × old: the reader is the old build in both, so
- * its expectation comes from the baseline's reference run.
- */
-const COMPARISONS = [
-  { skew: 'oldClientNewHost', direction: 'hostToClient', writer: 'new host' },
-  { skew: 'newClientOldHost', direction: 'clientToHost', writer: 'new client' },
-] as const;
-
 /** FIELD_STOPPED_PUBLISHING: compared occurrence by occurrence, never merged across initial, reveal and reconnect. */
 export const fieldStoppedPublishing: DynamicRule = (recordings) => {
   const findings = [];
-  for (const c of COMPARISONS) {
-    const expected = occurrenceSlots(recordings.oldOld, c.direction);
-    const actual = occurrenceSlots(recordings[c.skew], c.direction);
+  const jsonObject = (f: { payload: unknown }) => isObject(f.payload) && !isHexOnly(f.payload);
+  for (const c of OLD_READER_COMPARISONS) {
+    const expected = occurrenceSlots(recordings.oldOld, c.direction, jsonObject);
+    const actual = occurrenceSlots(recordings[c.skew], c.direction, jsonObject);
     for (const [key, ref] of expected) {
       const got = actual.get(key);
-      if (!got) continue; // a missing frame is FRAME_SEQUENCE_CHANGED's finding
+      if (!got) continue; // a missing frame is FRAME_SEQUENCE_CHANGED's or FRAME_NO_LONGER_SENT's finding
       const now = publishedFields(got.frame.payload);
       for (const [path, value] of publishedFields(ref.frame.payload)) {
         if (now.has(path)) continue;

@@ -1,5 +1,6 @@
 import { PAIRING_LABELS } from '../finding.js';
 import { type FrameDirection, type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
+import { stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
 
 /**
@@ -43,17 +44,17 @@ export const SEQUENCE_COMPARISONS: readonly Comparison[] = [
 ];
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
-const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
+export const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
 
 /** Gating capability by opcode name, from both builds' own manifests. */
-function gatingTable(manifests: SideManifests): Map<string, string> {
+export function gatingTable(manifests: SideManifests): Map<string, string> {
   const table = new Map<string, string>();
   for (const m of [manifests.old, manifests.new]) for (const o of m.opcodes) if (o.gatedBy) table.set(o.name, o.gatedBy);
   return table;
 }
 
 /** Stream ids are the client's choice: compare them by order of first use, 0 (control) kept. */
-function streamOrdinals(rec: PairingRecording): Map<number, number> {
+export function streamOrdinals(rec: PairingRecording): Map<number, number> {
   const ordinals = new Map<number, number>([[0, 0]]);
   for (const f of rec.frames) if (!ordinals.has(f.streamId)) ordinals.set(f.streamId, ordinals.size);
   return ordinals;
@@ -65,7 +66,7 @@ function streamOrdinals(rec: PairingRecording): Map<number, number> {
  * timing-dependent as the frame it answers. v0.1.0's client sends such late
  * Acks now and then, so its own reference run cannot say whether to expect one.
  */
-function answersTimingDependentFrame(f: { opcodeName: string; payload: unknown }): boolean {
+export function answersTimingDependentFrame(f: { opcodeName: string; payload: unknown }): boolean {
   if (f.opcodeName !== 'Error' || typeof f.payload !== 'string') return false;
   const answered = /^[A-Z_]+: (\w+) /.exec(f.payload)?.[1];
   return answered !== undefined && answered in TIMING_DEPENDENT_OPCODES;
@@ -85,7 +86,12 @@ export function authoredSequence(rec: PairingRecording, direction: FrameDirectio
   return out;
 }
 
-const stepOk = (rec: PairingRecording, step: StepName) => rec.steps.find((s) => s.name === step)?.status === 'ok';
+
+/** A gated opcode is compared only where both runs negotiated it; elsewhere Rule 2's rules own it. */
+export function negotiatedInBoth(a: PairingRecording, b: PairingRecording, gating: ReadonlyMap<string, string>): (opcodeName: string) => boolean {
+  const inBoth = new Set([...negotiatedNames(a)].filter((n) => negotiatedNames(b).has(n)));
+  return (name) => !gating.has(name) || inBoth.has(gating.get(name)!);
+}
 
 /** FRAME_SEQUENCE_CHANGED: see SEQUENCE_COMPARISONS for how each expectation is derived. */
 export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
@@ -101,9 +107,7 @@ export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
     // acting on what was negotiated (resending journaled input, say) is Rule 2 working, not a change.
     // Toward an old reader the old × old basis above still applies.
     if (sameBuild && !sameSet(negotiatedNames(skew), negotiatedNames(reference))) continue;
-    const inBoth = new Set([...negotiatedNames(skew)].filter((n) => negotiatedNames(reference).has(n)));
-    // A gated opcode is compared only where both runs negotiated it; elsewhere Rule 2's rules own it.
-    const keep = (name: string) => !gating.has(name) || inBoth.has(gating.get(name)!);
+    const keep = negotiatedInBoth(skew, reference, gating);
     const direction: FrameDirection = c.author === 'host' ? 'hostToClient' : 'clientToHost';
     for (const step of STEP_NAMES) {
       const key = `${c.skew}|${c.author}|${step}`;

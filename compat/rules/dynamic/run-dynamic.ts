@@ -2,6 +2,8 @@ import type { Finding } from '../finding.js';
 import type { JourneyRecordingSet } from '../../recording.js';
 import { capabilityEchoMismatch } from './capability-echo.js';
 import { fieldStoppedPublishing } from './field-publishing.js';
+import { fieldValueChanged } from './field-values.js';
+import { frameNoLongerSent } from './frame-presence.js';
 import { frameSequenceChanged } from './frame-sequence.js';
 import { gatedFrameNotNegotiated } from './gated-frame.js';
 import { snapshotContentChanged } from './snapshot-content.js';
@@ -18,6 +20,8 @@ export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   JOURNEY_STALLED: journeyStalled,
   FRAME_SEQUENCE_CHANGED: frameSequenceChanged,
   FIELD_STOPPED_PUBLISHING: fieldStoppedPublishing,
+  FIELD_VALUE_CHANGED: fieldValueChanged,
+  FRAME_NO_LONGER_SENT: frameNoLongerSent,
   CAPABILITY_ECHO_MISMATCH: capabilityEchoMismatch,
   INPUT_NOT_EXACTLY_ONCE: inputNotExactlyOnce,
   SNAPSHOT_CONTENT_CHANGED: snapshotContentChanged,

@@ -1,0 +1,119 @@
+import { readSurface } from '../../manifest/surface.js';
+import { fieldName } from '../../../src/manifest/surface.js';
+import { type Finding, PAIRING_LABELS } from '../finding.js';
+import type { PairingRecording, RecordedFrame } from '../../recording.js';
+import { OPAQUE_FIELDS, publishedFields } from './field-publishing.js';
+import { answersTimingDependentFrame, gatingTable, negotiatedInBoth, streamOrdinals, TIMING_DEPENDENT_OPCODES } from './frame-sequence.js';
+import { isHexOnly, isObject, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
+import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
+
+/** The header's seq, for payloads that carry no seq of their own. */
+export const HEADER_SEQ = '(seq)';
+
+/**
+ * Payloads whose text or bytes have structure: the part a reader acts on is
+ * compared, not the whole. An Error's message may be reworded; its code may not.
+ */
+export const STRUCTURED_PAYLOADS: Readonly<Record<string, (f: RecordedFrame) => Record<string, unknown>>> = {
+  Error: (f) => ({ code: typeof f.payload === 'string' ? (/^([A-Z][A-Z0-9_]*):/.exec(f.payload)?.[1] ?? f.payload) : f.payload }),
+  // The wire byte, not the author's decoding of it: two builds may name the same byte differently.
+  InputAck: (f) => ({ flag: f.rawHex.length > 32 ? parseInt(f.rawHex.slice(32, 34), 16) : 'absent' }),
+};
+
+/** What `FIELD_VALUE_CHANGED` compares in one frame, by path. */
+export function comparedValues(f: RecordedFrame): Map<string, unknown> {
+  const structured = STRUCTURED_PAYLOADS[f.opcodeName];
+  if (structured) return new Map([...Object.entries(structured(f)), [HEADER_SEQ, f.seq]]);
+  if (!isObject(f.payload)) return new Map([[HEADER_SEQ, f.seq]]);
+  // Leaves only: an object's children are compared one by one; opaque maps are judged by their own rule.
+  return new Map([...publishedFields(f.payload)].filter(([path, v]) => !isObject(v) && !OPAQUE_FIELDS.some((o) => path === o || path.startsWith(`${o}.`))));
+}
+
+/** Fields either build declares volatile in its schemas, by `Label.path`. */
+function volatileFields(manifests: SideManifests): Set<string> {
+  const out = new Set<string>();
+  for (const m of [manifests.old, manifests.new]) {
+    for (const e of readSurface(m).entries) if (e.kind === 'field' && e.volatile) out.add(fieldName(e.opcode, e.path));
+  }
+  return out;
+}
+
+const isVolatile = (volatile: Set<string>, label: string, path: string) => {
+  const parts = path.split('.');
+  return parts.some((_, i) => volatile.has(`${label}.${parts.slice(0, i + 1).join('.')}`));
+};
+
+/**
+ * Frames whose values are compared occurrence by occurrence: not split or
+ * batched by timing, not Input (judged by what reached the terminal), not an
+ * undecodable payload, and a gated opcode only where both runs negotiated it.
+ */
+export function valueFrames(keep: (opcodeName: string) => boolean): (f: RecordedFrame) => boolean {
+  return (f) => !(f.opcodeName in TIMING_DEPENDENT_OPCODES) && !answersTimingDependentFrame(f) && f.opcodeName !== 'Input' && !isHexOnly(f.payload) && keep(f.opcodeName);
+}
+
+const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Ack bytes per stream over the whole journey: batching and the step an Ack lands in follow a timer, the total does not. */
+export function ackTotals(rec: PairingRecording): Map<number, number> {
+  const ordinals = streamOrdinals(rec);
+  const totals = new Map<number, number>();
+  for (const f of rec.frames) {
+    if (f.direction !== 'clientToHost' || f.opcodeName !== 'Ack' || !isObject(f.payload) || typeof f.payload.bytes !== 'number') continue;
+    const stream = ordinals.get(f.streamId)!;
+    totals.set(stream, (totals.get(stream) ?? 0) + f.payload.bytes);
+  }
+  return totals;
+}
+
+const allStepsOk = (rec: PairingRecording) => rec.steps.every((s) => s.status === 'ok');
+
+/**
+ * FIELD_VALUE_CHANGED (Rule 3): a value the new build publishes toward the old
+ * build differs from what the old build's own counterpart publishes for the
+ * same occurrence in old × old. Volatile fields come from the schemas.
+ */
+export const fieldValueChanged: DynamicRule = (recordings, manifests) => {
+  const volatile = volatileFields(manifests);
+  const gating = gatingTable(manifests);
+  const findings: Finding[] = [];
+  for (const c of OLD_READER_COMPARISONS) {
+    const skew = recordings[c.skew];
+    const include = valueFrames(negotiatedInBoth(skew, recordings.oldOld, gating));
+    const actual = occurrenceSlots(skew, c.direction, include);
+    for (const [key, ref] of occurrenceSlots(recordings.oldOld, c.direction, include)) {
+      const got = actual.get(key);
+      if (!got || !stepOk(skew, ref.step) || !stepOk(recordings.oldOld, ref.step)) continue;
+      const now = comparedValues(got.frame);
+      for (const [path, before] of comparedValues(ref.frame)) {
+        // Absent is FIELD_STOPPED_PUBLISHING's finding.
+        if (!now.has(path) || same(before, now.get(path)) || isVolatile(volatile, ref.label, path)) continue;
+        const after = now.get(path);
+        findings.push(dynamicFinding({
+          ruleId: 'FIELD_VALUE_CHANGED',
+          direction: PAIRING_LABELS[c.skew],
+          subject: `${ref.label}.${path}`,
+          step: ref.step,
+          ...(ref.occurrence ? { occurrence: ref.occurrence } : {}),
+          message: `the ${c.writer} publishes ${path} = ${JSON.stringify(after)} in ${ref.label} (${slotWhere(ref)}); the old build publishes ${JSON.stringify(before)}`,
+          evidence: { before, after, referenceFrame: ref.frame.index, frame: got.frame.index },
+        }));
+      }
+    }
+    if (c.direction !== 'clientToHost' || !allStepsOk(skew) || !allStepsOk(recordings.oldOld)) continue;
+    const acked = ackTotals(skew);
+    for (const [stream, before] of ackTotals(recordings.oldOld)) {
+      const after = acked.get(stream);
+      // No Ack at all on the stream is FRAME_NO_LONGER_SENT's finding.
+      if (after === undefined || after === before) continue;
+      findings.push(dynamicFinding({
+        ruleId: 'FIELD_VALUE_CHANGED',
+        direction: PAIRING_LABELS[c.skew],
+        subject: 'Ack.bytes',
+        message: `the ${c.writer} acknowledged ${after} bytes in all on stream #${stream}; the old client acknowledges ${before} for the same output`,
+        evidence: { before, after, stream },
+      }));
+    }
+  }
+  return findings;
+};

@@ -1,0 +1,59 @@
+import { type Finding, PAIRING_LABELS } from '../finding.js';
+import type { PairingRecording } from '../../recording.js';
+import { valueFrames } from './field-values.js';
+import { authoredSequence, gatingTable, negotiatedInBoth, streamOrdinals, TIMING_DEPENDENT_OPCODES } from './frame-sequence.js';
+import { OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
+import { type DynamicRule, dynamicFinding } from './types.js';
+
+/** Timing-dependent opcodes a side wrote, by stream: which of them appear at all, whatever their count or step. */
+function timingOpcodesByStream(rec: PairingRecording, direction: PairingRecording['frames'][number]['direction']): Set<string> {
+  const ordinals = streamOrdinals(rec);
+  return new Set(rec.frames.filter((f) => f.direction === direction && f.opcodeName in TIMING_DEPENDENT_OPCODES).map((f) => `${f.opcodeName}@s${ordinals.get(f.streamId)}`));
+}
+
+/**
+ * FRAME_NO_LONGER_SENT (Rule 3): a frame the old build's counterpart sends in
+ * old × old that the new build no longer sends toward the old build. Where the
+ * step's frame sequence shows it, FRAME_SEQUENCE_CHANGED reports it; this rule
+ * reports the rest: one of a run of equal frames (the sequence collapses runs),
+ * and Output, OutputSpan or Ack, which the sequence leaves out: those count as
+ * sent when they appear anywhere on the stream.
+ */
+export const frameNoLongerSent: DynamicRule = (recordings, manifests) => {
+  const gating = gatingTable(manifests);
+  const findings: Finding[] = [];
+  for (const c of OLD_READER_COMPARISONS) {
+    const skew = recordings[c.skew];
+    const reference = recordings.oldOld;
+    const keep = negotiatedInBoth(skew, reference, gating);
+    const include = valueFrames(keep);
+    const actual = occurrenceSlots(skew, c.direction, include);
+    for (const [key, ref] of occurrenceSlots(reference, c.direction, include)) {
+      if (actual.has(key) || !stepOk(skew, ref.step) || !stepOk(reference, ref.step)) continue;
+      if (authoredSequence(reference, c.direction, ref.step, keep).join(' ') !== authoredSequence(skew, c.direction, ref.step, keep).join(' ')) continue;
+      findings.push(dynamicFinding({
+        ruleId: 'FRAME_NO_LONGER_SENT',
+        direction: PAIRING_LABELS[c.skew],
+        subject: ref.label,
+        step: ref.step,
+        ...(ref.occurrence ? { occurrence: ref.occurrence } : {}),
+        message: `the ${c.writer} no longer sends ${ref.label} (${slotWhere(ref)}); the old build sends it there`,
+        evidence: { before: ref.frame.payload ?? null, after: null, referenceFrame: ref.frame.index },
+      }));
+    }
+    if (!skew.steps.every((s) => s.status === 'ok') || !reference.steps.every((s) => s.status === 'ok')) continue;
+    const sent = timingOpcodesByStream(skew, c.direction);
+    for (const element of timingOpcodesByStream(reference, c.direction)) {
+      const [opcodeName] = element.split('@');
+      if (sent.has(element) || !keep(opcodeName!)) continue;
+      findings.push(dynamicFinding({
+        ruleId: 'FRAME_NO_LONGER_SENT',
+        direction: PAIRING_LABELS[c.skew],
+        subject: opcodeName!,
+        message: `the ${c.writer} never sends ${opcodeName} on ${element.split('@')[1]} (streams by order of first use); the old build does`,
+        evidence: { before: element, after: null },
+      }));
+    }
+  }
+  return findings;
+};

@@ -1,0 +1,58 @@
+import type { FrameDirection, Occurrence, PairingRecording, RecordedFrame, StepName } from '../../recording.js';
+
+/**
+ * Frame occurrences, keyed the same way by every rule that compares a skew
+ * with a reference run: step, snapshot occurrence (initial, reveal,
+ * reconnect), opcode and event type, then order within that group. Keys are
+ * never merged across occurrences, so a sibling cannot mask the one that changed.
+ */
+export interface Slot {
+  readonly key: string;
+  readonly step: StepName;
+  readonly occurrence?: Occurrence;
+  /** `SnapshotStart`, `Metadata[type=subscribed]`. */
+  readonly label: string;
+  readonly ordinal: number;
+  readonly frame: RecordedFrame;
+}
+
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+/** The runner records undecodable payloads as {hex}: nothing to compare field by field. */
+export const isHexOnly = (v: unknown) => isObject(v) && Object.keys(v).length === 1 && typeof v.hex === 'string';
+
+export function frameLabel(f: RecordedFrame): string {
+  const type = isObject(f.payload) && typeof f.payload.type === 'string' ? `[type=${f.payload.type}]` : '';
+  return `${f.opcodeName}${type}`;
+}
+
+export function slotWhere(s: Pick<Slot, 'step' | 'occurrence' | 'ordinal'>): string {
+  return `step ${s.step}${s.occurrence ? `, ${s.occurrence}` : ''}, #${s.ordinal + 1}`;
+}
+
+/** The frames one side wrote that `include` accepts, by occurrence key. */
+export function occurrenceSlots(rec: PairingRecording, direction: FrameDirection, include: (f: RecordedFrame) => boolean): Map<string, Slot> {
+  const counts = new Map<string, number>();
+  const slots = new Map<string, Slot>();
+  for (const f of rec.frames) {
+    if (f.direction !== direction || !include(f)) continue;
+    const label = frameLabel(f);
+    const group = `${f.step}|${f.occurrence ?? ''}|${label}`;
+    const ordinal = counts.get(group) ?? 0;
+    counts.set(group, ordinal + 1);
+    const key = `${group}|${ordinal}`;
+    slots.set(key, { key, step: f.step, ...(f.occurrence ? { occurrence: f.occurrence } : {}), label, ordinal, frame: f });
+  }
+  return slots;
+}
+
+/**
+ * The new build's frames toward the old build, against what the old build's
+ * own counterpart publishes in old × old: the reader is the old build in both,
+ * so its expectation comes from the baseline's reference run.
+ */
+export const OLD_READER_COMPARISONS = [
+  { skew: 'oldClientNewHost', direction: 'hostToClient', writer: 'new host' },
+  { skew: 'newClientOldHost', direction: 'clientToHost', writer: 'new client' },
+] as const;
+
+export const stepOk = (rec: PairingRecording, step: StepName) => rec.steps.find((s) => s.name === step)?.status === 'ok';
