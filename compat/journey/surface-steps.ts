@@ -7,11 +7,11 @@ const MiB = 1024 * KiB;
 
 export const JOURNEY_TITLE = 'termwire journey title';
 /** Several 16 KiB paste chunks: numbered lines, so the screen shows how far it got. */
-export const PASTE_LINES = 2_000;
+export const PASTE_LINES = 1_200; // about 19 KB: two chunks
 export const PASTE_TEXT = Array.from({ length: PASTE_LINES }, (_, i) => `paste line ${i}\r`).join('');
 /** Each burst emit is past the stream window (512 KiB, growing to 2 MiB) and below window + queue (4 MiB), so it never overflows into a recovery snapshot. */
 export const BURST_EMITS = 2;
-export const BURST_EMIT_BYTES = 2.5 * MiB;
+export const BURST_EMIT_BYTES = 1.5 * MiB;
 /**
  * Where ackOutput is negotiated, what one link may hold unsent: the stream
  * window at its largest (2 MiB) plus slack for the frames around the output

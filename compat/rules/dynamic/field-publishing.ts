@@ -27,7 +27,7 @@ export function publishedFields(payload: unknown, prefix = ''): Map<string, unkn
 
 interface Slot { step: StepName; occurrence?: Occurrence; label: string; ordinal: number; frame: RecordedFrame }
 
-/** Frames grouped by occurrence: step, snapshot occurrence, opcode and event type, then their order within that group. */
+/** Frames grouped by occurrence: step, snapshot occurrence, client, opcode and event type, then their order within that group. */
 function occurrenceSlots(rec: PairingRecording, direction: FrameDirection): Map<string, Slot> {
   const counts = new Map<string, number>();
   const slots = new Map<string, Slot>();
@@ -35,7 +35,8 @@ function occurrenceSlots(rec: PairingRecording, direction: FrameDirection): Map<
     if (f.direction !== direction || !isObject(f.payload) || isHexOnly(f.payload)) continue;
     const type = typeof f.payload.type === 'string' ? `[type=${f.payload.type}]` : '';
     const label = `${f.opcodeName}${type}`;
-    const group = `${f.step}|${f.occurrence ?? ''}|${label}`;
+    // Per client as well: the Resized each subscriber gets is its own occurrence.
+    const group = `${f.step}|${f.occurrence ?? ''}|${f.client ?? 'primary'}|${label}`;
     const ordinal = counts.get(group) ?? 0;
     counts.set(group, ordinal + 1);
     slots.set(`${group}|${ordinal}`, { step: f.step, ...(f.occurrence ? { occurrence: f.occurrence } : {}), label, ordinal, frame: f });
