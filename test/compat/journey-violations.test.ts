@@ -34,7 +34,7 @@ describe('the gate catches every planted class of break', () => {
     git(project, 'tag', 'v0.0.1');
     // As after `npm ci`: the gate's own CLI runs from the checkout's dist.
     execFileSync('npm', ['run', 'build'], { cwd: project, stdio: 'ignore' });
-  });
+  }, 240_000); // a full tsc build: slow on a shared 2-core machine
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
