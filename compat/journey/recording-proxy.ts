@@ -185,10 +185,10 @@ export class RecordingProxy {
     upstream.on('error', teardown);
   }
 
-  /** Drops every live connection: with a close, or silently (nothing more is forwarded or answered). */
-  drop(mode: DropMode): void {
+  /** Drops every live connection of the client: with a close, or silently (nothing more is forwarded or answered). */
+  drop(mode: DropMode, client: ClientLabel = 'primary'): void {
     for (const pair of this.pairs) {
-      if (pair.blackholed) continue;
+      if (pair.blackholed || pair.client !== client) continue;
       if (mode === 'close') {
         pair.downstream.terminate();
         pair.upstream.terminate();

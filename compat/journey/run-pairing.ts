@@ -80,6 +80,7 @@ export async function runPairing(
   let hostPeer: PeerProcess | undefined;
   let clientPeer: PeerProcess | undefined;
   let secondPeer: Promise<PeerProcess> | undefined;
+  let startedSecond: Promise<PeerProcess> | undefined;
   let typed = '';
   let atMostOnce = '';
   let proxy: RecordingProxy | undefined;
@@ -113,8 +114,14 @@ export async function runPairing(
     const peers = { client: clientPeer, host: hostPeer };
     const clientArgs = (url: string) => ['--url', url, '--token', proxy!.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
     // The second client connects to its own path, so the proxy can say which client each frame belongs to.
+    // Its process starts now, beside the others (a process start is the slow part); it subscribes when a step first asks.
+    const secondProcess = plan.steps.some((s) => s.name === 'secondClient')
+      ? PeerProcess.start({ buildDir: client.build.dir, role: 'client', label: `${client.side} second client ${client.build.version}`, args: clientArgs(`${proxyUrl}/second`) })
+      : undefined;
+    secondProcess?.catch(() => undefined); // a failure surfaces when a step asks for it
+    startedSecond = secondProcess;
     const second = () =>
-      (secondPeer ??= PeerProcess.start({ buildDir: client.build.dir, role: 'client', label: `${client.side} second client ${client.build.version}`, args: clientArgs(`${proxyUrl}/second`) }).then(async (peer) => {
+      (secondPeer ??= (secondProcess ?? Promise.reject(new Error('this plan has no second client'))).then(async (peer) => {
         await peer.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
         return peer;
       }));
@@ -189,7 +196,7 @@ export async function runPairing(
     // The peers never got as far as the journey: nothing was compared, so this is exit 2, never a finding or a pass.
     throw new CompatError('PEER_UNAVAILABLE', `${label}: ${(error as Error).message}`);
   } finally {
-    const secondStarted = await secondPeer?.catch(() => undefined);
+    const secondStarted = await startedSecond?.catch(() => undefined);
     for (const peer of [clientPeer, secondStarted, hostPeer]) {
       if (peer && steps.some((s) => s.status === 'stalled')) peerErrors.push(...peer.recentLog(10).map((l) => `${peer.label}: ${l}`));
     }

@@ -7,11 +7,11 @@ const MiB = 1024 * KiB;
 
 export const JOURNEY_TITLE = 'termwire journey title';
 /** Several 16 KiB paste chunks: numbered lines, so the screen shows how far it got. */
-export const PASTE_LINES = 2_000;
+export const PASTE_LINES = 1_200; // about 19 KB: two chunks
 export const PASTE_TEXT = Array.from({ length: PASTE_LINES }, (_, i) => `paste line ${i}\r`).join('');
 /** Each burst emit is past the stream window (512 KiB, growing to 2 MiB) and below window + queue (4 MiB), so it never overflows into a recovery snapshot. */
 export const BURST_EMITS = 2;
-export const BURST_EMIT_BYTES = 2.5 * MiB;
+export const BURST_EMIT_BYTES = 1.5 * MiB;
 /**
  * Where ackOutput is negotiated, what one link may hold unsent: the stream
  * window at its largest (2 MiB) plus slack for the frames around the output
@@ -25,16 +25,21 @@ export const CLAIMED_VIEWPORT = { cols: 90, rows: 28 } as const;
 export const EXIT_INPUT = 'exit\r';
 export const INPUT_AFTER_EXIT = 'echo after exit\r';
 
-const BURST_LINE = 79; // one line of an 80-column screen, so nothing wraps
+/**
+ * One burst: screenfuls painted from the home position, so the screens parse
+ * it without scrolling (scrolling, not bytes, is what costs both screens most),
+ * then cleared down to one end marker that the barrier waits for.
+ */
 export function burstText(emit: number): string {
-  const lines: string[] = [];
-  for (let i = 0, bytes = 0; bytes < BURST_EMIT_BYTES; i++) {
-    const head = `burst ${emit} line ${i} `;
-    lines.push(head.padEnd(BURST_LINE, 'x'));
-    bytes += BURST_LINE + 2;
+  const rows = 23; // the 24th row stays empty: a full last row would scroll on the next character
+  const pages: string[] = [];
+  for (let page = 0, bytes = 0; bytes < BURST_EMIT_BYTES; page++) {
+    const head = `burst ${emit} page ${page} `;
+    const text = `\x1b[H${head.padEnd(rows * 80, '.')}`;
+    pages.push(text);
+    bytes += text.length;
   }
-  lines.push(`burst ${emit} end`);
-  return `${lines.join('\r\n')}\r\n`;
+  return `${pages.join('')}\x1b[2J\x1b[Hburst ${emit} end\r\n`;
 }
 
 const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');

@@ -1,10 +1,14 @@
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { drivableOps, stepsSkippedInRun } from '../../compat/journey/drivable.js';
 import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-process.js';
+import { DEFAULT_JOURNEY_OPTIONS, runPairing, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
+import { JOURNEY_TITLE, PASTE_TEXT } from '../../compat/journey/surface-steps.js';
+import type { ClientLabel, FrameDirection, RecordedFrame, StepName } from '../../compat/recording.js';
 import { isAlive } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
 
@@ -49,6 +53,44 @@ describe('peer processes', () => {
     );
     const started = PeerProcess.start({ buildDir: build, role: 'host', label: 'future host' });
     await expect(started).rejects.toBeInstanceOf(PeerProtocolError);
-    await expect(started).rejects.toThrow(/peer protocol 99 of build 9\.0\.0 is outside what this harness drives \(1\.\.1\)/);
+    await expect(started).rejects.toThrow(/peer protocol 99 of build 9\.0\.0 is outside what this harness drives \(1\.\.2\)/);
   });
+
+  it('the script journey walks the wire surface in new × new, each step on its barrier', async () => {
+    const manifest = JSON.parse(execFileSync(process.execPath, [join(root, 'bin', 'termwire.js'), 'manifest'], { encoding: 'utf8' }));
+    const codec = await PeerProcess.start({ buildDir: root, role: 'codec', label: 'new codec' });
+    cleanup.push(() => void codec.stop());
+    expect(codec.hello.peerProtocol).toBe(2);
+    const ops = drivableOps(codec.hello, codec.hello);
+    const side = { side: 'new' as const, build: { dir: root, version: codec.hello.version, commit: 'working tree', manifest }, codec };
+    const rec = await runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, SCRIPT_PLAN, { ops, skipped: stepsSkippedInRun(SCRIPT_PLAN.steps, ops, { old: codec.hello, new: codec.hello }) });
+
+    expect(rec.steps.filter((s) => s.status !== 'ok'), JSON.stringify(rec.peerErrors)).toEqual([]);
+    const frames = (step: StepName, client: ClientLabel, direction: FrameDirection, opcodeName: string, where: (f: RecordedFrame) => boolean = () => true) =>
+      rec.frames.filter((f) => f.step === step && (f.client ?? 'primary') === client && f.direction === direction && f.opcodeName === opcodeName && where(f));
+    const payload = (f: RecordedFrame) => f.payload as Record<string, unknown>;
+    expect(frames('title', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'title' && payload(f).title === JOURNEY_TITLE)).toHaveLength(1);
+    expect(frames('paste', 'primary', 'clientToHost', 'Input').length).toBeGreaterThan(1); // 16 KiB chunks
+    expect(PASTE_TEXT.length).toBeGreaterThan(16 * 1024);
+    const burstBytes = frames('burst', 'primary', 'hostToClient', 'Output').reduce((sum, f) => sum + (f.rawHex.length / 2 - 16), 0);
+    expect(burstBytes).toBeGreaterThan(2 * 1024 * 1024); // past the stream window at its largest
+    expect(frames('burst', 'primary', 'clientToHost', 'Ack').length).toBeGreaterThan(1);
+    expect(frames('inputResend', 'primary', 'clientToHost', 'Input', (f) => f.fault === 'dropped')).toHaveLength(1);
+    expect(frames('inputResend', 'primary', 'hostToClient', 'InputAck', (f) => payload(f).status === 'resend').length).toBeGreaterThanOrEqual(1);
+    expect(frames('deliveryUnknown', 'primary', 'hostToClient', 'InputAck', (f) => payload(f).status === 'deliveryUnknown')).toHaveLength(1);
+    expect(frames('secondClient', 'second', 'hostToClient', 'Metadata', (f) => payload(f).type === 'subscribed').every((f) => f.occurrence === 'attach')).toBe(true);
+    for (const client of ['primary', 'second'] as const) {
+      expect(frames('resize', client, 'hostToClient', 'Resized', (f) => payload(f).cols === 100), `Resized to the ${client} client`).toHaveLength(1);
+      expect(frames('claimViewport', client, 'hostToClient', 'Resized', (f) => payload(f).cols === 90), `Resized to the ${client} client`).toHaveLength(1);
+      expect(frames('exit', client, 'hostToClient', 'Metadata', (f) => payload(f).type === 'exit'), `exit to the ${client} client`).toHaveLength(1);
+    }
+    expect(frames('claimViewport', 'second', 'clientToHost', 'ClaimViewport')).toHaveLength(1);
+    expect(frames('inputAfterExit', 'second', 'hostToClient', 'WriteUnavailable').length).toBeGreaterThanOrEqual(1);
+    expect(frames('inputAfterExit', 'second', 'hostToClient', 'Metadata', (f) => payload(f).type === 'unsubscribed')).toHaveLength(1);
+    expect(frames('unsubscribe', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'unsubscribed')).toHaveLength(1);
+    expect(frames('inputAfterUnsubscribe', 'primary', 'clientToHost', 'Input', (f) => f.fault === 'injected')).toHaveLength(1);
+    expect(frames('inputAfterUnsubscribe', 'primary', 'hostToClient', 'Error', (f) => String(f.payload).startsWith('NOT_SUBSCRIBED:'))).toHaveLength(1);
+    expect(rec.input.reachedTerminal).toBe(rec.input.typed);
+    expect(rec.screens.client).toBe(rec.screens.host);
+  }, 120_000);
 });

@@ -1,5 +1,5 @@
 import { PAIRING_LABELS } from '../finding.js';
-import { type FrameDirection, type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
+import { type ClientLabel, type FrameDirection, type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
 import { stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
 
@@ -44,7 +44,7 @@ export const SEQUENCE_COMPARISONS: readonly Comparison[] = [
 ];
 
 const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
-export const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
+const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
 
 /** Gating capability by opcode name, from both builds' own manifests. */
 export function gatingTable(manifests: SideManifests): Map<string, string> {
@@ -53,10 +53,10 @@ export function gatingTable(manifests: SideManifests): Map<string, string> {
   return table;
 }
 
-/** Stream ids are the client's choice: compare them by order of first use, 0 (control) kept. */
-export function streamOrdinals(rec: PairingRecording): Map<number, number> {
+/** Stream ids are each client's choice: compare them by order of first use (per client when one is named), 0 (control) kept. */
+export function streamOrdinals(rec: PairingRecording, client?: ClientLabel): Map<number, number> {
   const ordinals = new Map<number, number>([[0, 0]]);
-  for (const f of rec.frames) if (!ordinals.has(f.streamId)) ordinals.set(f.streamId, ordinals.size);
+  for (const f of rec.frames) if ((client === undefined || (f.client ?? 'primary') === client) && !ordinals.has(f.streamId)) ordinals.set(f.streamId, ordinals.size);
   return ordinals;
 }
 
@@ -72,20 +72,49 @@ export function answersTimingDependentFrame(f: { opcodeName: string; payload: un
   return answered !== undefined && answered in TIMING_DEPENDENT_OPCODES;
 }
 
-/** The normalised sequence of (opcode, stream) one side wrote in one step; runs of the same element collapse. */
-export function authoredSequence(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean): string[] {
-  const ordinals = streamOrdinals(rec);
+/** Longest block of frames a timer-driven repetition (a journal resend and its answers) is collapsed over. */
+export const REPEATED_BLOCK_MAX = 4;
+
+/**
+ * Collapses a block that repeats right after itself, up to REPEATED_BLOCK_MAX
+ * elements: a run of one frame is the block of length 1. How often a resend
+ * timer fires before the step's barrier is timing; that it repeats is not.
+ */
+export function collapseRepeats(elements: readonly string[]): string[] {
   const out: string[] = [];
-  for (const f of rec.frames) {
-    if (f.direction !== direction || f.step !== step || f.opcodeName in TIMING_DEPENDENT_OPCODES || answersTimingDependentFrame(f) || !keep(f.opcodeName)) continue;
-    // Control events share one opcode: name the event, so a new or swapped event type is a change.
-    const event = f.opcodeName === 'Metadata' && typeof (f.payload as { type?: unknown } | null)?.type === 'string' ? `[type=${(f.payload as { type: string }).type}]` : '';
-    const element = `${f.opcodeName}${event}@s${ordinals.get(f.streamId)}`;
-    if (out[out.length - 1] !== element) out.push(element);
+  for (const element of elements) {
+    out.push(element);
+    for (let size = 1; size <= REPEATED_BLOCK_MAX && out.length >= 2 * size; size++) {
+      const tail = out.length - size;
+      if (out.slice(tail).every((e, i) => e === out[tail - size + i])) {
+        out.length = tail;
+        break;
+      }
+    }
   }
   return out;
 }
 
+/**
+ * The normalised sequence of (opcode, stream) one side wrote in one step,
+ * toward or from one client: frames on different connections have no order
+ * relative to each other, so each client's frames are compared on their own.
+ * Frames the proxy injected are the harness's, not the author's.
+ */
+export function authoredSequence(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): string[] {
+  const ordinals = streamOrdinals(rec, client);
+  const out: string[] = [];
+  for (const f of rec.frames) {
+    if (f.direction !== direction || f.step !== step || (f.client ?? 'primary') !== client || f.fault === 'injected') continue;
+    if (f.opcodeName in TIMING_DEPENDENT_OPCODES || answersTimingDependentFrame(f) || !keep(f.opcodeName)) continue;
+    // Control events share one opcode: name the event, so a new or swapped event type is a change.
+    const event = f.opcodeName === 'Metadata' && typeof (f.payload as { type?: unknown } | null)?.type === 'string' ? `[type=${(f.payload as { type: string }).type}]` : '';
+    out.push(`${f.opcodeName}${event}@s${ordinals.get(f.streamId)}`);
+  }
+  return collapseRepeats(out);
+}
+
+const CLIENTS: readonly ClientLabel[] = ['primary', 'second'];
 
 /** A gated opcode is compared only where both runs negotiated it; elsewhere Rule 2's rules own it. */
 export function negotiatedInBoth(a: PairingRecording, b: PairingRecording, gating: ReadonlyMap<string, string>): (opcodeName: string) => boolean {
@@ -110,20 +139,22 @@ export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
     const keep = negotiatedInBoth(skew, reference, gating);
     const direction: FrameDirection = c.author === 'host' ? 'hostToClient' : 'clientToHost';
     for (const step of STEP_NAMES) {
-      const key = `${c.skew}|${c.author}|${step}`;
-      if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
-      const expected = authoredSequence(reference, direction, step, keep);
-      const actual = authoredSequence(skew, direction, step, keep);
-      if (expected.join(' ') === actual.join(' ')) continue;
-      reported.add(key);
-      findings.push(dynamicFinding({
-        ruleId: 'FRAME_SEQUENCE_CHANGED',
-        direction: PAIRING_LABELS[c.skew as PairingKey],
-        subject: `${side} ${c.author} frames`,
-        step,
-        message: `in step ${step} the ${side} ${c.author} wrote [${actual.join(', ')}], expected [${expected.join(', ')}]: ${c.basis}`,
-        evidence: { before: expected, after: actual, basis: c.basis, reference: c.reference },
-      }));
+      for (const client of CLIENTS) {
+        const key = `${c.skew}|${c.author}|${step}`;
+        if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
+        const expected = authoredSequence(reference, direction, step, keep, client);
+        const actual = authoredSequence(skew, direction, step, keep, client);
+        if (expected.join(' ') === actual.join(' ')) continue;
+        reported.add(key);
+        findings.push(dynamicFinding({
+          ruleId: 'FRAME_SEQUENCE_CHANGED',
+          direction: PAIRING_LABELS[c.skew as PairingKey],
+          subject: `${side} ${c.author} frames`,
+          step,
+          message: `in step ${step} the ${side} ${c.author} wrote [${actual.join(', ')}]${client === 'second' ? ' on the second client\'s connection' : ''}, expected [${expected.join(', ')}]: ${c.basis}`,
+          evidence: { before: expected, after: actual, basis: c.basis, reference: c.reference, client },
+        }));
+      }
     }
   }
   return findings;

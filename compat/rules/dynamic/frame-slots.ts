@@ -36,7 +36,8 @@ export function occurrenceSlots(rec: PairingRecording, direction: FrameDirection
   for (const f of rec.frames) {
     if (f.direction !== direction || !include(f)) continue;
     const label = frameLabel(f);
-    const group = `${f.step}|${f.occurrence ?? ''}|${label}`;
+    // Per client as well: the Resized each subscriber gets is its own occurrence.
+    const group = `${f.step}|${f.occurrence ?? ''}|${f.client ?? 'primary'}|${label}`;
     const ordinal = counts.get(group) ?? 0;
     counts.set(group, ordinal + 1);
     const key = `${group}|${ordinal}`;

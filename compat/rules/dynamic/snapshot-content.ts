@@ -13,17 +13,20 @@ interface AssembledSnapshot {
 export function assembledSnapshots(rec: PairingRecording): AssembledSnapshot[] {
   const out: AssembledSnapshot[] = [];
   const perOccurrence = new Map<string, number>();
-  let open: { occurrence: Occurrence | undefined; parts: string[]; firstFrame: number } | undefined;
+  // Snapshots to two clients may interleave on the wire: each client's is assembled from its own frames.
+  const openByClient = new Map<string, { occurrence: Occurrence | undefined; parts: string[]; firstFrame: number }>();
   for (const f of rec.frames) {
     if (f.direction !== 'hostToClient') continue;
-    if (f.opcodeName === 'SnapshotStart') open = { occurrence: f.occurrence, parts: [], firstFrame: f.index };
+    const client = f.client ?? 'primary';
+    const open = openByClient.get(client);
+    if (f.opcodeName === 'SnapshotStart') openByClient.set(client, { occurrence: f.occurrence, parts: [], firstFrame: f.index });
     else if (f.opcodeName === 'SnapshotChunk' && open) open.parts.push(typeof f.payload === 'string' ? f.payload : JSON.stringify(f.payload));
     else if (f.opcodeName === 'SnapshotEnd' && open) {
       const key = open.occurrence ?? '';
       const ordinal = perOccurrence.get(key) ?? 0;
       perOccurrence.set(key, ordinal + 1);
       out.push({ occurrence: open.occurrence, ordinal, text: open.parts.join(''), firstFrame: open.firstFrame });
-      open = undefined;
+      openByClient.delete(client);
     }
   }
   return out;

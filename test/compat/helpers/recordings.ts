@@ -5,7 +5,7 @@ import { STEP_NAMES } from '../../../compat/recording.js';
 // journey, built by a small script so each test plants exactly one change.
 type F = [FrameDirection, StepName, string, number, unknown, Occurrence?];
 
-const CODES: Record<string, number> = { Output: 1, SnapshotStart: 2, SnapshotChunk: 3, SnapshotEnd: 4, Input: 7, Subscribe: 9, Unsubscribe: 10, SnapshotRequest: 11, Metadata: 12, Ack: 13, SetOutputPaused: 16, InputAck: 18 };
+const CODES: Record<string, number> = { Output: 1, SnapshotStart: 2, SnapshotChunk: 3, SnapshotEnd: 4, Resized: 5, Error: 6, Input: 7, Resize: 8, Subscribe: 9, Unsubscribe: 10, SnapshotRequest: 11, Metadata: 12, Ack: 13, ClaimViewport: 14, SetOutputPaused: 16, WriteUnavailable: 17, InputAck: 18 };
 /** The capability world of these hand-made recordings, fixed so a change to this build's defaults does not move them. */
 export const CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1 };
 
