@@ -16,6 +16,8 @@ export class Abuser {
   bytesReceived = 0;
   errorCount = 0;
   readonly errors: string[] = [];
+  /** The metadata of the last SnapshotStart received. */
+  lastSnapshotStart: Record<string, unknown> | undefined;
   /** Streams that received Output. */
   readonly outputStreams = new Set<number>();
   closeInfo: { code: number; reason: string } | undefined;
@@ -26,6 +28,7 @@ export class Abuser {
       this.bytesReceived += data.length;
       const decoded = decodeFrame(new Uint8Array(data));
       if (decoded.ok && decoded.frame.opcode === Op.Output) this.outputStreams.add(decoded.frame.streamId);
+      if (decoded.ok && decoded.frame.opcode === Op.SnapshotStart) this.lastSnapshotStart = JSON.parse(utf8.decode(decoded.frame.payload)) as Record<string, unknown>;
       if (decoded.ok && decoded.frame.opcode === Op.Error) {
         this.errorCount++;
         if (this.errors.length < KEPT_ERRORS) this.errors.push(utf8.decode(decoded.frame.payload));

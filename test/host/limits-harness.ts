@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import type { HostLimits } from '../../src/host/options.js';
+import type { WsServerOptions } from '../../src/transport/ws-server.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
 import { Abuser } from '../helpers/abuser.js';
 import type { RawPeer } from '../helpers/raw-peer.js';
@@ -24,7 +25,7 @@ export interface LimitsRig extends TestHost {
   expectRssGrowthUnder(mib: number): void;
 }
 
-export async function startLimitsRig(limits: Partial<HostLimits> = {}): Promise<LimitsRig> {
+export async function startLimitsRig(limits: Partial<HostLimits> = {}, server: Partial<WsServerOptions> = {}): Promise<LimitsRig> {
   const backends = new Map<string, ScriptBackend>();
   const test = await startTestHost({
     limits,
@@ -33,7 +34,7 @@ export async function startLimitsRig(limits: Partial<HostLimits> = {}): Promise<
       backends.set(name, backend);
       return backend;
     },
-  });
+  }, server);
   const healthy = await test.connect();
   healthy.subscribe(1, 'healthy');
   await healthy.waitFor(() => healthy.snapshots(1).length === 1, 'the healthy client subscribed');
