@@ -1,4 +1,6 @@
-import { ABUSERS, type Abuser } from './abusers.js';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import type { Abuser } from './abusers.js';
 import { Typist } from './healthy.js';
 import { startSoakServer } from './server.js';
 
@@ -39,6 +41,23 @@ function percentile(sorted: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+const ABUSE_PROCESS = fileURLToPath(new URL('./abuse-process.ts', import.meta.url));
+
+/** The abusers in a child process of their own (see abuse-process.ts); resolves with their tallies. */
+function runAbusers(url: string, token: string, durationMs: number, skip: readonly string[]): Promise<AbuserTally[]> {
+  const child = spawn(process.execPath, ['--import', 'tsx', ABUSE_PROCESS, url, token, String(durationMs), JSON.stringify(skip)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  let out = '';
+  child.stdout.on('data', (d: Buffer) => (out += d.toString()));
+  return new Promise((resolve, reject) => {
+    child.once('exit', (code) => {
+      const line = out.trim().split('\n').pop() ?? '';
+      if (code !== 0 || !line.startsWith('[')) return reject(new Error(`the abuse process exited with ${code}: ${out.slice(-500)}`));
+      const parsed = JSON.parse(line) as Array<{ name: string; defendedBy: Abuser['defendedBy']; outcomes: Record<string, number> }>;
+      resolve(parsed.map((t) => ({ ...t, outcomes: new Map(Object.entries(t.outcomes)) })));
+    });
+  });
+}
+
 /** One server in a child process, the abusers and the healthy typists against it for the duration, then SIGTERM. */
 export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakReport> {
   const opts = { ...DEFAULT_SOAK_OPTIONS, ...options };
@@ -47,22 +66,10 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     const typists = await Promise.all(Array.from({ length: opts.healthyClients }, (_, i) => Typist.start(server.url, server.token, i)));
     const started = performance.now();
     const until = started + opts.durationMs;
-    const abusers = ABUSERS.filter((a) => !opts.skip.includes(a.name));
-    const tallies = abusers.map((abuser) => ({ name: abuser.name, defendedBy: abuser.defendedBy, outcomes: new Map<string, number>() }));
-    const abuse = abusers.map(async (abuser, i) => {
-      const outcomes = tallies[i]!.outcomes;
-      const ctx = { url: server.url, token: server.token, until, tally: (o: string) => outcomes.set(o, (outcomes.get(o) ?? 0) + 1) };
-      while (performance.now() < until) {
-        try {
-          await abuser.run(ctx);
-        } catch (error) {
-          ctx.tally(`abuser failed: ${error instanceof Error ? error.message.slice(0, 60) : String(error)}`);
-        }
-      }
-    });
+    const abuse = runAbusers(server.url, server.token, opts.durationMs, opts.skip);
     const latencies: number[] = [];
     const typed = await Promise.all(typists.map((t) => t.typeUntil(until, latencies)));
-    await Promise.all(abuse);
+    const tallies = await abuse;
     const peakRssBytes = server.peakRss();
     const exitMs = await server.terminate(opts.exitDeadlineMs);
     latencies.sort((a, b) => a - b);
