@@ -68,7 +68,8 @@ describe('limit: bytes buffered per link (linkSoftBufferedBytes, linkHardBuffere
     await rig.host.terminal('abuse')!.screen.settled();
     // A subscribe's snapshot is never held (the stream does not exist without it): only the hard ceiling bounds these.
     for (let id = 2; id <= 64; id++) abuser.send('Subscribe', 0, { streamId: id, terminal: 'abuse' });
-    await rig.healthy.waitFor(() => rig.host.counters.limitCloses.LINK_BUFFER_OVERFLOW === 1, 'the host closed the overflowing link');
+    // Serialising 1 MB snapshots until the loopback socket's kernel buffers are full takes seconds on a busy machine.
+    await rig.healthy.waitFor(() => rig.host.counters.limitCloses.LINK_BUFFER_OVERFLOW === 1, 'the host closed the overflowing link', 30_000);
     abuser.resumeReading();
     await rig.healthy.waitFor(() => abuser.isClosed, 'the abuser read its close');
     expect(abuser.closeInfo?.code).toBe(1008);
