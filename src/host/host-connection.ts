@@ -12,7 +12,10 @@ import type { FrameLink } from '../transport/link.js';
 import { FlowWindow } from './flow-window.js';
 import type { HostedTerminal } from './hosted-terminal.js';
 import { HostStream, type StreamContext } from './host-stream.js';
-import type { HostCounters, HostErrorCode, HostLimits } from './options.js';
+import { LinkGuard } from './link-guard.js';
+import { CLOSE_POLICY_VIOLATION, type HostCloseReason, type HostCounters, type HostErrorCode, type HostLimits } from './options.js';
+import { RateBucket } from './rate-bucket.js';
+import { screenSizeRefusal } from './screen-limits.js';
 
 /** What a connection needs from the runtime. */
 export interface ConnectionHost {
@@ -36,12 +39,18 @@ export class HostConnection implements StreamContext {
   /** Recently unsubscribed ids, oldest first: late frames on them get NOT_SUBSCRIBED. */
   private readonly closedIds = new Set<number>();
   private closed = false;
+  private readonly guard: LinkGuard;
+  private readonly errorReplies: RateBucket;
+  private readonly snapshotRequests: RateBucket;
 
   constructor(
     private readonly link: FrameLink,
     private readonly host: ConnectionHost,
   ) {
     this.window = new FlowWindow(host.limits.connectionWindowInitialBytes, host.limits.connectionWindowMaxBytes);
+    this.guard = new LinkGuard(link, host.limits, { drained: () => this.drained(), overLimit: (reason, message) => this.closeForLimit(reason, message) });
+    this.errorReplies = new RateBucket(host.limits.maxErrorRepliesPerSecond);
+    this.snapshotRequests = new RateBucket(host.limits.maxSnapshotRequestsPerSecond);
     link.attach({ frame: (bytes) => this.receive(bytes), close: () => this.dispose() });
   }
 
@@ -61,21 +70,36 @@ export class HostConnection implements StreamContext {
     return !this.closed;
   }
 
-  /** The stream with this id, for inspection. */
+  /** True while the link holds more than linkSoftBufferedBytes: streams stop feeding it. */
+  get congested(): boolean {
+    return this.guard.congested;
+  }
+
   /** Every open stream of this connection. */
   openStreams(): IterableIterator<HostStream> {
     return this.streams.values();
   }
 
+  /** The stream with this id, for inspection. */
   stream(id: number): HostStream | undefined {
     return this.streams.get(id);
   }
 
   sendFrame(bytes: Uint8Array): void {
-    if (!this.closed) this.link.send(bytes);
+    if (this.closed) return;
+    this.link.send(bytes);
+    this.guard.sent();
   }
 
   sendError(streamId: number, code: HostErrorCode, message: string): void {
+    if (this.closed) return;
+    if (!this.errorReplies.take()) {
+      return this.closeForLimit('ERROR_RATE', `more than ${this.host.limits.maxErrorRepliesPerSecond} Error replies in a second > maxErrorRepliesPerSecond ${this.host.limits.maxErrorRepliesPerSecond}`);
+    }
+    if (this.guard.congested) {
+      this.host.counters.congestedErrorsDropped++;
+      return;
+    }
     this.host.counters.errorsSent++;
     this.sendFrame(encodeFrame({ opcode: Op.Error, streamId, payload: encodePayload('Error', `${code}: ${message}`) }));
   }
@@ -88,6 +112,31 @@ export class HostConnection implements StreamContext {
   close(reason = 'host closed'): void {
     this.link.close(reason);
     this.dispose();
+  }
+
+  /** Closes with 1008 and "CODE: message": the peer went past a limit. Other connections never notice. */
+  closeForLimit(reason: HostCloseReason, message: string): void {
+    if (this.closed) return;
+    const counts = this.host.counters.limitCloses;
+    counts[reason] = (counts[reason] ?? 0) + 1;
+    this.link.close(`${reason}: ${message}`, CLOSE_POLICY_VIOLATION);
+    this.dispose();
+  }
+
+  /** A request that spends a snapshot; false (and the connection closed) past the rate. */
+  spendSnapshot(): boolean {
+    if (this.snapshotRequests.take()) return true;
+    this.closeForLimit('SNAPSHOT_RATE', `more than ${this.host.limits.maxSnapshotRequestsPerSecond} snapshot requests in a second > maxSnapshotRequestsPerSecond ${this.host.limits.maxSnapshotRequestsPerSecond}`);
+    return false;
+  }
+
+  private drained(): void {
+    for (const stream of this.streams.values()) stream.resumeAfterCongestion();
+  }
+
+  private refuseSize(streamId: number, refusal: string): void {
+    this.host.counters.limitRefusals++;
+    this.sendError(streamId, 'RESIZE_TOO_LARGE', refusal);
   }
 
   private receive(bytes: Uint8Array): void {
@@ -130,19 +179,23 @@ export class HostConnection implements StreamContext {
       case Op.Resize:
       case Op.ClaimViewport: {
         const { cols, rows } = value as { cols: number; rows: number };
-        stream.terminal.resize(cols, rows);
+        const refusal = stream.terminal.resize(cols, rows);
+        if (refusal) this.refuseSize(stream.id, refusal);
         return;
       }
       case Op.SnapshotRequest:
-        stream.requestSnapshot('request', (value as { requestId?: string }).requestId);
+        if (this.spendSnapshot()) stream.requestSnapshot('request', (value as { requestId?: string }).requestId);
         return;
       case Op.Ack:
         stream.acked((value as { bytes: number }).bytes);
         for (const s of this.streams.values()) s.flush();
         return;
-      case Op.SetOutputPaused:
-        stream.setPaused((value as { paused: boolean }).paused);
+      case Op.SetOutputPaused: {
+        const { paused } = value as { paused: boolean };
+        // Resuming answers with a snapshot: a pause/resume loop is a snapshot flood.
+        if (paused || !stream.isPaused || this.spendSnapshot()) stream.setPaused(paused);
         return;
+      }
       case Op.Unsubscribe:
         return this.unsubscribe(stream);
       default:
@@ -180,6 +233,12 @@ export class HostConnection implements StreamContext {
       // Reported on stream 0: an Error on the live stream would read as that stream's failure.
       return this.sendError(0, 'STREAM_IN_USE', `stream ${streamId} is already subscribed on this connection`);
     }
+    if (this.streams.size >= this.host.limits.maxStreamsPerConnection) {
+      this.host.counters.limitRefusals++;
+      return this.sendError(streamId, 'TOO_MANY_STREAMS', `stream ${streamId} would be number ${this.streams.size + 1} > maxStreamsPerConnection ${this.host.limits.maxStreamsPerConnection}`);
+    }
+    const viewportRefusal = request.viewport && screenSizeRefusal(request.viewport.cols, request.viewport.rows, this.host.limits);
+    if (viewportRefusal) return this.refuseSize(streamId, viewportRefusal);
     const terminal = this.host.openTerminal(request.terminal);
     if (!terminal) return this.sendError(streamId, 'TERMINAL_NOT_FOUND', `no terminal named '${request.terminal}'`);
     this.closedIds.delete(streamId);
@@ -226,6 +285,7 @@ export class HostConnection implements StreamContext {
   private dispose(): void {
     if (this.closed) return;
     this.closed = true;
+    this.guard.stop();
     for (const stream of this.streams.values()) stream.close();
     this.streams.clear();
     this.host.connectionClosed(this);

@@ -20,6 +20,8 @@ export interface StreamContext {
   /** The connection's output window, shared by its ackOutput streams. */
   readonly window: FlowWindow;
   readonly gateMode: SendGateMode | undefined;
+  /** True while the link holds more than linkSoftBufferedBytes: output and snapshots wait for the drain. */
+  readonly congested: boolean;
   sendFrame(bytes: Uint8Array): void;
   sendError(streamId: number, code: HostErrorCode, message: string): void;
   /** A failure in an asynchronous callback: counted, never thrown into xterm's or the PTY's loop. */
@@ -50,6 +52,10 @@ export class HostStream implements TerminalSubscriber {
   private queue: Queued[] = [];
   private queueBytes = 0;
   private open = true;
+  /** A snapshot held back while the link was congested; requests coalesce into one (the latest requestId wins). */
+  private owedSnapshot: { readonly source: SnapshotSource; readonly requestId?: string } | undefined;
+  /** Output was dropped while the link was congested: the client needs a recovery snapshot. */
+  private droppedWhileCongested = false;
 
   constructor(
     readonly id: number,
@@ -85,6 +91,8 @@ export class HostStream implements TerminalSubscriber {
    * `before` runs first with the snapshot's seq (the subscribed event uses it).
    */
   requestSnapshot(source: SnapshotSource, requestId?: string, before?: (seq: number) => void): void {
+    // A subscribe's snapshot always goes: the stream does not exist for the client without it.
+    if (source !== 'subscribe' && this.ctx.congested) return this.oweSnapshot(source, requestId);
     this.pendingSnapshots++;
     this.terminal.screen.whenParsed((seq) => {
       this.pendingSnapshots--;
@@ -111,6 +119,18 @@ export class HostStream implements TerminalSubscriber {
   acked(bytes: number): void {
     if (!this.window) return;
     this.ctx.window.acked(this.window.acked(bytes));
+  }
+
+  /** The link drained: sends the snapshot owed, or a recovery snapshot for the output dropped, then what is queued. */
+  resumeAfterCongestion(): void {
+    const owed = this.owedSnapshot ?? (this.droppedWhileCongested ? { source: 'recovery' as const } : undefined);
+    this.owedSnapshot = undefined;
+    this.droppedWhileCongested = false;
+    if (owed) {
+      if (owed.source === 'recovery') this.ctx.counters.recoverySnapshots++;
+      this.requestSnapshot(owed.source, owed.requestId);
+    }
+    this.flush();
   }
 
   /** Sends queued output while credit lasts. */
@@ -194,6 +214,12 @@ export class HostStream implements TerminalSubscriber {
   private deliverOutput(payload: Uint8Array, seq: number): void {
     if (!this.open || this.paused) return; // a paused stream resumes with a snapshot
     if (!this.window) {
+      if (this.ctx.congested) {
+        // No credit to wait for here: the link itself is the backpressure. Drop and resync on drain.
+        this.ctx.counters.congestedOutputBytes += payload.length;
+        this.droppedWhileCongested = true;
+        return;
+      }
       this.sendOutput(payload, seq);
       return;
     }
@@ -211,7 +237,14 @@ export class HostStream implements TerminalSubscriber {
     }
   }
 
+  private oweSnapshot(source: SnapshotSource, requestId: string | undefined): void {
+    if (this.owedSnapshot) this.ctx.counters.coalescedSnapshots++;
+    // A request's reply must echo its requestId; a recovery is covered by any snapshot.
+    if (source === 'request' || !this.owedSnapshot) this.owedSnapshot = { source, ...(requestId !== undefined ? { requestId } : {}) };
+  }
+
   private hasCredit(bytes: number): boolean {
+    if (this.ctx.congested) return false; // queued, like output past the window; resumeAfterCongestion flushes it
     const stream = this.window!;
     const connection = this.ctx.window;
     if (!stream.canSend(bytes)) {

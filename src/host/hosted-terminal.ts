@@ -1,4 +1,5 @@
 import { ScreenModel } from './screen.js';
+import { screenSizeRefusal } from './screen-limits.js';
 import type { HostLimits } from './options.js';
 import { splitUtf8 } from './utf8-chunks.js';
 import type { TerminalBackend, TerminalExit } from './terminal.js';
@@ -68,10 +69,14 @@ export class HostedTerminal {
     this.subscribers.delete(subscriber);
   }
 
-  resize(cols: number, rows: number): void {
+  /** Resizes the PTY and the screen, or returns why not (RESIZE_TOO_LARGE) and allocates nothing. */
+  resize(cols: number, rows: number): string | undefined {
+    const refusal = screenSizeRefusal(cols, rows, this.limits);
+    if (refusal) return refusal;
     this.backend.resize(cols, rows);
     this.screen.resize(cols, rows);
     for (const s of [...this.subscribers]) s.resized(cols, rows, this.hwm);
+    return undefined;
   }
 
   dispose(): void {

@@ -29,6 +29,28 @@ export interface HostLimits {
   readonly defaultRows: number;
   /** JSON payload limits for received frames. Default DEFAULT_JSON_LIMITS (8 MiB, 256 Ki tokens, depth 32). */
   readonly json: JsonLimits;
+  /** Widest terminal a Subscribe viewport, Resize or ClaimViewport may ask for (RESIZE_TOO_LARGE past it). Default 2000. */
+  readonly maxCols: number;
+  /** Tallest terminal a peer may ask for (RESIZE_TOO_LARGE past it). Default 1000. */
+  readonly maxRows: number;
+  /** Largest scrollbackLines this host accepts in its own options (the runtime refuses to start past it). Default 10000. */
+  readonly maxScrollbackLines: number;
+  /** Memory budget of one screen model, in cells: cols × (rows + scrollbackLines) (RESIZE_TOO_LARGE past it). Default 2,000,000. */
+  readonly maxScreenCells: number;
+  /** Streams one connection may have subscribed at once (TOO_MANY_STREAMS past it). Default 64. */
+  readonly maxStreamsPerConnection: number;
+  /** Bytes buffered on a link above which the host stops feeding it: output is dropped for a recovery snapshot, Error replies are dropped. Default 1 MiB. */
+  readonly linkSoftBufferedBytes: number;
+  /** Bytes buffered on a link past which it is closed (1008 LINK_BUFFER_OVERFLOW). Default 8 MiB. */
+  readonly linkHardBufferedBytes: number;
+  /** A link that stays above linkSoftBufferedBytes this long is closed as not reading (1008 LINK_DRAIN_TIMEOUT). Default 10000 ms. */
+  readonly linkDrainDeadlineMs: number;
+  /** How often a congested link is checked for draining (to resume it, or to close it at the deadline). Default 50 ms. */
+  readonly linkDrainCheckMs: number;
+  /** Error replies a connection may provoke per second, as a bucket of this many refilled each second (1008 ERROR_RATE past it). Default 100. */
+  readonly maxErrorRepliesPerSecond: number;
+  /** SnapshotRequests a connection may send per second, bucketed like Error replies (1008 SNAPSHOT_RATE past it). Default 20. */
+  readonly maxSnapshotRequestsPerSecond: number;
 }
 
 export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
@@ -44,6 +66,17 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   defaultCols: 80,
   defaultRows: 24,
   json: DEFAULT_JSON_LIMITS,
+  maxCols: 2000,
+  maxRows: 1000,
+  maxScrollbackLines: 10_000,
+  maxScreenCells: 2_000_000,
+  maxStreamsPerConnection: 64,
+  linkSoftBufferedBytes: 1 * MiB,
+  linkHardBufferedBytes: 8 * MiB,
+  linkDrainDeadlineMs: 10_000,
+  linkDrainCheckMs: 50,
+  maxErrorRepliesPerSecond: 100,
+  maxSnapshotRequestsPerSecond: 20,
 });
 
 /** Error codes the host puts in Error frames ("CODE: message"); permanent once shipped. */
@@ -59,9 +92,24 @@ export const HOST_ERROR_CODES = {
   WRITE_UNAVAILABLE: 'the terminal refuses writes (it exited); for streams without writeUnavailable',
   TEXT_MESSAGE: 'a WebSocket text message; frames are binary messages (sent by the WebSocket server)',
   INTERNAL_ERROR: 'the host failed handling a frame; the connection stays usable',
+  RESIZE_TOO_LARGE: 'a Subscribe viewport, Resize or ClaimViewport past maxCols x maxRows or maxScreenCells; not applied (a Subscribe is refused)',
+  TOO_MANY_STREAMS: 'a Subscribe past maxStreamsPerConnection; refused',
 } as const;
 
 export type HostErrorCode = keyof typeof HOST_ERROR_CODES;
+
+/** WebSocket close code for every limit close: 1008, policy violation. */
+export const CLOSE_POLICY_VIOLATION = 1008;
+
+/** Why the host closed a connection for a limit; the close reason is "CODE: message". Permanent once shipped. */
+export const HOST_CLOSE_REASONS = {
+  LINK_BUFFER_OVERFLOW: 'more than linkHardBufferedBytes waited to be sent to the peer',
+  LINK_DRAIN_TIMEOUT: 'the link stayed above linkSoftBufferedBytes for linkDrainDeadlineMs: the peer is not reading',
+  ERROR_RATE: 'the peer provoked more Error replies than maxErrorRepliesPerSecond',
+  SNAPSHOT_RATE: 'the peer sent more SnapshotRequests than maxSnapshotRequestsPerSecond',
+} as const;
+
+export type HostCloseReason = keyof typeof HOST_CLOSE_REASONS;
 
 /** Counters a test or an operator reads; they only grow. */
 export interface HostCounters {
@@ -74,8 +122,32 @@ export interface HostCounters {
   droppedOutputBytes: number;
   recoverySnapshots: number;
   snapshotsSent: number;
+  /** Output bytes not sent because their link was above linkSoftBufferedBytes (a recovery snapshot follows the drain). */
+  congestedOutputBytes: number;
+  /** Error replies not sent because their link was congested. */
+  congestedErrorsDropped: number;
+  /** Snapshot replies coalesced into one because their link was congested. */
+  coalescedSnapshots: number;
+  /** Requests refused for a limit (RESIZE_TOO_LARGE, TOO_MANY_STREAMS). */
+  limitRefusals: number;
+  /** Connections closed for a limit, by reason. */
+  limitCloses: Partial<Record<HostCloseReason, number>>;
 }
 
 export function newCounters(): HostCounters {
-  return { badFrames: 0, unknownOpcodes: 0, ungatedFrames: 0, errorsSent: 0, internalErrors: 0, droppedOutputBytes: 0, recoverySnapshots: 0, snapshotsSent: 0 };
+  return {
+    badFrames: 0,
+    unknownOpcodes: 0,
+    ungatedFrames: 0,
+    errorsSent: 0,
+    internalErrors: 0,
+    droppedOutputBytes: 0,
+    recoverySnapshots: 0,
+    snapshotsSent: 0,
+    congestedOutputBytes: 0,
+    congestedErrorsDropped: 0,
+    coalescedSnapshots: 0,
+    limitRefusals: 0,
+    limitCloses: {},
+  };
 }

@@ -8,6 +8,7 @@ import type { FrameLink } from '../transport/link.js';
 import { type ConnectionHost, HostConnection } from './host-connection.js';
 import { HostedTerminal } from './hosted-terminal.js';
 import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostLimits, newCounters } from './options.js';
+import { checkScreenLimits } from './screen-limits.js';
 import type { TerminalBackend } from './terminal.js';
 
 export interface HostRuntimeOptions {
@@ -44,6 +45,7 @@ export class HostRuntime implements ConnectionHost {
 
   constructor(private readonly options: HostRuntimeOptions) {
     this.limits = Object.freeze({ ...DEFAULT_HOST_OPTIONS, ...options.limits });
+    checkScreenLimits(this.limits);
     this.capabilities = { ...(options.capabilities ?? DEFAULT_HOST_CAPABILITIES) };
     this.gateMode = options.sendGateMode;
     this.ledger = new InputLedger(options.ledgerId ?? randomUUID(), resolveDeliveryOptions(options.delivery));

@@ -13,8 +13,12 @@ export interface LinkHandlers {
 export interface FrameLink {
   /** Sends one encoded frame. A send on a closed link is dropped silently (the close handler has run or will run). */
   send(frame: Uint8Array): void;
-  /** Closes the link; the close handler runs once with `reason`. */
-  close(reason?: string): void;
+  /**
+   * Closes the link; the close handler runs once with `reason`. `code` is a
+   * WebSocket close code for a close the peer should read as a refusal (1008
+   * for a limit); transports without close codes ignore it.
+   */
+  close(reason?: string, code?: number): void;
   /** Bytes accepted by send() and not yet handed to the network. */
   readonly bufferedBytes: number;
   readonly isOpen: boolean;

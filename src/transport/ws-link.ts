@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import type WebSocket from 'ws';
 import type { FrameLink, LinkHandlers } from './link.js';
 
@@ -17,6 +18,10 @@ export interface WsLinkSide {
   readonly onLivenessDrop?: () => void;
 }
 
+const PING_NONCE_BYTES = 8;
+/** How long a peer closed for a limit has to read its close frame before the socket is dropped. */
+const LIMIT_CLOSE_GRACE_MS = 1000;
+
 /**
  * One WebSocket as a FrameLink, shared by the client and the host transports:
  * frames received before attach() are held, the close handler runs exactly
@@ -30,13 +35,15 @@ export abstract class WsFrameLink implements FrameLink {
   protected closeReason: string | undefined;
   private pingTimer: NodeJS.Timeout | undefined;
   private deadlineTimer: NodeJS.Timeout | undefined;
+  /** The payload of the outstanding ping; only a pong echoing it proves the peer read that far. */
+  private pingNonce: Buffer | undefined;
 
   protected constructor(
     protected readonly ws: WebSocket,
     private readonly liveness: Liveness,
     private readonly side: WsLinkSide,
   ) {
-    ws.on('pong', () => this.onPong());
+    ws.on('pong', (data: Buffer) => this.onPong(data));
     ws.on('error', (err) => {
       this.closeReason ??= `error: ${err.message}`;
     });
@@ -57,10 +64,14 @@ export abstract class WsFrameLink implements FrameLink {
     if (this.isOpen) this.ws.send(frame, { binary: true });
   }
 
-  close(reason = this.side.defaultCloseReason): void {
+  close(reason = this.side.defaultCloseReason, code = this.side.closeCode): void {
     if (this.closed) return;
     this.closeReason ??= reason;
-    this.ws.close(this.side.closeCode, reason.slice(0, 123)); // a close reason holds at most 123 bytes
+    this.ws.close(code, reason.slice(0, 123)); // a close reason holds at most 123 bytes
+    if (code !== this.side.closeCode) {
+      // A refused peer may not be reading: its close frame waits behind what it did not read. Give it a moment, then drop the socket and its buffers.
+      setTimeout(() => this.ws.terminate(), LIMIT_CLOSE_GRACE_MS).unref();
+    }
     // Run the handler now: a peer that never answers the close handshake must not delay the caller.
     this.finish(this.closeReason);
   }
@@ -83,7 +94,9 @@ export abstract class WsFrameLink implements FrameLink {
 
   private sendPing(): void {
     if (!this.isOpen) return;
-    this.ws.ping();
+    this.pingNonce = randomBytes(PING_NONCE_BYTES);
+    // Every ws peer echoes the ping's payload in its pong (RFC 6455 5.5.3), old builds included.
+    this.ws.ping(this.pingNonce);
     this.deadlineTimer = setTimeout(() => {
       this.side.onLivenessDrop?.();
       this.closeReason = `liveness: no pong within ${this.liveness.pongDeadlineMs}ms`;
@@ -92,8 +105,11 @@ export abstract class WsFrameLink implements FrameLink {
     }, this.liveness.pongDeadlineMs);
   }
 
-  private onPong(): void {
+  private onPong(data: Buffer): void {
     if (this.deadlineTimer === undefined) return; // unsolicited pong: no ping outstanding
+    // A pong sent without reading our ping (any other payload) proves nothing.
+    if (!this.pingNonce?.equals(data)) return;
+    this.pingNonce = undefined;
     clearTimeout(this.deadlineTimer);
     this.deadlineTimer = undefined;
     this.schedulePing();

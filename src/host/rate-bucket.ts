@@ -1,0 +1,27 @@
+/**
+ * A token bucket: `perSecond` tokens, refilled continuously at `perSecond`
+ * a second, so a burst of one second's worth passes and a sustained flood
+ * does not. The clock is injected so tests need no sleeps.
+ */
+export class RateBucket {
+  private tokens: number;
+  private last: number;
+
+  constructor(
+    readonly perSecond: number,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.tokens = perSecond;
+    this.last = now();
+  }
+
+  /** Takes one token; false when the bucket is empty (the rate is exceeded). */
+  take(): boolean {
+    const t = this.now();
+    this.tokens = Math.min(this.perSecond, this.tokens + ((t - this.last) / 1000) * this.perSecond);
+    this.last = t;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+}

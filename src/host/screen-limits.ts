@@ -1,0 +1,24 @@
+import type { HostLimits } from './options.js';
+
+/**
+ * Why a screen of this size may not be allocated, or undefined when it fits.
+ * Checked before the PTY or the screen model is resized: xterm allocates
+ * cols × rows cells at once and cols per scrollback line as output arrives.
+ */
+export function screenSizeRefusal(cols: number, rows: number, limits: HostLimits): string | undefined {
+  if (cols > limits.maxCols || rows > limits.maxRows) return `${cols}x${rows} > ${limits.maxCols}x${limits.maxRows}`;
+  const cells = cols * (rows + limits.scrollbackLines);
+  if (cells > limits.maxScreenCells) {
+    return `${cols}x${rows} with ${limits.scrollbackLines} scrollback lines = ${cells} cells > maxScreenCells ${limits.maxScreenCells}`;
+  }
+  return undefined;
+}
+
+/** Refuses host options that no terminal could satisfy: a configuration mistake, thrown at startup. */
+export function checkScreenLimits(limits: HostLimits): void {
+  if (limits.scrollbackLines > limits.maxScrollbackLines) {
+    throw new RangeError(`scrollbackLines ${limits.scrollbackLines} > maxScrollbackLines ${limits.maxScrollbackLines}`);
+  }
+  const refusal = screenSizeRefusal(limits.defaultCols, limits.defaultRows, limits);
+  if (refusal) throw new RangeError(`the default terminal size does not fit the host limits: ${refusal}`);
+}

@@ -1,0 +1,42 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { DEFAULT_HOST_OPTIONS } from '../../src/host/options.js';
+import { startLimitsRig, type LimitsRig } from './limits-harness.js';
+
+// Unguarded, 18-byte SnapshotRequests answered with 80 KB each grew the host until the client left (issue 9).
+const RSS_BOUND_MIB = 64;
+const FLOOD_FRAMES = 20_000;
+
+describe('limit: snapshot requests per second (maxSnapshotRequestsPerSecond)', () => {
+  let rig: LimitsRig;
+  afterEach(async () => rig?.close());
+
+  it('closes a SnapshotRequest flooder with 1008 SNAPSHOT_RATE; the healthy client keeps its echo', async () => {
+    rig = await startLimitsRig();
+    const rate = DEFAULT_HOST_OPTIONS.maxSnapshotRequestsPerSecond;
+    const abuser = await rig.abuser();
+    abuser.send('Subscribe', 0, { streamId: 1, terminal: 'abuse' });
+    await rig.healthy.waitFor(() => rig.backends.has('abuse'), 'the abused terminal opened');
+    // A full scrollback makes each snapshot worth tens of KB.
+    rig.backends.get('abuse')!.emit(`${'z'.repeat(79)}\r\n`.repeat(1000));
+    for (let i = 0; i < FLOOD_FRAMES; i++) abuser.send('SnapshotRequest', 1, { requestId: `r${i}` });
+    await rig.healthy.waitFor(() => abuser.isClosed, 'the flooder closed');
+    expect(abuser.closeInfo).toEqual({ code: 1008, reason: `SNAPSHOT_RATE: more than ${rate} snapshot requests in a second > maxSnapshotRequestsPerSecond ${rate}` });
+    expect(rig.host.counters.snapshotsSent).toBeLessThan(rate * 2 + 2);
+    expect(await rig.echo()).toBeLessThan(5000);
+    rig.expectRssGrowthUnder(RSS_BOUND_MIB);
+  });
+
+  it('counts a SetOutputPaused resume, which answers with a snapshot, against the same rate', async () => {
+    rig = await startLimitsRig();
+    const abuser = await rig.abuser();
+    abuser.send('Subscribe', 0, { streamId: 1, terminal: 'abuse', capabilities: { outputPause: 1 } });
+    for (let i = 0; i < 2000; i++) {
+      abuser.send('SetOutputPaused', 1, { paused: true });
+      abuser.send('SetOutputPaused', 1, { paused: false });
+    }
+    await rig.healthy.waitFor(() => abuser.isClosed, 'the pause toggler closed');
+    expect(abuser.closeInfo?.code).toBe(1008);
+    expect(abuser.closeInfo?.reason).toMatch(/^SNAPSHOT_RATE: /);
+    expect(await rig.echo()).toBeLessThan(5000);
+  });
+});
