@@ -49,6 +49,8 @@ export const subscribedEventSchema = z.object({
   truncated: z.boolean(),
   capabilities: capabilitySet.optional(),
   inputLedgerId: z.string().optional(),
+  /** The terminal process's id (since 0.2): a new id means a new shell. Optional forever (Rule 1). */
+  instanceId: z.string().max(128).optional(),
 });
 
 export const titleEventSchema = z.object({ type: z.literal('title'), title: z.string() });

@@ -10,9 +10,9 @@ import type { SubscribePayload } from '../codec/schemas.js';
 import type { InputLedger } from '../delivery/ledger.js';
 import type { FrameLink } from '../transport/link.js';
 import { FlowWindow } from './flow-window.js';
-import type { HostedTerminal } from './hosted-terminal.js';
 import { HostStream, type StreamContext } from './host-stream.js';
 import type { HostCounters, HostErrorCode, HostLimits } from './options.js';
+import type { TerminalLookup } from './runtime.js';
 
 /** What a connection needs from the runtime. */
 export interface ConnectionHost {
@@ -21,8 +21,8 @@ export interface ConnectionHost {
   readonly capabilities: CapabilitySet;
   readonly gateMode: SendGateMode | undefined;
   readonly ledger: InputLedger;
-  /** The terminal by name, created on first use; undefined when there is none. */
-  openTerminal(name: string): HostedTerminal | undefined;
+  /** The terminal by name, started on first use on behalf of `starter`, or why not (see TerminalLookup). */
+  terminalFor(name: string, starter: object): TerminalLookup;
   connectionClosed(connection: HostConnection): void;
 }
 
@@ -180,8 +180,9 @@ export class HostConnection implements StreamContext {
       // Reported on stream 0: an Error on the live stream would read as that stream's failure.
       return this.sendError(0, 'STREAM_IN_USE', `stream ${streamId} is already subscribed on this connection`);
     }
-    const terminal = this.host.openTerminal(request.terminal);
-    if (!terminal) return this.sendError(streamId, 'TERMINAL_NOT_FOUND', `no terminal named '${request.terminal}'`);
+    const found = this.host.terminalFor(request.terminal, this);
+    if ('refused' in found) return this.sendError(streamId, found.refused, found.message);
+    const { terminal } = found;
     this.closedIds.delete(streamId);
     const negotiated = negotiate(request.capabilities, this.host.capabilities);
     if (request.viewport && (request.viewport.cols !== terminal.cols || request.viewport.rows !== terminal.rows)) {
@@ -202,6 +203,7 @@ export class HostConnection implements StreamContext {
         truncated: false,
         ...(request.capabilities !== undefined ? { capabilities: negotiated } : {}),
         ...(inputSession ? { inputLedgerId: inputSession.ledgerId } : {}),
+        instanceId: terminal.instanceId,
       }, seq);
     });
     // A late subscriber still learns the title and that the terminal is gone; held until the snapshot is out.

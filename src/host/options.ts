@@ -29,6 +29,14 @@ export interface HostLimits {
   readonly defaultRows: number;
   /** JSON payload limits for received frames. Default DEFAULT_JSON_LIMITS (8 MiB, 256 Ki tokens, depth 32). */
   readonly json: JsonLimits;
+  /** Running terminals on this host; a Subscribe that would start one more gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
+  readonly maxTerminals: number;
+  /** Running terminals one connection started; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
+  readonly maxTerminalsPerConnection: number;
+  /** A terminal with no subscriber for this long is ended (its name then starts a new one). Default 1 hour. */
+  readonly detachedTerminalIdleMs: number;
+  /** On close, a PTY child still running this long after SIGHUP gets SIGKILL. Default 500 ms. */
+  readonly terminalKillGraceMs: number;
 }
 
 export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
@@ -44,6 +52,10 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   defaultCols: 80,
   defaultRows: 24,
   json: DEFAULT_JSON_LIMITS,
+  maxTerminals: 64,
+  maxTerminalsPerConnection: 16,
+  detachedTerminalIdleMs: 60 * 60 * 1000,
+  terminalKillGraceMs: 500,
 });
 
 /** Error codes the host puts in Error frames ("CODE: message"); permanent once shipped. */
@@ -59,6 +71,8 @@ export const HOST_ERROR_CODES = {
   WRITE_UNAVAILABLE: 'the terminal refuses writes (it exited); for streams without writeUnavailable',
   TEXT_MESSAGE: 'a WebSocket text message; frames are binary messages (sent by the WebSocket server)',
   INTERNAL_ERROR: 'the host failed handling a frame; the connection stays usable',
+  TERMINALS_PER_SERVER_LIMIT: 'Subscribe would start a terminal past maxTerminals; the message names both numbers',
+  TERMINALS_PER_CONNECTION_LIMIT: 'Subscribe would start a terminal past maxTerminalsPerConnection; the message names both numbers',
 } as const;
 
 export type HostErrorCode = keyof typeof HOST_ERROR_CODES;
