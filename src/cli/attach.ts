@@ -58,6 +58,12 @@ export async function run(args: string[]): Promise<number> {
   stream.on('snapshot', (snapshot) => out.write(CLEAR_AND_HOME + snapshot.text));
   stream.on('output', ({ text }) => out.write(text));
   stream.on('errorFrame', ({ code, message }) => notice(`host error ${code}: ${message}`));
+  stream.on('inputNotice', ({ message }) => notice(message));
+  let instanceId: string | undefined;
+  stream.on('subscribed', (event) => {
+    if (instanceId !== undefined && event.instanceId !== undefined && event.instanceId !== instanceId) notice('this is a new terminal: the one you were attached to has ended');
+    instanceId = event.instanceId ?? instanceId;
+  });
   client.start();
 
   const stdin = process.stdin;

@@ -1,8 +1,9 @@
 import { parseArgs } from 'node:util';
 import { HostRuntime } from '../host/runtime.js';
 import { PtyBackend } from '../host/pty-backend.js';
-import { startWsServer } from '../transport/ws-server.js';
-import { DEFAULT_TOKEN_FILE, readOrCreateToken } from './token-file.js';
+import { startWsServer, type WsServer } from '../transport/ws-server.js';
+import { shellProblem } from './shell-check.js';
+import { DEFAULT_TOKEN_FILE, readOrCreateToken, TokenFileError } from './token-file.js';
 
 const HELP = `Usage: termwire serve [--port N] [--host ADDR] [--token-file PATH] [--shell CMD]
 
@@ -13,10 +14,21 @@ Options:
   --port N          port to listen on (default 7681; 0 picks a free one)
   --host ADDR       address to bind (default 127.0.0.1)
   --token-file PATH bearer token clients must present (default ${DEFAULT_TOKEN_FILE});
-                    created with a random token, mode 0600, if missing
-  --shell CMD       program to run in each terminal (default $SHELL or bash)
+                    created with a random token, mode 0600, if missing; refused
+                    when it is a symlink, not yours, readable or writable by
+                    others, or shorter than 128 bits
+  --shell CMD       program to run in each terminal (default $SHELL or bash);
+                    checked at startup
   -h, --help        show this help
+
+A terminal whose shell exits is removed: the next attach to its name starts a
+new shell. A terminal nobody is attached to for an hour is ended. SIGTERM or
+SIGINT closes every connection and ends every shell (SIGHUP, then SIGKILL)
+within 2 s; a second signal exits at once.
 `;
+
+/** After the first signal the process exits by this deadline, whatever the peers do. */
+const SHUTDOWN_DEADLINE_MS = 1_800;
 
 const TERMINAL_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -40,19 +52,54 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`termwire serve: --port must be an integer from 0 to 65535, got '${values.port}'\n`);
     return 2;
   }
-  const { token, created } = readOrCreateToken(values['token-file']!);
   const command = values.shell ?? process.env.SHELL ?? 'bash';
+  const problem = shellProblem(command);
+  if (problem) return usageError(problem);
+  let token: string;
+  let created: boolean;
+  try {
+    ({ token, created } = readOrCreateToken(values['token-file']!));
+  } catch (e) {
+    if (e instanceof TokenFileError) return usageError(e.message);
+    throw e;
+  }
   const host = new HostRuntime({ terminals: (name) => (TERMINAL_NAME.test(name) ? new PtyBackend({ command }) : undefined) });
-  const server = await startWsServer({ host: values.host!, port, token, onLink: (link) => host.accept(link) });
+  let server: WsServer;
+  try {
+    server = await startWsServer({ host: values.host!, port, token, onLink: (link) => host.accept(link), log: (line) => process.stderr.write(line + '\n') });
+  } catch (e) {
+    await host.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') return usageError(`port ${port} on ${values.host} is already in use (EADDRINUSE); pick another with --port`);
+    if (code === 'EACCES' || code === 'EADDRNOTAVAIL') return usageError(`cannot listen on ${values.host}:${port} (${code})`);
+    throw e;
+  }
+  // Listening for signals before saying where we serve: a SIGTERM right after that line must not find node's default action.
+  const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
+    process.once('SIGINT', resolve);
+    process.once('SIGTERM', resolve);
+  });
   process.stdout.write(`termwire: serving terminals on ${server.url}\n`);
   process.stdout.write(`termwire: bearer token ${created ? 'written to' : 'read from'} ${values['token-file']}\n`);
   process.stdout.write(`termwire: attach with: termwire attach ${server.url} --token-file ${values['token-file']}\n`);
-  await new Promise<void>((resolve) => {
-    const stop = () => resolve();
-    process.once('SIGINT', stop);
-    process.once('SIGTERM', stop);
-  });
-  host.close();
-  await server.close();
+  const signal = await stopSignal;
+  // A second signal, or the deadline, ends the process whatever is still open.
+  const force = (why: string) => {
+    process.stderr.write(`termwire: ${why}; exiting now\n`);
+    process.exit(1);
+  };
+  process.once('SIGINT', () => force('second signal'));
+  process.once('SIGTERM', () => force('second signal'));
+  const deadline = setTimeout(() => force(`shutdown took over ${SHUTDOWN_DEADLINE_MS}ms`), SHUTDOWN_DEADLINE_MS).unref();
+  process.stderr.write(`termwire: ${signal}: closing connections and ending terminals\n`);
+  await Promise.all([server.close(), host.close()]);
+  clearTimeout(deadline);
+  // Everything is closed; a handle a dependency still holds must not keep the process up.
+  setTimeout(() => process.exit(0), 100).unref();
   return 0;
+}
+
+function usageError(message: string): number {
+  process.stderr.write(`termwire serve: ${message}\n`);
+  return 2;
 }

@@ -1,24 +1,100 @@
 import { randomBytes } from 'node:crypto';
-import { chmodSync, existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
 export const DEFAULT_TOKEN_FILE = join(homedir(), '.termwire', 'token');
 
-/** Reads the bearer token, trimmed; a missing or empty file is a usage error the caller reports. */
-export function readToken(path: string): string {
-  if (!existsSync(path)) throw new Error(`token file ${path} does not exist (termwire serve writes one; pass --token-file to use another)`);
-  const token = readFileSync(path, 'utf8').trim();
-  if (!token) throw new Error(`token file ${path} is empty`);
-  return token;
+/** A token shorter than this (estimated from its alphabet) is refused. */
+export const MIN_TOKEN_BITS = 128;
+
+/** The token file cannot be used; the message is one line for the user, and the command exits 2. */
+export class TokenFileError extends Error {
+  override readonly name = 'TokenFileError';
 }
 
-/** The token in `path`, or a new random one written there readable only by this user. */
+/** Bits per character of the smallest usual alphabet holding every character of the token. */
+const ALPHABETS: ReadonlyArray<{ readonly pattern: RegExp; readonly bitsPerChar: number }> = [
+  { pattern: /^[0-9a-fA-F]+$/, bitsPerChar: 4 },
+  { pattern: /^[A-Za-z0-9+/=_-]+$/, bitsPerChar: 6 },
+];
+const PRINTABLE_ASCII_BITS = Math.log2(95);
+
+/** An upper bound on the token's strength: what its length allows in its alphabet. */
+export function tokenBits(token: string): number {
+  const alphabet = ALPHABETS.find((a) => a.pattern.test(token));
+  return Math.floor([...token].length * (alphabet?.bitsPerChar ?? PRINTABLE_ASCII_BITS));
+}
+
+function errno(error: unknown): string | undefined {
+  return (error as NodeJS.ErrnoException).code;
+}
+
+/**
+ * Reads the bearer token as sshd's StrictModes reads keys: never through a
+ * symlink, only a regular file owned by this user that no one else can write
+ * or read, holding at least MIN_TOKEN_BITS. Every refusal is a TokenFileError.
+ */
+export function readToken(path: string): string {
+  let fd: number;
+  try {
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+  } catch (error) {
+    throw new TokenFileError(openFailure(path, error));
+  }
+  try {
+    checkOwnership(path, fd);
+    const token = readFileSync(fd, 'utf8').trim();
+    if (!token) throw new TokenFileError(`token file ${path} is empty`);
+    const bits = tokenBits(token);
+    if (bits < MIN_TOKEN_BITS) throw new TokenFileError(`token in ${path} is too short: about ${bits} bits < ${MIN_TOKEN_BITS} (delete the file and let termwire serve write a new one)`);
+    return token;
+  } catch (error) {
+    if (error instanceof TokenFileError) throw error;
+    throw new TokenFileError(`token file ${path} cannot be read: ${errno(error) ?? (error as Error).message}`);
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The token in `path`, or a new random one created there (exclusively, never through a symlink), mode 0600. */
 export function readOrCreateToken(path: string): { token: string; created: boolean } {
-  if (existsSync(path)) return { token: readToken(path), created: false };
-  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  let fd: number;
+  try {
+    mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+    fd = openSync(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  } catch (error) {
+    // O_EXCL fails on anything already there, a symlink (even a dangling one) included: read it under the checks.
+    if (errno(error) === 'EEXIST') return { token: readToken(path), created: false };
+    throw new TokenFileError(`token file ${path} cannot be created: ${errno(error) ?? (error as Error).message}`);
+  }
   const token = randomBytes(32).toString('base64url');
-  writeFileSync(path, token + '\n', { mode: 0o600 });
-  chmodSync(path, 0o600);
+  try {
+    writeSync(fd, token + '\n');
+  } finally {
+    closeSync(fd);
+  }
   return { token, created: true };
+}
+
+function openFailure(path: string, error: unknown): string {
+  switch (errno(error)) {
+    case 'ENOENT':
+      return `token file ${path} does not exist (termwire serve writes one; pass --token-file to use another)`;
+    case 'ELOOP':
+      return `token file ${path} is a symbolic link; refusing it (point --token-file at the file itself)`;
+    case 'EACCES':
+      return `token file ${path} is not readable by this user`;
+    default:
+      return `token file ${path} cannot be opened: ${errno(error) ?? (error as Error).message}`;
+  }
+}
+
+function checkOwnership(path: string, fd: number): void {
+  const stat = fstatSync(fd);
+  if (!stat.isFile()) throw new TokenFileError(`token file ${path} is not a regular file`);
+  const uid = process.getuid?.();
+  if (uid !== undefined && stat.uid !== uid) throw new TokenFileError(`token file ${path} is owned by uid ${stat.uid}, not by this user (uid ${uid}); refusing it`);
+  const mode = stat.mode & 0o777;
+  if ((mode & 0o077) !== 0) throw new TokenFileError(`token file ${path} has mode 0${mode.toString(8)}: others can read or write it; run chmod 600 ${path}`);
 }

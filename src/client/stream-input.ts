@@ -33,6 +33,8 @@ export class StreamInput {
   /** Sent in every Subscribe of this stream; the host's ledger keys on it. A new one after any unsequenced episode. */
   sessionId: string;
   private mode: 'down' | 'sequenced' | 'unsequenced' = 'down';
+  /** The terminal instance this input was typed for; undefined until a host published one. */
+  private instanceId: string | undefined;
 
   constructor(
     private readonly owner: InputOwner,
@@ -72,8 +74,17 @@ export class StreamInput {
     return { chunks: seqs.length, cancel: () => this.journal.withdraw(op) };
   }
 
-  /** The host's `subscribed` echo on a new connection. */
-  subscribed(echoed: CapabilitySet, ledgerId: string | undefined): void {
+  /**
+   * The host's `subscribed` echo on a new connection. A terminal instance id
+   * other than the last one seen means the shell this input was typed for is
+   * gone: held input is dropped and reported, never typed into the new one.
+   * A host that publishes no id (0.1) keeps today's behaviour.
+   */
+  subscribed(echoed: CapabilitySet, ledgerId: string | undefined, instanceId?: string): void {
+    if (instanceId !== undefined) {
+      if (this.instanceId !== undefined && instanceId !== this.instanceId) this.journal.abandon(`terminal instance changed from ${this.instanceId} to ${instanceId}`);
+      this.instanceId = instanceId;
+    }
     if (hasCapability(echoed, 'inputAck') && ledgerId !== undefined) {
       this.mode = 'sequenced';
       this.journal.attach((seq, data) => this.owner.sendInput(seq, data), ledgerId);

@@ -236,7 +236,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   }
 
   /** The host echoed `subscribed`: now gated features and held input may go out. */
-  subscribed(event: { cols: number; rows: number; seq: number; capabilities?: CapabilitySet | undefined; inputLedgerId?: string | undefined }): void {
+  subscribed(event: { cols: number; rows: number; seq: number; capabilities?: CapabilitySet | undefined; inputLedgerId?: string | undefined; instanceId?: string | undefined }): void {
     if (this.currentState !== 'subscribing') return;
     this.echoed = { ...(event.capabilities ?? {}) };
     this.gate.update(this.echoed);
@@ -249,11 +249,11 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
         })
       : undefined;
     this.setState('live');
-    this.emit('subscribed', { cols: event.cols, rows: event.rows, seq: event.seq, negotiated: this.echoed });
+    this.emit('subscribed', { cols: event.cols, rows: event.rows, seq: event.seq, negotiated: this.echoed, instanceId: event.instanceId });
     if (this.pausedWish && hasCapability(this.echoed, 'outputPause')) this.send('SetOutputPaused', { paused: true });
     if (this.resizeWhileDown && this.viewport) this.send('Resize', this.viewport);
     this.resizeWhileDown = false;
-    this.input.subscribed(this.echoed, event.inputLedgerId);
+    this.input.subscribed(this.echoed, event.inputLedgerId, event.instanceId);
   }
 
   /** An InputAck from the host (only on a stream that negotiated inputAck). */

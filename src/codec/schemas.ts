@@ -56,6 +56,8 @@ export const subscribedEventSchema = z.object({
   truncated: z.boolean(),
   capabilities: capabilitySet.optional(),
   inputLedgerId: volatile(z.string(), 'random per host runtime and ledger session').optional(),
+  /** The terminal process's id (since 0.2): a new id means a new shell. Optional forever (Rule 1). */
+  instanceId: volatile(z.string().max(128), 'random per terminal instance').optional(),
 });
 
 export const titleEventSchema = z.object({ type: z.literal('title'), title: z.string() });

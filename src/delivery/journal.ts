@@ -104,6 +104,27 @@ export class InputJournal {
   }
 
   /**
+   * The terminal this input was meant for is gone (a new instance answered):
+   * every unacked input becomes an empty slot, so nothing held for the old
+   * terminal is typed into the new one, and numbering still continues for a
+   * ledger that remembers this session. Returns how many inputs were dropped.
+   */
+  abandon(why: string): number {
+    const dropped: DeliveryNoticeEntry[] = [];
+    for (const e of this.entries) {
+      if (e.withdrawn) continue;
+      if (e.data.length > 0) {
+        dropped.push({ seq: e.seq, data: e.data });
+        this.retainedBytes -= e.bytes;
+      }
+      e.withdrawn = true;
+      e.data = '';
+    }
+    if (dropped.length > 0) this.notice('TERMINAL_REPLACED', `${why}: ${dropped.length} input(s) not typed into the new terminal (some may have reached the old one)`, dropped);
+    return dropped.length;
+  }
+
+  /**
    * A stream that negotiated inputAck is live. A ledger id other than the one
    * this journal has been talking to means the host has no record of what it
    * applied: input that may have reached the old ledger is dropped, never

@@ -9,6 +9,7 @@ export const DELIVERY_NOTICE_CODES = {
   BUDGET_EXCEEDED: 'unacked input passed the retention budget: it is sent once and not replayed, nor is anything after it',
   PERSISTENT_REFUSAL: 'the host keeps asking for a resend without progress (the terminal refuses writes); reported once per episode',
   BOGUS_ACK: 'an InputAck for a sequence never sent; ignored',
+  TERMINAL_REPLACED: 'the terminal is a new instance (new instanceId): input held for the old one is dropped, never typed into the new one',
 } as const;
 
 export type DeliveryNoticeCode = keyof typeof DELIVERY_NOTICE_CODES;

@@ -10,11 +10,11 @@ import type { SubscribePayload } from '../codec/schemas.js';
 import type { InputLedger } from '../delivery/ledger.js';
 import type { FrameLink } from '../transport/link.js';
 import { FlowWindow } from './flow-window.js';
-import type { HostedTerminal } from './hosted-terminal.js';
 import { HostStream, type StreamContext } from './host-stream.js';
 import { LinkGuard } from './link-guard.js';
 import { CLOSE_POLICY_VIOLATION, type HostCloseReason, type HostCounters, type HostErrorCode, type HostLimits } from './options.js';
 import { RateBucket } from './rate-bucket.js';
+import type { TerminalLookup } from './runtime.js';
 import { screenSizeRefusal } from './screen-limits.js';
 
 /** What a connection needs from the runtime. */
@@ -24,8 +24,8 @@ export interface ConnectionHost {
   readonly capabilities: CapabilitySet;
   readonly gateMode: SendGateMode | undefined;
   readonly ledger: InputLedger;
-  /** The terminal by name, created on first use; undefined when there is none. */
-  openTerminal(name: string): HostedTerminal | undefined;
+  /** The terminal by name, started on first use on behalf of `starter`, or why not (see TerminalLookup). */
+  terminalFor(name: string, starter: object): TerminalLookup;
   connectionClosed(connection: HostConnection): void;
 }
 
@@ -239,8 +239,9 @@ export class HostConnection implements StreamContext {
     }
     const viewportRefusal = request.viewport && screenSizeRefusal(request.viewport.cols, request.viewport.rows, this.host.limits);
     if (viewportRefusal) return this.refuseSize(streamId, viewportRefusal);
-    const terminal = this.host.openTerminal(request.terminal);
-    if (!terminal) return this.sendError(streamId, 'TERMINAL_NOT_FOUND', `no terminal named '${request.terminal}'`);
+    const found = this.host.terminalFor(request.terminal, this);
+    if ('refused' in found) return this.sendError(streamId, found.refused, found.message);
+    const { terminal } = found;
     this.closedIds.delete(streamId);
     const negotiated = negotiate(request.capabilities, this.host.capabilities);
     if (request.viewport && (request.viewport.cols !== terminal.cols || request.viewport.rows !== terminal.rows)) {
@@ -261,6 +262,7 @@ export class HostConnection implements StreamContext {
         truncated: false,
         ...(request.capabilities !== undefined ? { capabilities: negotiated } : {}),
         ...(inputSession ? { inputLedgerId: inputSession.ledgerId } : {}),
+        instanceId: terminal.instanceId,
       }, seq);
     });
     // A late subscriber still learns the title and that the terminal is gone; held until the snapshot is out.

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { ScreenModel } from './screen.js';
 import { screenSizeRefusal } from './screen-limits.js';
 import type { HostLimits } from './options.js';
@@ -13,7 +14,22 @@ export interface TerminalSubscriber {
   exit(exit: TerminalExit, seq: number): void;
 }
 
+/** What the runtime hears from a terminal it serves, to run its lifecycle. */
+export interface TerminalLifecycleEvents {
+  /** The process ended; subscribers have heard it already. */
+  exited?(terminal: HostedTerminal): void;
+  /** A subscriber came or went; `subscriberCount` says how many remain. */
+  subscribersChanged?(terminal: HostedTerminal): void;
+}
+
+/** 96 random bits: ids of terminals started by different runtimes never collide in practice. */
+export function randomInstanceId(): string {
+  return randomBytes(12).toString('hex');
+}
+
 const utf8 = new TextEncoder();
+/** How long end() waits, past the SIGKILL, for the exit to be reported. */
+const EXIT_REPORT_MARGIN_MS = 250;
 const utf8Decoder = new TextDecoder();
 
 /**
@@ -23,17 +39,25 @@ const utf8Decoder = new TextDecoder();
  */
 export class HostedTerminal {
   readonly screen: ScreenModel;
+  /** This process's id, published in `subscribed`: a client that finds another id knows its old shell is gone. */
+  readonly instanceId: string;
   private hwm = 0;
   private currentTitle: string | undefined;
   private exitInfo: TerminalExit | undefined;
   private readonly subscribers = new Set<TerminalSubscriber>();
   private readonly detach: Array<() => void> = [];
+  private readonly exitSeen: Promise<void>;
+  private markExited!: () => void;
 
   constructor(
     readonly name: string,
     readonly backend: TerminalBackend,
     private readonly limits: HostLimits,
+    private readonly events: TerminalLifecycleEvents = {},
+    newInstanceId: () => string = randomInstanceId,
   ) {
+    this.instanceId = newInstanceId();
+    this.exitSeen = new Promise((resolve) => (this.markExited = resolve));
     this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines });
     this.detach.push(this.screen.onTitle((title) => this.onTitle(title)));
     this.detach.push(backend.onData((data) => this.onOutput(data)));
@@ -61,12 +85,17 @@ export class HostedTerminal {
     return this.exitInfo;
   }
 
+  get subscriberCount(): number {
+    return this.subscribers.size;
+  }
+
   attach(subscriber: TerminalSubscriber): void {
     this.subscribers.add(subscriber);
+    this.events.subscribersChanged?.(this);
   }
 
   detachSubscriber(subscriber: TerminalSubscriber): void {
-    this.subscribers.delete(subscriber);
+    if (this.subscribers.delete(subscriber)) this.events.subscribersChanged?.(this);
   }
 
   /** Resizes the PTY and the screen, or returns why not (RESIZE_TOO_LARGE) and allocates nothing. */
@@ -77,6 +106,20 @@ export class HostedTerminal {
     this.screen.resize(cols, rows);
     for (const s of [...this.subscribers]) s.resized(cols, rows, this.hwm);
     return undefined;
+  }
+
+  /**
+   * Ends the process (SIGHUP, then SIGKILL `graceMs` later) and frees the
+   * screen once it exited; resolves then, or a short while after the SIGKILL
+   * in case its exit is never reported.
+   */
+  async end(graceMs: number): Promise<void> {
+    this.backend.kill(graceMs);
+    let timer: NodeJS.Timeout | undefined;
+    const giveUp = new Promise<void>((resolve) => (timer = setTimeout(resolve, graceMs + EXIT_REPORT_MARGIN_MS)));
+    await Promise.race([this.exitSeen, giveUp]);
+    clearTimeout(timer);
+    this.dispose();
   }
 
   dispose(): void {
@@ -106,5 +149,7 @@ export class HostedTerminal {
   private onExit(exit: TerminalExit): void {
     this.exitInfo = exit;
     for (const s of [...this.subscribers]) s.exit(exit, this.hwm);
+    this.markExited();
+    this.events.exited?.(this);
   }
 }

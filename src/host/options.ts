@@ -51,6 +51,14 @@ export interface HostLimits {
   readonly maxErrorRepliesPerSecond: number;
   /** SnapshotRequests a connection may send per second, bucketed like Error replies (1008 SNAPSHOT_RATE past it). Default 20. */
   readonly maxSnapshotRequestsPerSecond: number;
+  /** Running terminals on this host; a Subscribe that would start one more gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
+  readonly maxTerminals: number;
+  /** Running terminals one connection started; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
+  readonly maxTerminalsPerConnection: number;
+  /** A terminal with no subscriber for this long is ended (its name then starts a new one). Default 1 hour. */
+  readonly detachedTerminalIdleMs: number;
+  /** On close, a PTY child still running this long after SIGHUP gets SIGKILL. Default 500 ms. */
+  readonly terminalKillGraceMs: number;
 }
 
 export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
@@ -77,6 +85,10 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   linkDrainCheckMs: 50,
   maxErrorRepliesPerSecond: 100,
   maxSnapshotRequestsPerSecond: 20,
+  maxTerminals: 64,
+  maxTerminalsPerConnection: 16,
+  detachedTerminalIdleMs: 60 * 60 * 1000,
+  terminalKillGraceMs: 500,
 });
 
 /** Error codes the host puts in Error frames ("CODE: message"); permanent once shipped. */
@@ -94,6 +106,8 @@ export const HOST_ERROR_CODES = {
   INTERNAL_ERROR: 'the host failed handling a frame; the connection stays usable',
   RESIZE_TOO_LARGE: 'a Subscribe viewport, Resize or ClaimViewport past maxCols x maxRows or maxScreenCells; not applied (a Subscribe is refused)',
   TOO_MANY_STREAMS: 'a Subscribe past maxStreamsPerConnection; refused',
+  TERMINALS_PER_SERVER_LIMIT: 'Subscribe would start a terminal past maxTerminals; the message names both numbers',
+  TERMINALS_PER_CONNECTION_LIMIT: 'Subscribe would start a terminal past maxTerminalsPerConnection; the message names both numbers',
 } as const;
 
 export type HostErrorCode = keyof typeof HOST_ERROR_CODES;

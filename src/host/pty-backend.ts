@@ -21,6 +21,7 @@ export class PtyBackend implements TerminalBackend {
   private readonly dataListeners = new Listeners<string>();
   private readonly exitListeners = new Listeners<TerminalExit>();
   private exitInfo: TerminalExit | undefined;
+  private forceKillTimer: NodeJS.Timeout | undefined;
   cols: number;
   rows: number;
 
@@ -35,9 +36,15 @@ export class PtyBackend implements TerminalBackend {
     this.proc = pty.spawn(command, [...args], { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: options.cwd ?? process.cwd(), env });
     this.proc.onData((data) => this.dataListeners.emit(data));
     this.proc.onExit(({ exitCode, signal }) => {
+      clearTimeout(this.forceKillTimer);
       this.exitInfo = { exitCode, signal: signal ?? null };
       this.exitListeners.emit(this.exitInfo);
     });
+  }
+
+  /** The child's process id. */
+  get pid(): number {
+    return this.proc.pid;
   }
 
   get exited(): boolean {
@@ -69,10 +76,19 @@ export class PtyBackend implements TerminalBackend {
     return this.exitListeners.add(cb);
   }
 
-  kill(): void {
+  kill(graceMs?: number): void {
+    if (this.exited) return;
+    this.signal('SIGHUP');
+    // A shell that ignores SIGHUP (trap '' HUP, nohup) must not outlive the host.
+    if (graceMs !== undefined && this.forceKillTimer === undefined) {
+      this.forceKillTimer = setTimeout(() => this.signal('SIGKILL'), graceMs);
+    }
+  }
+
+  private signal(name: 'SIGHUP' | 'SIGKILL'): void {
     if (this.exited) return;
     try {
-      this.proc.kill();
+      this.proc.kill(name);
     } catch {
       // Already gone between the check and the kill: the exit event still comes.
     }

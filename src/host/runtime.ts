@@ -7,7 +7,7 @@ import { resolveDeliveryOptions, type DeliveryOptions } from '../delivery/option
 import type { FrameLink } from '../transport/link.js';
 import { type ConnectionHost, HostConnection } from './host-connection.js';
 import { HostedTerminal } from './hosted-terminal.js';
-import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostLimits, newCounters } from './options.js';
+import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostErrorCode, type HostLimits, newCounters } from './options.js';
 import { checkScreenLimits } from './screen-limits.js';
 import type { TerminalBackend } from './terminal.js';
 
@@ -24,12 +24,22 @@ export interface HostRuntimeOptions {
   readonly delivery?: Readonly<Partial<DeliveryOptions>>;
   /** This runtime's inputLedgerId; default a random UUID. A restarted runtime must get a new one. */
   readonly ledgerId?: string;
+  /** Makes each terminal's instanceId; default 96 random bits in hex. Ids must never repeat across runtimes. */
+  readonly newInstanceId?: () => string;
 }
+
+/** A terminal for a Subscribe, or why there is none (an Error code and its message). */
+export type TerminalLookup = { readonly terminal: HostedTerminal } | { readonly refused: HostErrorCode; readonly message: string };
 
 /**
  * The reference host: serves named terminals to any number of connections.
- * Terminals outlive connections, so a client that reconnects finds its
- * terminal where it left it.
+ *
+ * Lifecycle: a terminal starts on the first Subscribe to its name and
+ * outlives connections, so a client that reconnects finds it where it left
+ * it. When its process exits it is removed: the next Subscribe to the name
+ * starts a new one, with a new instanceId. A terminal nobody has subscribed
+ * to for detachedTerminalIdleMs is ended. Running terminals are capped per
+ * server and per starting connection.
  */
 export class HostRuntime implements ConnectionHost {
   readonly limits: HostLimits;
@@ -40,8 +50,12 @@ export class HostRuntime implements ConnectionHost {
   /** Grows over the runtime's life; tests read it. */
   readonly counters: HostCounters = newCounters();
   private readonly terminals = new Map<string, HostedTerminal>();
+  /** Who started each running terminal, for maxTerminalsPerConnection. */
+  private readonly startedBy = new Map<HostedTerminal, object>();
+  private readonly idleTimers = new Map<HostedTerminal, NodeJS.Timeout>();
   private readonly connections = new Set<HostConnection>();
   private closed = false;
+  private closing: Promise<void> | undefined;
 
   constructor(private readonly options: HostRuntimeOptions) {
     this.limits = Object.freeze({ ...DEFAULT_HOST_OPTIONS, ...options.limits });
@@ -67,16 +81,34 @@ export class HostRuntime implements ConnectionHost {
     return this.terminals.get(name);
   }
 
-  /** The terminal by name, created by the factory on first use. */
+  /** The terminal by name, created by the factory on first use; undefined when there is none or a limit refuses it. */
   openTerminal(name: string): HostedTerminal | undefined {
-    if (this.closed) return undefined;
+    const found = this.terminalFor(name, this);
+    return 'terminal' in found ? found.terminal : undefined;
+  }
+
+  /** The running terminal by name, or a new one started on behalf of `starter` when the limits allow. */
+  terminalFor(name: string, starter: object): TerminalLookup {
+    if (this.closed) return { refused: 'TERMINAL_NOT_FOUND', message: 'the host is shutting down' };
     const existing = this.terminals.get(name);
-    if (existing) return existing;
+    if (existing) return { terminal: existing };
+    const refusal = this.startRefusal(starter);
+    if (refusal) return refusal;
     const backend = this.options.terminals(name);
-    if (!backend) return undefined;
-    const terminal = new HostedTerminal(name, backend, this.limits);
+    if (!backend) return { refused: 'TERMINAL_NOT_FOUND', message: `no terminal named '${name}'` };
+    const terminal = new HostedTerminal(name, backend, this.limits, {
+      exited: (t) => this.retire(t),
+      subscribersChanged: (t) => this.watchIdle(t),
+    }, this.options.newInstanceId);
     this.terminals.set(name, terminal);
-    return terminal;
+    this.startedBy.set(terminal, starter);
+    this.watchIdle(terminal);
+    return { terminal };
+  }
+
+  /** Running terminals (an exited one is no longer counted). */
+  get terminalCount(): number {
+    return this.terminals.size;
   }
 
   get connectionCount(): number {
@@ -94,12 +126,61 @@ export class HostRuntime implements ConnectionHost {
     this.connections.delete(connection);
   }
 
-  /** Closes every connection and kills every terminal. */
-  close(): void {
-    if (this.closed) return;
+  /**
+   * Closes every connection and ends every terminal: SIGHUP, then SIGKILL
+   * after terminalKillGraceMs. Resolves once every process is gone.
+   */
+  close(): Promise<void> {
+    if (this.closing) return this.closing;
     this.closed = true;
     for (const connection of [...this.connections]) connection.close('host closed');
-    for (const terminal of this.terminals.values()) terminal.dispose();
+    for (const timer of this.idleTimers.values()) clearTimeout(timer);
+    this.idleTimers.clear();
+    const running = [...this.terminals.values()];
     this.terminals.clear();
+    this.startedBy.clear();
+    this.closing = Promise.all(running.map((t) => t.end(this.limits.terminalKillGraceMs))).then(() => undefined);
+    return this.closing;
+  }
+
+  private startRefusal(starter: object): TerminalLookup | undefined {
+    const { maxTerminals, maxTerminalsPerConnection } = this.limits;
+    if (this.terminals.size >= maxTerminals) {
+      return { refused: 'TERMINALS_PER_SERVER_LIMIT', message: `${this.terminals.size} running terminals, maxTerminals ${maxTerminals}` };
+    }
+    let mine = 0;
+    for (const s of this.startedBy.values()) if (s === starter) mine++;
+    if (starter !== this && mine >= maxTerminalsPerConnection) {
+      return { refused: 'TERMINALS_PER_CONNECTION_LIMIT', message: `${mine} running terminals started by this connection, maxTerminalsPerConnection ${maxTerminalsPerConnection}` };
+    }
+    return undefined;
+  }
+
+  /** The process exited: the name is free again; the screen stays until its last stream lets go. */
+  private retire(terminal: HostedTerminal): void {
+    if (this.terminals.get(terminal.name) === terminal) this.terminals.delete(terminal.name);
+    this.startedBy.delete(terminal);
+    this.clearIdle(terminal);
+    if (terminal.subscriberCount === 0) terminal.dispose();
+  }
+
+  private watchIdle(terminal: HostedTerminal): void {
+    if (terminal.exit) {
+      if (terminal.subscriberCount === 0) terminal.dispose();
+      return;
+    }
+    if (terminal.subscriberCount > 0) return this.clearIdle(terminal);
+    if (this.idleTimers.has(terminal) || this.closed) return;
+    const timer = setTimeout(() => {
+      this.idleTimers.delete(terminal);
+      void terminal.end(this.limits.terminalKillGraceMs);
+    }, this.limits.detachedTerminalIdleMs);
+    timer.unref();
+    this.idleTimers.set(terminal, timer);
+  }
+
+  private clearIdle(terminal: HostedTerminal): void {
+    clearTimeout(this.idleTimers.get(terminal));
+    this.idleTimers.delete(terminal);
   }
 }

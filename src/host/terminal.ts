@@ -24,8 +24,11 @@ export interface TerminalBackend {
   /** Output, in order; chunks never split a code point. */
   onData(cb: (data: string) => void): Unsubscribe;
   onExit(cb: (exit: TerminalExit) => void): Unsubscribe;
-  /** Ends the terminal; an exit follows. Safe to call twice. */
-  kill(): void;
+  /**
+   * Ends the terminal; an exit follows. A process gets SIGHUP, then SIGKILL
+   * when it is still running `graceMs` later (default: SIGHUP only). Safe to call twice.
+   */
+  kill(graceMs?: number): void;
   readonly cols: number;
   readonly rows: number;
   readonly exited: boolean;

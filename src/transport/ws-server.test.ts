@@ -23,7 +23,7 @@ afterEach(async () => {
 });
 
 /** A server whose links echo every frame back, so a test can see a connection still works. */
-async function start(options: { maxMessageBytes?: number; pingIntervalMs?: number; pongDeadlineMs?: number } = {}): Promise<WsServer> {
+async function start(options: { maxMessageBytes?: number; pingIntervalMs?: number; pongDeadlineMs?: number; authFailureDelayMs?: number } = {}): Promise<WsServer> {
   server = await startWsServer({
     token: TOKEN,
     ...options,
@@ -60,7 +60,7 @@ const frame = (streamId: number, size = 0) => encodeFrame({ opcode: Op.Input, st
 
 describe('WebSocket server transport', () => {
   it('refuses a wrong, missing or non-bearer token with HTTP 401 before the upgrade', async () => {
-    const { url } = await start();
+    const { url } = await start({ authFailureDelayMs: 1 }); // five failures in a row: keep the throttle's delay short
     expect(await upgradeStatus(url, { Authorization: 'Bearer wrong' })).toBe(401);
     expect(await upgradeStatus(url, { Authorization: `Bearer ${TOKEN}x` })).toBe(401);
     expect(await upgradeStatus(url, {})).toBe(401);

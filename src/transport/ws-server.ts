@@ -5,6 +5,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { encodeFrame } from '../codec/header.js';
 import { Op } from '../codec/opcodes.js';
 import { encodePayload } from '../codec/payload.js';
+import { AuthThrottle } from './auth-throttle.js';
 import type { FrameLink } from './link.js';
 import { toBytes, WsFrameLink } from './ws-link.js';
 
@@ -19,6 +20,20 @@ export interface WsServerOptions {
   readonly pingIntervalMs: number;
   /** A ping unanswered this long drops the connection. Default 10000 ms. */
   readonly pongDeadlineMs: number;
+  /** Sockets connected but not yet authenticated; one more drops the oldest of them. Default 64. */
+  readonly maxPendingSockets: number;
+  /** A socket not authenticated (upgraded with the right token) this long after it connected is dropped. Default 5000 ms. */
+  readonly handshakeTimeoutMs: number;
+  /** The first failed authentication from a source address is answered after this; each further one doubles it. Default 100 ms. */
+  readonly authFailureDelayMs: number;
+  /** The longest a failed authentication is held before its 401. Default 5000 ms. */
+  readonly authFailureMaxDelayMs: number;
+  /** A source without a failure for this long starts again from authFailureDelayMs. Default 60000 ms. */
+  readonly authFailureForgetMs: number;
+  /** Failed authentications logged per minute; the rest are counted in one line. Default 20. */
+  readonly authLogLinesPerMinute: number;
+  /** On close(), sockets still open this long after their close frame are destroyed. Default 500 ms. */
+  readonly closeGraceMs: number;
 }
 
 export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
@@ -27,6 +42,13 @@ export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
   maxMessageBytes: 16 * 1024 * 1024,
   pingIntervalMs: 5_000,
   pongDeadlineMs: 10_000,
+  maxPendingSockets: 64,
+  handshakeTimeoutMs: 5_000,
+  authFailureDelayMs: 100,
+  authFailureMaxDelayMs: 5_000,
+  authFailureForgetMs: 60_000,
+  authLogLinesPerMinute: 20,
+  closeGraceMs: 500,
 });
 
 export interface WsLinkInfo {
@@ -39,6 +61,8 @@ export interface StartWsServerOptions extends Readonly<Partial<WsServerOptions>>
   readonly token: string;
   /** Called once per authenticated connection. */
   readonly onLink: (link: FrameLink, info: WsLinkInfo) => void;
+  /** Where failed authentications are logged, one line each (rate-limited). Default: nowhere. */
+  readonly log?: (line: string) => void;
 }
 
 /** What the server refused or dropped; only grows. */
@@ -47,6 +71,12 @@ export interface WsServerStats {
   textMessagesRefused: number;
   oversizedClosed: number;
   livenessDropped: number;
+  /** Unauthenticated sockets dropped to make room under maxPendingSockets. */
+  pendingDropped: number;
+  /** Sockets dropped for not authenticating within handshakeTimeoutMs. */
+  handshakeTimeouts: number;
+  /** Sockets destroyed by close() after closeGraceMs. */
+  destroyedOnClose: number;
 }
 
 export interface WsServer {
@@ -80,18 +110,36 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0 };
+  const stats: WsServerStats = { authRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0 };
   const links = new Set<WsServerLink>();
+  const sockets = new Set<Socket>();
+  const pending = new PendingSockets(opts, stats);
+  const throttle = new AuthThrottle(opts, options.log ?? (() => {}));
+  let closing: Promise<void> | undefined;
   const http = createServer((_req, res) => {
     res.writeHead(426, { Connection: 'close' }).end('termwire: WebSocket upgrade required\n');
   });
   const wss = new WebSocketServer({ noServer: true, maxPayload: opts.maxMessageBytes, perMessageDeflate: false });
 
+  http.on('connection', (socket: Socket) => {
+    if (closing) return void socket.destroy();
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    pending.add(socket);
+  });
+
   http.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
+    if (closing) return void socket.destroy();
     if (!tokenMatches(request, expected)) {
       stats.authRefused++;
-      return refuse(socket, '401 Unauthorized');
+      const address = socket.remoteAddress ?? 'unknown';
+      const delay = throttle.failed(address, request.headers.authorization ? 'wrong token' : 'no bearer token');
+      // Held, still pending: the handshake deadline and the pending cap keep applying to it.
+      const timer = setTimeout(() => refuse(socket, '401 Unauthorized'), delay);
+      socket.once('close', () => clearTimeout(timer));
+      return;
     }
+    pending.authenticated(socket);
     wss.handleUpgrade(request, socket, head, (ws) => {
       const link = new WsServerLink(ws, opts, stats);
       links.add(link);
@@ -109,17 +157,90 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   });
   const port = (http.address() as AddressInfo).port;
   const hostForUrl = opts.host.includes(':') ? `[${opts.host}]` : opts.host;
+
+  /** Stops listening, closes every link, drops every unauthenticated socket, and destroys what is left after closeGraceMs. */
+  async function shutDown(): Promise<void> {
+    http.close();
+    pending.clear();
+    for (const link of [...links]) link.close('server closing');
+    await whenAllClosed(sockets, opts.closeGraceMs);
+    for (const socket of [...sockets]) {
+      stats.destroyedOnClose++;
+      socket.destroy();
+    }
+    await new Promise<void>((resolve) => wss.close(() => resolve()));
+  }
+
   return {
     url: `ws://${hostForUrl}:${port}`,
     port,
     stats,
-    async close() {
-      for (const link of [...links]) link.close('server closing');
-      await new Promise<void>((resolve) => wss.close(() => resolve()));
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-      http.closeAllConnections();
+    close() {
+      closing ??= shutDown();
+      return closing;
     },
   };
+}
+
+/** Resolves once every socket in the set has closed (it removes them), or after `timeoutMs`. */
+function whenAllClosed(sockets: Set<Socket>, timeoutMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    if (sockets.size === 0) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      for (const s of sockets) s.off('close', onClose);
+      resolve();
+    };
+    const onClose = () => sockets.size === 0 && done();
+    const timer = setTimeout(done, timeoutMs);
+    for (const s of sockets) s.on('close', onClose);
+  });
+}
+
+/**
+ * Sockets that have not authenticated yet: each is dropped at its handshake
+ * deadline, and past maxPendingSockets the oldest is dropped to make room,
+ * so a flood of idle connections can delay a real user by one handshake at
+ * most, never lock them out.
+ */
+class PendingSockets {
+  private readonly deadlines = new Map<Socket, NodeJS.Timeout>();
+
+  constructor(
+    private readonly opts: WsServerOptions,
+    private readonly stats: WsServerStats,
+  ) {}
+
+  add(socket: Socket): void {
+    const timer = setTimeout(() => {
+      this.stats.handshakeTimeouts++;
+      this.drop(socket);
+    }, this.opts.handshakeTimeoutMs);
+    this.deadlines.set(socket, timer);
+    socket.once('close', () => this.forget(socket));
+    while (this.deadlines.size > this.opts.maxPendingSockets) {
+      this.stats.pendingDropped++;
+      this.drop(this.deadlines.keys().next().value!);
+    }
+  }
+
+  authenticated(socket: Socket): void {
+    this.forget(socket);
+  }
+
+  clear(): void {
+    for (const socket of [...this.deadlines.keys()]) this.drop(socket);
+  }
+
+  private drop(socket: Socket): void {
+    this.forget(socket);
+    socket.destroy();
+  }
+
+  private forget(socket: Socket): void {
+    clearTimeout(this.deadlines.get(socket));
+    this.deadlines.delete(socket);
+  }
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

@@ -83,7 +83,7 @@ describe('exactly-once input across versions (simulated links)', () => {
     expect(s.framesTo(s.world.hostLinks, Op.InputAck)).toEqual([]);
   });
 
-  it('known limit: a host runtime restart drops input the old runtime never confirmed, and delivers input typed after detection', async () => {
+  it('a host runtime restart: input held for the old terminal is dropped and reported, never typed into the new one', async () => {
     const s = setup();
     cleanup = () => s.client.close();
     await waitFor(() => s.stream.state === 'live', { what: 'live' });
@@ -92,12 +92,14 @@ describe('exactly-once input across versions (simulated links)', () => {
     s.world.runtime = new HostRuntime({ terminals: () => s.backend, ledgerId: 'ledger-b' });
     s.world.links[0]!.close('liveness'); // the client notices
     await waitFor(() => s.client.state === 'waitingToReconnect', { what: 'drop noticed' });
-    s.stream.write('after\r'); // typed after detection: held, never sent to the old runtime
+    s.stream.write('after\r'); // typed after detection: held for the terminal it was typed at
     s.clock.advance(200);
     await waitFor(() => s.world.links.length === 2 && s.stream.state === 'live', { what: 'reconnected to the new runtime' });
-    await waitFor(() => s.backend.inputLog() === 'after\r', { what: 'held input delivered' });
-    expect(s.notices.map((n) => [n.code, n.entries.map((e) => e.data)])).toEqual([['LEDGER_CHANGED', ['unconfirmed\r']]]);
+    await waitFor(() => s.notices.length === 1, { what: 'the drop reported' });
+    expect(s.notices.map((n) => [n.code, n.entries.map((e) => e.data)])).toEqual([['TERMINAL_REPLACED', ['unconfirmed\r', 'after\r']]]);
+    s.stream.write('fresh\r'); // typed at the new terminal: delivered
+    await waitFor(() => s.backend.inputLog() === 'fresh\r', { what: 'input typed after the replacement' });
     s.clock.advance(60_000);
-    expect(s.backend.inputLog()).toBe('after\r');
+    expect(s.backend.inputLog()).toBe('fresh\r');
   });
 });

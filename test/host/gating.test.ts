@@ -47,6 +47,7 @@ describe('capability-gated frames, both directions', () => {
     await subscribe(peer, 1, { writeUnavailable: 1 });
     await subscribe(peer, 2, { ackOutput: 1 });
     await subscribe(peer, 3);
+    const backend = testHost.host.terminal('a')!.backend as ScriptBackend; // removed from the runtime once it exits
     peer.send('Input', 1, 'exit\r');
     await peer.waitFor(() => [1, 2, 3].every((s) => peer.on(s, Op.Metadata).some((f) => peer.json(f).type === 'exit')), 'exit event on every stream');
     expect(peer.on(1, Op.Metadata).map((f) => peer.json(f)).find((e) => e.type === 'exit')).toEqual({ type: 'exit', exitCode: 0, signal: null });
@@ -58,7 +59,7 @@ describe('capability-gated frames, both directions', () => {
       expect(peer.on(s, Op.WriteUnavailable)).toEqual([]);
     }
     expect(peer.errors(1)).toEqual([]);
-    expect((testHost.host.terminal('a')!.backend as ScriptBackend).inputLog()).toBe('exit\r');
+    expect(backend.inputLog()).toBe('exit\r');
   });
 
   it('answers sequenced input to an exited terminal with a resend request and WriteUnavailable, so the client learns why', async () => {

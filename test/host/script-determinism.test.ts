@@ -6,7 +6,8 @@ import { scriptTerminals } from './script-hosts.js';
 
 /** One fixed journey against a fresh host; returns every frame the host sent, byte for byte. */
 async function journey(): Promise<string[]> {
-  const testHost = await startTestHost({ terminals: scriptTerminals('a') });
+  // The instance id is the one random field on the wire: fixed here so runs compare byte for byte.
+  const testHost = await startTestHost({ terminals: scriptTerminals('a'), newInstanceId: () => 'instance-a' });
   try {
     const peer = await testHost.connect();
     peer.subscribe(1, 'a', { capabilities: { ackOutput: 1, outputPause: 1, writeUnavailable: 1 } });

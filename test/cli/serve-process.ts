@@ -1,0 +1,41 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import { join } from 'node:path';
+import { waitFor } from '../helpers/wait-for.js';
+
+// Helpers for tests that run the real `node bin/termwire.js serve` (build first: npm run build).
+
+const bin = join(import.meta.dirname, '..', '..', 'bin', 'termwire.js');
+
+export interface ServeProcess {
+  readonly child: ChildProcess;
+  stdout(): string;
+  stderr(): string;
+  /** Resolves with the exit code (or signal name) once the process is gone. */
+  readonly exited: Promise<number | string>;
+}
+
+export function spawnServe(args: string[]): ServeProcess {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+  const out: string[] = [];
+  const err: string[] = [];
+  child.stdout!.on('data', (c: Buffer) => out.push(c.toString()));
+  child.stderr!.on('data', (c: Buffer) => err.push(c.toString()));
+  const exited = new Promise<number | string>((resolve) => child.once('exit', (code, signal) => resolve(code ?? signal ?? -1)));
+  return { child, stdout: () => out.join(''), stderr: () => err.join(''), exited };
+}
+
+/** Starts serve on a free port and waits for the URL it prints. */
+export async function startServe(args: string[]): Promise<ServeProcess & { url: string; port: number }> {
+  const serve = spawnServe(['--port', '0', ...args]);
+  const url = /serving terminals on (ws:\S+)/;
+  await waitFor(() => url.test(serve.stdout()), { what: `serve to print its URL; stderr: ${serve.stderr()}`, timeoutMs: 15_000 });
+  const found = url.exec(serve.stdout())![1]!;
+  return { ...serve, url: found, port: Number(new URL(found).port) };
+}
+
+/** Runs serve to completion (it is expected to refuse to start). */
+export async function refusedServe(args: string[]): Promise<{ code: number | string; stderr: string; stdout: string }> {
+  const serve = spawnServe(args);
+  const code = await serve.exited;
+  return { code, stderr: serve.stderr(), stdout: serve.stdout() };
+}
