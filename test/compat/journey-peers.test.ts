@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-process.js';
-import { isAlive } from '../helpers/process-alive.js';
+import { isAlive, waitForExit } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -29,7 +29,7 @@ describe('peer processes', () => {
     const peerPid = Number(/peer-pid (\d+)/.exec(out)![1]);
     expect(isAlive(peerPid)).toBe(true);
     child.kill('SIGKILL');
-    await waitFor(() => !isAlive(peerPid), { what: `peer ${peerPid} to exit after its harness was killed`, timeoutMs: 10_000 });
+    await waitForExit(peerPid, { what: `peer ${peerPid} to exit after its harness was killed`, timeoutMs: 10_000 });
   });
 
   it('refuses a peer speaking a peer protocol this harness cannot drive, naming both versions', async () => {
