@@ -23,7 +23,14 @@ export interface SnapshotAppliedEvent {
 
 export interface ClientStreamEvents {
   /** The host's echo; `negotiated` is what it echoed (empty when it echoed nothing). */
-  subscribed: { readonly cols: number; readonly rows: number; readonly seq: number; readonly negotiated: CapabilitySet };
+  subscribed: {
+    readonly cols: number;
+    readonly rows: number;
+    readonly seq: number;
+    readonly negotiated: CapabilitySet;
+    /** The host terminal's instance id, when the host sends one; a different one means a new terminal behind the same name. */
+    readonly instanceId?: string;
+  };
   /** A snapshot was queued onto the local screen (await whenIdle() to see it). */
   snapshot: SnapshotAppliedEvent;
   output: { readonly text: string; readonly seq: number };
