@@ -12,20 +12,41 @@ const bin = join(repo, 'bin', 'termwire.js');
 const socket = `termwire-test-${process.pid}`;
 const session = 'attach';
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const pane = () => tmux('capture-pane', '-p', '-t', session);
-const hasSession = () => {
+const pane = (target = session) => tmux('capture-pane', '-p', '-t', target);
+const paneFormat = (target: string, format: string) => tmux('display-message', '-p', '-t', target, format).trim();
+const hasServer = () => {
   try {
-    tmux('has-session', '-t', session);
+    tmux('list-sessions');
     return true;
   } catch {
     return false;
   }
 };
+/** Waits until the pane's text matches; a timeout shows what the pane showed. */
+async function waitForPane(target: string, expected: RegExp, what: string, timeoutMs = 15_000): Promise<void> {
+  try {
+    await waitFor(() => expected.test(pane(target)), { what, timeoutMs });
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; the pane shows:\n${pane(target)}`);
+  }
+}
+/** Modes a remote program can switch on in the local terminal, as tmux reports them for a pane. */
+const PANE_MODES = '#{alternate_on} #{keypad_cursor_flag} #{keypad_flag} #{mouse_any_flag} #{mouse_standard_flag} #{mouse_sgr_flag} #{cursor_flag}';
+const MODES_SET = '1 1 1 1 1 1 0';
+const MODES_RESTORED = '0 0 0 0 0 0 1';
 
 describe('termwire attach in tmux against termwire serve', () => {
   let dir: string;
   let server: ChildProcess;
   let url = '';
+  let tokenFile = '';
+  /** A tmux session running `command` in a 100x30 window that stays readable after the command exits. */
+  const startSession = (name: string, command: string) => {
+    tmux('-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '100', '-y', '30', command);
+    tmux('set-option', '-t', name, 'status', 'off');
+    tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+  };
+  const attachCommand = (terminal: string) => `${process.execPath} ${bin} attach ${url} --token-file ${tokenFile} --terminal ${terminal}`;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'termwire-attach-'));
@@ -35,13 +56,12 @@ describe('termwire attach in tmux against termwire serve', () => {
     server.stderr!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
     await waitFor(() => /serving terminals on (ws:\S+)/.test(serveOutput.join('')), { what: `serve to print its URL; it printed: ${serveOutput.join('')}`, timeoutMs: 15_000 });
     url = /serving terminals on (ws:\S+)/.exec(serveOutput.join(''))![1]!;
-    tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '100', '-y', '30', `${process.execPath} ${bin} attach ${url} --token-file ${join(dir, 'token')}`);
-    tmux('set-option', '-t', session, 'status', 'off');
-    tmux('set-option', '-t', session, 'remain-on-exit', 'on');
+    tokenFile = join(dir, 'token');
+    startSession(session, attachCommand('main'));
   });
 
   afterAll(() => {
-    if (hasSession()) tmux('kill-server');
+    if (hasServer()) tmux('kill-server');
     server?.kill('SIGTERM');
     rmSync(dir, { recursive: true, force: true });
   });
@@ -57,5 +77,30 @@ describe('termwire attach in tmux against termwire serve', () => {
     tmux('send-keys', '-t', session, 'C-]');
     await waitFor(() => pane().includes('[termwire: detached]'), { what: 'the detach notice', timeoutMs: 10_000 });
     await waitFor(() => tmux('display-message', '-p', '-t', session, '#{pane_dead}').trim() === '1', { what: 'the attach process to exit after detaching', timeoutMs: 10_000 });
+  });
+
+  it("puts the local terminal's modes back on detach, whatever the remote program switched on", async () => {
+    // After attach, a shell reads on in the same pane: bracketed paste shows there as ^[[200~, cursor keys as ^[OA.
+    startSession('modes', `${attachCommand('modes')}; exec cat -v`);
+    await waitForPane('modes', /^\$\s*$/m, 'the remote prompt');
+    tmux('send-keys', '-t', 'modes', "printf '\\033[?1049h\\033[?1h\\033=\\033[?1000h\\033[?1006h\\033[?2004h\\033[?25l'; cat", 'Enter');
+    await waitFor(() => paneFormat('modes', PANE_MODES) === MODES_SET, { what: `the remote program's modes in the local pane (${PANE_MODES} = ${MODES_SET})`, timeoutMs: 15_000 });
+
+    tmux('send-keys', '-t', 'modes', 'C-]');
+    await waitForPane('modes', /\[termwire: detached\]/, 'the detach notice on the main screen');
+    expect(paneFormat('modes', PANE_MODES)).toBe(MODES_RESTORED);
+    tmux('set-buffer', 'pasted-text');
+    tmux('paste-buffer', '-p', '-t', 'modes');
+    tmux('send-keys', '-t', 'modes', 'Up', 'Enter');
+    await waitForPane('modes', /^pasted-text\^\[\[A$/m, 'the paste without bracket marks, then Up as ^[[A');
+  });
+
+  it("exits with the remote shell's exit code, and says so", async () => {
+    startSession('exit', attachCommand('exit-code'));
+    await waitForPane('exit', /^\$\s*$/m, 'the remote prompt');
+    tmux('send-keys', '-t', 'exit', 'exit 7', 'Enter');
+    await waitFor(() => paneFormat('exit', '#{pane_dead}') === '1', { what: 'attach to exit when the remote shell does', timeoutMs: 15_000 });
+    expect(paneFormat('exit', '#{pane_dead_status}')).toBe('7');
+    expect(pane('exit')).toContain('[termwire: remote shell exited with code 7]');
   });
 });
