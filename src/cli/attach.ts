@@ -30,8 +30,9 @@ when it is down, when it is back, and when the host's terminal is a new one.
 Options:
   --terminal NAME          which terminal to attach (default main)
   --token-file PATH        bearer token (default ${DEFAULT_TOKEN_FILE})
-  --connect-timeout-ms N   give up when the first connection is not up within
-                           N ms (default ${DEFAULT_CONNECT_TIMEOUT_MS}); after it, reconnects go on until you detach
+  --connect-timeout-ms N   give up when no connection is up within N ms
+                           (default ${DEFAULT_CONNECT_TIMEOUT_MS}); once connected, reconnects go on
+                           until you detach
   -h, --help               show this help
 
 Detach with Ctrl-] (the session keeps running on the host). On the way out the
