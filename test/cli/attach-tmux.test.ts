@@ -35,34 +35,43 @@ const PANE_MODES = '#{alternate_on} #{keypad_cursor_flag} #{keypad_flag} #{mouse
 const MODES_SET = '1 1 1 1 1 1 0';
 const MODES_RESTORED = '0 0 0 0 0 0 1';
 
+/** `termwire serve` with bash in real PTYs, on `port` (0: any free one); resolves once it prints its URL. */
+async function startServe(port: number, tokenFile: string): Promise<{ server: ChildProcess; url: string }> {
+  const serveOutput: string[] = [];
+  const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--token-file', tokenFile, '--shell', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+  server.stdout!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
+  server.stderr!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
+  await waitFor(() => /serving terminals on (ws:\S+)/.test(serveOutput.join('')), { what: 'serve to print its URL', timeoutMs: 15_000 }).catch((e: Error) => {
+    throw new Error(`${e.message}; it printed: ${serveOutput.join('')}`);
+  });
+  return { server, url: /serving terminals on (ws:\S+)/.exec(serveOutput.join(''))![1]! };
+}
+
 describe('termwire attach in tmux against termwire serve', () => {
   let dir: string;
   let server: ChildProcess;
   let url = '';
   let tokenFile = '';
+  const otherServers: ChildProcess[] = [];
   /** A tmux session running `command` in a 100x30 window that stays readable after the command exits. */
   const startSession = (name: string, command: string) => {
     tmux('-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '100', '-y', '30', command);
     tmux('set-option', '-t', name, 'status', 'off');
     tmux('set-option', '-t', name, 'remain-on-exit', 'on');
   };
-  const attachCommand = (terminal: string) => `${process.execPath} ${bin} attach ${url} --token-file ${tokenFile} --terminal ${terminal}`;
+  const attachCommand = (terminal: string, to = url) => `${process.execPath} ${bin} attach ${to} --token-file ${tokenFile} --terminal ${terminal}`;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'termwire-attach-'));
-    const serveOutput: string[] = [];
-    server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token-file', join(dir, 'token'), '--shell', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
-    server.stdout!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
-    server.stderr!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
-    await waitFor(() => /serving terminals on (ws:\S+)/.test(serveOutput.join('')), { what: `serve to print its URL; it printed: ${serveOutput.join('')}`, timeoutMs: 15_000 });
-    url = /serving terminals on (ws:\S+)/.exec(serveOutput.join(''))![1]!;
     tokenFile = join(dir, 'token');
+    ({ server, url } = await startServe(0, tokenFile));
     startSession(session, attachCommand('main'));
   });
 
   afterAll(() => {
     if (hasServer()) tmux('kill-server');
     server?.kill('SIGTERM');
+    otherServers.forEach((s) => s.kill('SIGTERM'));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -96,11 +105,31 @@ describe('termwire attach in tmux against termwire serve', () => {
   });
 
   it("exits with the remote shell's exit code, and says so", async () => {
-    startSession('exit', attachCommand('exit-code'));
+    // The shell around attach reports its exit code (tmux's own pane_dead_status was seen left empty under load).
+    startSession('exit', `${attachCommand('exit-code')}; echo attach exited with $?`);
     await waitForPane('exit', /^\$\s*$/m, 'the remote prompt');
     tmux('send-keys', '-t', 'exit', 'exit 7', 'Enter');
-    await waitFor(() => paneFormat('exit', '#{pane_dead}') === '1', { what: 'attach to exit when the remote shell does', timeoutMs: 15_000 });
-    expect(paneFormat('exit', '#{pane_dead_status}')).toBe('7');
-    expect(pane('exit')).toContain('[termwire: remote shell exited with code 7]');
+    await waitForPane('exit', /^attach exited with \d+$/m, 'attach to exit when the remote shell does');
+    expect(pane('exit')).toMatch(/^\[termwire: remote shell exited with code 7\]\nattach exited with 7$/m);
+  });
+
+  it('keeps the link-back notice on screen after the repaint when the host restarts', async () => {
+    const first = await startServe(0, tokenFile);
+    otherServers.push(first.server);
+    const port = new URL(first.url).port;
+    startSession('restart', attachCommand('main', first.url));
+    tmux('send-keys', '-t', 'restart', 'echo before-$((1+1))', 'Enter');
+    await waitForPane('restart', /^before-2$/m, 'the first shell to answer');
+
+    const firstExited = new Promise((resolve) => first.server.once('exit', resolve));
+    first.server.kill('SIGTERM');
+    await firstExited;
+    const second = await startServe(Number(port), tokenFile);
+    otherServers.push(second.server);
+    // The new shell's snapshot repaints the pane: the first shell's output is gone, its prompt is on top.
+    await waitForPane('restart', /^\$[^\n]*\n(?![\s\S]*before-2)/, "the repaint from the new host's snapshot");
+    tmux('send-keys', '-t', 'restart', 'echo after-$((1+1))', 'Enter');
+    await waitForPane('restart', /^after-2$/m, 'the new shell to answer');
+    expect(pane('restart').trimEnd().split('\n').at(-1)).toMatch(/^\[termwire: link back after \d+\.\d s down\]$/);
   });
 });
