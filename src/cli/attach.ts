@@ -115,7 +115,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     connectWs(url, everConnected ? { token: opts.token } : { token: opts.token, connectTimeoutMs: Math.max(1, startedAt + connectTimeoutMs - Date.now()) }).catch((error: unknown) => {
       const failure = describeConnectError(error);
       lastFailure = failure.reason;
-      failureToReport = true;
+      failureToReport = !failure.tokenRefused; // a refused token ends attach: no "retrying" line
       if (failure.tokenRefused) end({ code: ATTACH_EXIT.tokenRefused, error: `${failure.reason}: ${opts.tokenFile} does not hold the token of the host at ${url} (\`termwire serve\` prints its token file)` });
       throw error;
     });

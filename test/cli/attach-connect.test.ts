@@ -69,6 +69,7 @@ describe('termwire attach when it cannot connect', () => {
     expect(result.code).toBe(2);
     expect(result.stderr).toBe(`termwire attach: the host refused the token with HTTP 401: ${tokenFile} does not hold the token of the host at ${server.url} (\`termwire serve\` prints its token file)\n`);
     expect(result.stdout).toContain(`connecting to ${server.url}`);
+    expect(result.stdout).not.toContain('retrying');
     // A refused token is final: no retries until the deadline.
     expect(Date.now() - startedAt).toBeLessThan(EXIT_DEADLINE_MS);
     expect(links).toBe(0);
