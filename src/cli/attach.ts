@@ -1,33 +1,73 @@
 import { parseArgs } from 'node:util';
 import { TerminalClient } from '../client/client.js';
 import { connectWs } from '../transport/ws-client.js';
+import { describeConnectError } from './attach-connect-error.js';
+import { InstanceWatch } from './attach-instance-watch.js';
+import { AttachScreen } from './attach-screen.js';
+import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
 import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
 
-const HELP = `Usage: termwire attach <url> [--terminal NAME] [--token-file PATH]
+/** The first connection must come up within this, else attach gives up. */
+export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** Exit codes of attach itself; when the remote shell exits, attach exits with the shell's code. */
+export const ATTACH_EXIT = {
+  detached: 0,
+  neverConnected: 1,
+  remoteExitUnknown: 1,
+  usage: 2,
+  tokenRefused: 2,
+  terminated: 143,
+} as const;
+
+const HELP = `Usage: termwire attach <url> [--terminal NAME] [--token-file PATH] [--connect-timeout-ms N]
 
 Attaches this terminal to a terminal served by \`termwire serve\`. Keys go to
 the remote terminal; its screen is drawn here; the size follows this window.
 A link that dies is noticed by liveness and reconnected automatically; you are told
-when it is down and when it is back.
+when it is down, when it is back, and when the host's terminal is a new one.
 
 Options:
-  --terminal NAME   which terminal to attach (default main)
-  --token-file PATH bearer token (default ${DEFAULT_TOKEN_FILE})
-  -h, --help        show this help
+  --terminal NAME          which terminal to attach (default main)
+  --token-file PATH        bearer token (default ${DEFAULT_TOKEN_FILE})
+  --connect-timeout-ms N   give up when no connection is up within N ms
+                           (default ${DEFAULT_CONNECT_TIMEOUT_MS}); once connected, reconnects go on
+                           until you detach
+  -h, --help               show this help
 
-Detach with Ctrl-] (the session keeps running on the host).
+Detach with Ctrl-] (the session keeps running on the host). On the way out the
+local terminal's modes are put back (main screen, cursor keys, keypad, mouse,
+bracketed paste, visible cursor).
+
+Exit codes: 0 detached; the remote shell's own code when it exits; 1 no
+connection within --connect-timeout-ms; 2 usage error or token refused.
 `;
 
 const DETACH_KEY = '\x1d'; // Ctrl-]
-const CLEAR_AND_HOME = '\x1b[H\x1b[2J\x1b[3J';
+
+/** How attach ends: its exit code, and a notice for the terminal or one error line for stderr. */
+interface Ending {
+  readonly code: number;
+  readonly notice?: string;
+  readonly error?: string;
+}
 
 export async function run(args: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args, allowPositionals: true, options: { terminal: { type: 'string', default: 'main' }, 'token-file': { type: 'string', default: DEFAULT_TOKEN_FILE }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({
+      args,
+      allowPositionals: true,
+      options: {
+        terminal: { type: 'string', default: 'main' },
+        'token-file': { type: 'string', default: DEFAULT_TOKEN_FILE },
+        'connect-timeout-ms': { type: 'string', default: String(DEFAULT_CONNECT_TIMEOUT_MS) },
+        help: { type: 'boolean', short: 'h' },
+      },
+    });
   } catch (e) {
     process.stderr.write(`termwire attach: ${(e as Error).message}\n\n${HELP}`);
-    return 2;
+    return ATTACH_EXIT.usage;
   }
   const { values, positionals } = parsed;
   if (values.help) {
@@ -37,36 +77,82 @@ export async function run(args: string[]): Promise<number> {
   const url = positionals[0];
   if (!url || !/^wss?:\/\//.test(url)) {
     process.stderr.write(`termwire attach: a ws:// or wss:// URL is required\n\n${HELP}`);
-    return 2;
+    return ATTACH_EXIT.usage;
   }
+  const connectTimeoutMs = Number(values['connect-timeout-ms']);
+  if (!Number.isInteger(connectTimeoutMs) || connectTimeoutMs < 1) {
+    process.stderr.write(`termwire attach: --connect-timeout-ms must be a positive integer, got '${values['connect-timeout-ms']}'\n`);
+    return ATTACH_EXIT.usage;
+  }
+  const tokenFile = values['token-file']!;
   let token: string;
   try {
-    token = readToken(values['token-file']!);
+    token = readToken(tokenFile);
   } catch (e) {
     process.stderr.write(`termwire attach: ${(e as Error).message}\n`);
-    return 2;
+    return ATTACH_EXIT.usage;
   }
+  return attach({ url, terminal: values.terminal!, token, tokenFile, connectTimeoutMs });
+}
+
+async function attach(opts: { url: string; terminal: string; token: string; tokenFile: string; connectTimeoutMs: number }): Promise<number> {
+  const { url, connectTimeoutMs } = opts;
   const out = process.stdout;
-  const notice = (text: string) => out.write(`\r\n\x1b[7m[termwire: ${text}]\x1b[0m\r\n`);
+  const stdin = process.stdin;
+  const screen = new AttachScreen(out);
   const viewport = () => ({ cols: out.columns || 80, rows: out.rows || 24 });
-  const client = new TerminalClient({ connect: () => connectWs(url, { token }) });
-  const stream = client.subscribe(values.terminal!, { viewport: viewport() });
+
+  let end!: (ending: Ending) => void;
+  const ended = new Promise<Ending>((resolve) => (end = resolve)); // the first ending wins
+  const startedAt = Date.now();
   let everConnected = false;
-  client.on('connected', () => (everConnected = true));
-  client.on('disconnected', ({ reason }) => notice(`link down (${reason}); reconnecting, keys are held until it is back`));
-  client.on('reconnected', () => notice('link back'));
-  stream.on('snapshot', (snapshot) => out.write(CLEAR_AND_HOME + snapshot.text));
-  stream.on('output', ({ text }) => out.write(text));
-  stream.on('errorFrame', ({ code, message }) => notice(`host error ${code}: ${message}`));
-  stream.on('inputNotice', ({ message }) => notice(message));
-  let instanceId: string | undefined;
-  stream.on('subscribed', (event) => {
-    if (instanceId !== undefined && event.instanceId !== undefined && event.instanceId !== instanceId) notice('this is a new terminal: the one you were attached to has ended');
-    instanceId = event.instanceId ?? instanceId;
+  let lastFailure: string | undefined;
+  let failureToReport = false;
+  let downSince = 0;
+
+  const connect = () =>
+    // Until the first connection, no single attempt may outlive the deadline.
+    connectWs(url, everConnected ? { token: opts.token } : { token: opts.token, connectTimeoutMs: Math.max(1, startedAt + connectTimeoutMs - Date.now()) }).catch((error: unknown) => {
+      const failure = describeConnectError(error);
+      lastFailure = failure.reason;
+      failureToReport = !failure.tokenRefused; // a refused token ends attach: no "retrying" line
+      if (failure.tokenRefused) end({ code: ATTACH_EXIT.tokenRefused, error: `${failure.reason}: ${opts.tokenFile} does not hold the token of the host at ${url} (\`termwire serve\` prints its token file)` });
+      throw error;
+    });
+  const client = new TerminalClient({ connect });
+  const stream = client.subscribe(opts.terminal, { viewport: viewport() });
+  const instances = new InstanceWatch();
+
+  const deadline = setTimeout(() => {
+    const last = lastFailure ? ` (last failure: ${lastFailure})` : '';
+    end({ code: ATTACH_EXIT.neverConnected, error: `no connection to ${url} within --connect-timeout-ms ${connectTimeoutMs}${last}` });
+  }, connectTimeoutMs);
+  client.on('connected', () => {
+    everConnected = true;
+    clearTimeout(deadline);
   });
+  client.on('reconnecting', ({ delayMs }) => {
+    if (!failureToReport) return; // a lost link was already announced by 'disconnected'
+    failureToReport = false;
+    screen.notice(`cannot connect: ${lastFailure}; retrying in ${(delayMs / 1000).toFixed(1)} s`);
+  });
+  client.on('disconnected', ({ reason }) => {
+    downSince = Date.now();
+    screen.notice(`link down (${reason}); reconnecting, keys are held until it is back`);
+  });
+  client.on('reconnected', () => screen.noticeOverRepaint(`link back after ${((Date.now() - downSince) / 1000).toFixed(1)} s down`));
+  stream.on('subscribed', (event) => {
+    if (instances.changed(event)) screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
+  });
+  stream.on('snapshot', (snapshot) => screen.repaint(snapshot.text));
+  stream.on('output', ({ text }) => screen.output(text));
+  stream.on('errorFrame', ({ code, message }) => screen.notice(`host error ${code}: ${message}`));
+  stream.on('inputNotice', ({ message }) => screen.notice(message));
+  stream.on('exit', ({ exitCode, signal }) => end(remoteExitEnding(exitCode, signal)));
+
+  screen.notice(`connecting to ${url} (terminal ${opts.terminal})`);
   client.start();
 
-  const stdin = process.stdin;
   if (stdin.isTTY) stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   const onResize = () => {
@@ -74,23 +160,33 @@ export async function run(args: string[]): Promise<number> {
     stream.resize(size.cols, size.rows);
   };
   out.on('resize', onResize);
-  const code = await new Promise<number>((resolve) => {
-    stdin.on('data', (data: string) => {
-      const detachAt = data.indexOf(DETACH_KEY);
-      if (detachAt >= 0) {
-        if (detachAt > 0) stream.write(data.slice(0, detachAt));
-        resolve(0);
-        return;
-      }
-      stream.write(data);
-    });
-    stream.on('exit', () => resolve(0));
-    stdin.on('end', () => resolve(0));
+  const onTerminate = () => end({ code: ATTACH_EXIT.terminated, notice: 'terminated' });
+  process.once('SIGTERM', onTerminate);
+  const detached = (): Ending => ({ code: ATTACH_EXIT.detached, notice: everConnected ? 'detached' : 'detached before the link came up' });
+  stdin.on('data', (data: string) => {
+    const detachAt = data.indexOf(DETACH_KEY);
+    if (detachAt < 0) return void stream.write(data);
+    if (detachAt > 0) stream.write(data.slice(0, detachAt));
+    end(detached());
   });
+  stdin.on('end', () => end(detached()));
+
+  const ending = await ended;
+  clearTimeout(deadline);
+  process.off('SIGTERM', onTerminate);
   if (stdin.isTTY) stdin.setRawMode(false);
   out.off('resize', onResize);
   stdin.pause();
-  notice(everConnected ? 'detached' : 'detached before the link came up');
+  // The remote program's modes were relayed here; it never got to reset them in this terminal.
+  out.write(RESTORE_TERMINAL_MODES);
+  if (ending.notice) screen.notice(ending.notice);
+  if (ending.error) process.stderr.write(`termwire attach: ${ending.error}\n`);
   client.close();
-  return code;
+  return ending.code;
+}
+
+function remoteExitEnding(exitCode: number | null | undefined, signal: number | null | undefined): Ending {
+  if (signal) return { code: 128 + signal, notice: `remote shell was killed by signal ${signal}` };
+  if (typeof exitCode === 'number') return { code: exitCode, notice: `remote shell exited with code ${exitCode}` };
+  return { code: ATTACH_EXIT.remoteExitUnknown, notice: 'remote shell exited; the host did not say with which code' };
 }

@@ -12,37 +12,66 @@ const bin = join(repo, 'bin', 'termwire.js');
 const socket = `termwire-test-${process.pid}`;
 const session = 'attach';
 const tmux = (...args: string[]) => execFileSync('tmux', ['-L', socket, ...args], { encoding: 'utf8' });
-const pane = () => tmux('capture-pane', '-p', '-t', session);
-const hasSession = () => {
+const pane = (target = session) => tmux('capture-pane', '-p', '-t', target);
+const paneFormat = (target: string, format: string) => tmux('display-message', '-p', '-t', target, format).trim();
+const hasServer = () => {
   try {
-    tmux('has-session', '-t', session);
+    tmux('list-sessions');
     return true;
   } catch {
     return false;
   }
 };
+/** Waits until the pane's text matches; a timeout shows what the pane showed. */
+async function waitForPane(target: string, expected: RegExp, what: string, timeoutMs = 15_000): Promise<void> {
+  try {
+    await waitFor(() => expected.test(pane(target)), { what, timeoutMs });
+  } catch (e) {
+    throw new Error(`${(e as Error).message}; the pane shows:\n${pane(target)}`);
+  }
+}
+/** Modes a remote program can switch on in the local terminal, as tmux reports them for a pane. */
+const PANE_MODES = '#{alternate_on} #{keypad_cursor_flag} #{keypad_flag} #{mouse_any_flag} #{mouse_standard_flag} #{mouse_sgr_flag} #{cursor_flag}';
+const MODES_SET = '1 1 1 1 1 1 0';
+const MODES_RESTORED = '0 0 0 0 0 0 1';
+
+/** `termwire serve` with bash in real PTYs, on `port` (0: any free one); resolves once it prints its URL. */
+async function startServe(port: number, tokenFile: string): Promise<{ server: ChildProcess; url: string }> {
+  const serveOutput: string[] = [];
+  const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--token-file', tokenFile, '--shell', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+  server.stdout!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
+  server.stderr!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
+  await waitFor(() => /serving terminals on (ws:\S+)/.test(serveOutput.join('')), { what: 'serve to print its URL', timeoutMs: 15_000 }).catch((e: Error) => {
+    throw new Error(`${e.message}; it printed: ${serveOutput.join('')}`);
+  });
+  return { server, url: /serving terminals on (ws:\S+)/.exec(serveOutput.join(''))![1]! };
+}
 
 describe('termwire attach in tmux against termwire serve', () => {
   let dir: string;
   let server: ChildProcess;
   let url = '';
+  let tokenFile = '';
+  const otherServers: ChildProcess[] = [];
+  /** A tmux session running `command` in a 100x30 window that stays readable after the command exits. */
+  const startSession = (name: string, command: string) => {
+    tmux('-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '100', '-y', '30', command);
+    tmux('set-option', '-t', name, 'status', 'off');
+    tmux('set-option', '-t', name, 'remain-on-exit', 'on');
+  };
+  const attachCommand = (terminal: string, to = url) => `${process.execPath} ${bin} attach ${to} --token-file ${tokenFile} --terminal ${terminal}`;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'termwire-attach-'));
-    const serveOutput: string[] = [];
-    server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token-file', join(dir, 'token'), '--shell', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
-    server.stdout!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
-    server.stderr!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
-    await waitFor(() => /serving terminals on (ws:\S+)/.test(serveOutput.join('')), { what: `serve to print its URL; it printed: ${serveOutput.join('')}`, timeoutMs: 15_000 });
-    url = /serving terminals on (ws:\S+)/.exec(serveOutput.join(''))![1]!;
-    tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '100', '-y', '30', `${process.execPath} ${bin} attach ${url} --token-file ${join(dir, 'token')}`);
-    tmux('set-option', '-t', session, 'status', 'off');
-    tmux('set-option', '-t', session, 'remain-on-exit', 'on');
+    tokenFile = join(dir, 'token');
+    ({ server, url } = await startServe(0, tokenFile));
+    startSession(session, attachCommand('main'));
   });
 
   afterAll(() => {
-    if (hasSession()) tmux('kill-server');
+    if (hasServer()) tmux('kill-server');
     server?.kill('SIGTERM');
+    otherServers.forEach((s) => s.kill('SIGTERM'));
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -57,5 +86,50 @@ describe('termwire attach in tmux against termwire serve', () => {
     tmux('send-keys', '-t', session, 'C-]');
     await waitFor(() => pane().includes('[termwire: detached]'), { what: 'the detach notice', timeoutMs: 10_000 });
     await waitFor(() => tmux('display-message', '-p', '-t', session, '#{pane_dead}').trim() === '1', { what: 'the attach process to exit after detaching', timeoutMs: 10_000 });
+  });
+
+  it("puts the local terminal's modes back on detach, whatever the remote program switched on", async () => {
+    // After attach, a shell reads on in the same pane: bracketed paste shows there as ^[[200~, cursor keys as ^[OA.
+    startSession('modes', `${attachCommand('modes')}; exec cat -v`);
+    await waitForPane('modes', /^\$\s*$/m, 'the remote prompt');
+    tmux('send-keys', '-t', 'modes', "printf '\\033[?1049h\\033[?1h\\033=\\033[?1000h\\033[?1006h\\033[?2004h\\033[?25l'; cat", 'Enter');
+    await waitFor(() => paneFormat('modes', PANE_MODES) === MODES_SET, { what: `the remote program's modes in the local pane (${PANE_MODES} = ${MODES_SET})`, timeoutMs: 15_000 });
+
+    tmux('send-keys', '-t', 'modes', 'C-]');
+    await waitForPane('modes', /\[termwire: detached\]/, 'the detach notice on the main screen');
+    expect(paneFormat('modes', PANE_MODES)).toBe(MODES_RESTORED);
+    tmux('set-buffer', 'pasted-text');
+    tmux('paste-buffer', '-p', '-t', 'modes');
+    tmux('send-keys', '-t', 'modes', 'Up', 'Enter');
+    await waitForPane('modes', /^pasted-text\^\[\[A$/m, 'the paste without bracket marks, then Up as ^[[A');
+  });
+
+  it("exits with the remote shell's exit code, and says so", async () => {
+    // The shell around attach reports its exit code (tmux's own pane_dead_status was seen left empty under load).
+    startSession('exit', `${attachCommand('exit-code')}; echo attach exited with $?`);
+    await waitForPane('exit', /^\$\s*$/m, 'the remote prompt');
+    tmux('send-keys', '-t', 'exit', 'exit 7', 'Enter');
+    await waitForPane('exit', /^attach exited with \d+$/m, 'attach to exit when the remote shell does');
+    expect(pane('exit')).toMatch(/^\[termwire: remote shell exited with code 7\]\nattach exited with 7$/m);
+  });
+
+  it('keeps the link-back notice on screen after the repaint when the host restarts', async () => {
+    const first = await startServe(0, tokenFile);
+    otherServers.push(first.server);
+    const port = new URL(first.url).port;
+    startSession('restart', attachCommand('main', first.url));
+    tmux('send-keys', '-t', 'restart', 'echo before-$((1+1))', 'Enter');
+    await waitForPane('restart', /^before-2$/m, 'the first shell to answer');
+
+    const firstExited = new Promise((resolve) => first.server.once('exit', resolve));
+    first.server.kill('SIGTERM');
+    await firstExited;
+    const second = await startServe(Number(port), tokenFile);
+    otherServers.push(second.server);
+    // The new shell's snapshot repaints the pane: the first shell's output is gone, its prompt is on top.
+    await waitForPane('restart', /^\$[^\n]*\n(?![\s\S]*before-2)/, "the repaint from the new host's snapshot");
+    tmux('send-keys', '-t', 'restart', 'echo after-$((1+1))', 'Enter');
+    await waitForPane('restart', /^after-2$/m, 'the new shell to answer');
+    expect(pane('restart').trimEnd().split('\n').at(-1)).toMatch(/^\[termwire: link back after \d+\.\d s down\]$/);
   });
 });

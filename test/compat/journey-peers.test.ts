@@ -9,7 +9,7 @@ import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-proces
 import { DEFAULT_JOURNEY_OPTIONS, runPairing, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
 import { JOURNEY_TITLE, PASTE_TEXT } from '../../compat/journey/surface-steps.js';
 import type { ClientLabel, FrameDirection, RecordedFrame, StepName } from '../../compat/recording.js';
-import { isAlive } from '../helpers/process-alive.js';
+import { isAlive, waitForExit } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -33,7 +33,7 @@ describe('peer processes', () => {
     const peerPid = Number(/peer-pid (\d+)/.exec(out)![1]);
     expect(isAlive(peerPid)).toBe(true);
     child.kill('SIGKILL');
-    await waitFor(() => !isAlive(peerPid), { what: `peer ${peerPid} to exit after its harness was killed`, timeoutMs: 10_000 });
+    await waitForExit(peerPid, { what: `peer ${peerPid} to exit after its harness was killed`, timeoutMs: 10_000 });
   });
 
   it('refuses a peer speaking a peer protocol this harness cannot drive, naming both versions', async () => {

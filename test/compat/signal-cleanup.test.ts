@@ -2,19 +2,12 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { isAlive } from '../helpers/process-alive.js';
+import { waitForExit } from '../helpers/process-alive.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
 
 const DEADLINE_MS = 30_000;
-async function waitFor(what: string, check: () => boolean): Promise<void> {
-  const until = Date.now() + DEADLINE_MS;
-  while (!check()) {
-    if (Date.now() > until) throw new Error(`timed out after ${DEADLINE_MS} ms waiting for ${what}`);
-    await new Promise((r) => setImmediate(r));
-  }
-}
-
 
 const cleanup: Array<() => void> = [];
 afterEach(() => cleanup.splice(0).forEach((f) => f()));
@@ -31,14 +24,14 @@ describe('interrupting a baseline build', () => {
       'hang.cjs': `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000);`,
     });
     const child = execa(process.execPath, ['--import', 'tsx', 'test/compat/helpers/materialise-child.ts', repo.dir, commit, cacheDir], { cwd: process.cwd(), reject: false });
-    await waitFor('the build to start', () => existsSync(marker));
+    await waitFor(() => existsSync(marker), { what: 'the build to start', timeoutMs: DEADLINE_MS });
     expect(readdirSync(cacheDir).some((n) => n.startsWith('.tmp-'))).toBe(true);
     child.kill(signal);
     const result = await child;
     expect(result.exitCode).toBe(signal === 'SIGTERM' ? 143 : 130);
     expect(readdirSync(cacheDir).filter((n) => n.startsWith('.tmp-') || n.endsWith('-f1'))).toEqual([]);
-    // The build script npm spawned is stopped too, not orphaned.
+    // The build script npm spawned is stopped too, not orphaned. Its new parent may reap it late: a zombie counts as gone.
     const buildPid = Number(readFileSync(marker, 'utf8'));
-    await waitFor('the build script to exit', () => !isAlive(buildPid));
+    await waitForExit(buildPid, { what: `the build script (pid ${buildPid}) to exit`, timeoutMs: DEADLINE_MS });
   });
 });

@@ -1,0 +1,52 @@
+import xtermHeadless from '@xterm/headless';
+import { describe, expect, it } from 'vitest';
+import { AttachScreen } from './attach-screen.js';
+
+const { Terminal } = xtermHeadless;
+const COLS = 40;
+const ROWS = 8;
+
+/** A real terminal emulator standing in for the person's terminal. */
+function localTerminal() {
+  const term = new Terminal({ cols: COLS, rows: ROWS, allowProposedApi: true });
+  let pending = Promise.resolve();
+  const out = {
+    rows: ROWS,
+    columns: COLS,
+    write: (text: string) => (pending = pending.then(() => new Promise<void>((resolve) => term.write(text, resolve)))),
+  };
+  const settled = async () => {
+    await pending;
+    const buffer = term.buffer.active;
+    const lines = Array.from({ length: ROWS }, (_, y) => buffer.getLine(buffer.viewportY + y)!.translateToString(true));
+    return { lines, cursor: { x: buffer.cursorX, y: buffer.cursorY } };
+  };
+  return { out, settled };
+}
+
+// A snapshot that leaves the cursor after a prompt on the third row.
+const SNAPSHOT = 'line one\r\nline two\r\n$ ';
+
+describe('AttachScreen', () => {
+  it('shows a reconnect notice on the bottom row after the repaint, with the cursor where the snapshot left it', async () => {
+    const { out, settled } = localTerminal();
+    const screen = new AttachScreen(out);
+    screen.noticeOverRepaint('link back after 1.0 s down');
+    screen.repaint(SNAPSHOT);
+    const { lines, cursor } = await settled();
+    expect(lines.slice(0, 3)).toEqual(['line one', 'line two', '$ ']);
+    expect(lines[ROWS - 1]).toBe('[termwire: link back after 1.0 s down]');
+    expect(cursor).toEqual({ x: 2, y: 2 });
+  });
+
+  it('joins the notices waiting for one repaint, cuts them to the width, and shows them once', async () => {
+    const { out, settled } = localTerminal();
+    const screen = new AttachScreen(out);
+    screen.noticeOverRepaint('link back');
+    screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
+    screen.repaint(SNAPSHOT);
+    expect((await settled()).lines[ROWS - 1]).toBe("[termwire: link back; the host's termin");
+    screen.repaint(SNAPSHOT);
+    expect((await settled()).lines[ROWS - 1]).toBe('');
+  });
+});

@@ -1,0 +1,47 @@
+import { spawn } from 'node:child_process';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isAlive, processState, waitForExit } from './process-alive.js';
+import { waitFor } from './wait-for.js';
+
+const stop: Array<() => void> = [];
+afterEach(() => stop.splice(0).forEach((f) => f()));
+
+/**
+ * A real zombie: the shell starts `true` in the background, prints its pid,
+ * then becomes `sleep`, which never reaps it.
+ */
+async function makeZombie(): Promise<number> {
+  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  stop.push(() => parent.kill('SIGKILL'));
+  let out = '';
+  parent.stdout!.on('data', (c: Buffer) => (out += c.toString()));
+  await waitFor(() => /^\d+\n/.test(out), { what: 'the shell to print its child pid', timeoutMs: 10_000 });
+  const pid = Number(out.trim());
+  await waitFor(() => processState(pid) === 'Z', { what: `pid ${pid} to become a zombie (state ${processState(pid)})`, timeoutMs: 10_000 });
+  return pid;
+}
+
+describe('isAlive', () => {
+  it('counts a zombie as gone, though signal 0 still reaches it', async () => {
+    const zombie = await makeZombie();
+    expect(() => process.kill(zombie, 0)).not.toThrow();
+    expect(isAlive(zombie)).toBe(false);
+    await waitForExit(zombie, { what: 'the zombie to count as gone', timeoutMs: 1_000 });
+  });
+
+  it('counts a running process as alive and an exited one as gone', async () => {
+    expect(isAlive(process.pid)).toBe(true);
+    const child = spawn('sleep', ['60'], { stdio: 'ignore' });
+    const pid = child.pid!;
+    const exited = new Promise((r) => child.once('exit', r));
+    expect(isAlive(pid)).toBe(true);
+    child.kill('SIGKILL');
+    await exited;
+    expect(isAlive(pid)).toBe(false);
+  });
+
+  it('names the state and prints the process table when a process outlives the deadline', async () => {
+    const error = await waitForExit(process.pid, { what: 'this test process to exit', timeoutMs: 50 }).catch((e: Error) => e);
+    expect(String(error)).toMatch(/pid \d+ is in state [RS]; process table:\n\s*PID\s+PPID\s+STAT\s+CMD/);
+  });
+});
