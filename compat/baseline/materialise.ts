@@ -6,7 +6,7 @@ import { execa } from 'execa';
 import { trackTempDir } from '../cleanup.js';
 import { CompatError } from '../errors.js';
 import type { Progress } from '../progress.js';
-import { buildProject, installDependencies, tailLines } from './build-project.js';
+import { buildProject, installAlreadyBuilt, installDependencies, tailLines } from './build-project.js';
 
 /**
  * The cache layout version. Bump it when what a cached build contains changes
@@ -77,11 +77,14 @@ export async function materialise(opts: MaterialiseOptions): Promise<Materialise
     install.done(how);
 
     const build = opts.progress.step('build baseline');
-    await buildProject(temp).catch((e: unknown) => {
-      build.fail();
-      throw e;
-    });
-    build.done();
+    if (installAlreadyBuilt(temp, how)) build.done('built by its install (prepare)');
+    else {
+      await buildProject(temp).catch((e: unknown) => {
+        build.fail();
+        throw e;
+      });
+      build.done();
+    }
 
     const stamp: Stamp = { format: MATERIALISE_FORMAT, commit: opts.commit, dependencies: how };
     await writeFile(join(temp, STAMP_FILE), JSON.stringify(stamp) + '\n');

@@ -86,6 +86,15 @@ describe('materialise', () => {
     expect(existsSync(cacheEntryDir(cacheDir, commit))).toBe(false);
   });
 
+  it('builds the baseline once when its install\'s prepare already ran the build', async () => {
+    const lock = JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'tiny', version: '1.0.0' } } });
+    const pkg = JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build: 'node build.cjs', prepare: 'npm run build' } });
+    const { repo, commit, cacheDir } = await setup({ ...project(), 'package.json': pkg, 'package-lock.json': lock });
+    const got = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
+    expect(readFileSync(join(got.dir, 'dist/out.txt'), 'utf8')).toBe('OLD SIDE\n');
+    expect(readFileSync(join(got.dir, 'count.txt'), 'utf8')).toBe('1');
+  }, 60_000);
+
   it('a failing install is INSTALL_FAILED with the log tail', async () => {
     const files = {
       ...project(),

@@ -1,3 +1,6 @@
+import { symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listReleases, resolveBaselines } from '../../compat/baseline/resolve.js';
 import { parseAgainst, validateRef } from '../../compat/baseline/validate-ref.js';
@@ -105,6 +108,17 @@ describe('baseline resolution', () => {
     expect(await workingTreeId(r.dir)).toBe(released);
     r.write('new.txt', 'x');
     expect(await workingTreeId(r.dir)).not.toBe(released);
+  });
+
+  it('an untracked node_modules, even a symlink that .gitignore\'s node_modules/ misses, never changes the id', async () => {
+    const r = await repo();
+    await r.commit('release: v1.0.0', { '.gitignore': 'node_modules/\n', 'src.txt': 'x\n' });
+    const released = await workingTreeId(r.dir);
+    symlinkSync(tmpdir(), join(r.dir, 'node_modules'));
+    r.write('packages/a/node_modules/dep/index.js', 'x');
+    expect(await workingTreeId(r.dir)).toBe(released);
+    const e = await rejection(resolveBaselines(r.dir, { kind: 'latest' }, opts));
+    expect(e.code).toBe('SAME_TREE');
   });
 });
 
