@@ -44,7 +44,7 @@ describe('termwire compat CLI', () => {
     const { code, stdout } = await compat(r.dir, []);
     expect(code).toBe(2);
     expect(stdout).toContain('could not compare');
-    expect(stdout).toContain('fetch-depth: 0');
+    expect(stdout).toContain('git fetch --tags');
     const staticOnly = await compat(r.dir, ['--static-only', '--format', 'json']);
     expect(staticOnly.code).toBe(2);
     expect(JSON.parse(staticOnly.stdout)).toMatchObject({ status: 'cannotCompare', exitCode: 2, error: { kind: 'cannotCompare', code: 'NO_BASELINE' } });
