@@ -8,7 +8,7 @@ import { readBuildManifest } from './manifest/read-manifest.js';
 import type { Progress } from './progress.js';
 import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
-import { sortAndDedupe } from './report/sort.js';
+import { orderByRootCause } from './report/root-causes.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
 import { runPtyOutcomeRules } from './rules/dynamic/pty-outcomes.js';
@@ -38,7 +38,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
 
   const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
   const findings = runStaticRules(old.manifest, current.manifest).map(tag);
-  staticStep.done(`${findings.length} finding(s)`);
+  staticStep.found(findings.length);
   if (opts.staticOnly) return findings;
 
   const journeys = opts.progress.step(`journeys against ${baseline.label}`);
@@ -48,8 +48,9 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     journeys.fail();
     throw e;
   });
-  journeys.done();
-  return [...findings, ...runDynamicRules(recordings, { old: old.manifest, new: current.manifest }).map(tag), ...runPtyOutcomeRules(recordings.pty).map(tag)];
+  const dynamic = [...runDynamicRules(recordings, { old: old.manifest, new: current.manifest }).map(tag), ...runPtyOutcomeRules(recordings.pty).map(tag)];
+  journeys.found(dynamic.length);
+  return [...findings, ...dynamic];
 }
 
 /**
@@ -71,7 +72,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1)));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
-  const { failing, acknowledged, stale } = applyAcknowledgements(sortAndDedupe(all), acks, rulesRun);
+  const { failing, acknowledged, stale } = applyAcknowledgements(orderByRootCause(all), acks, rulesRun);
   const status = failing.length ? 'incompatible' : 'compatible';
   return {
     status,
