@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CompatError } from './errors.js';
+import { ensureWritableDir } from './writable.js';
 import { materialise } from './baseline/materialise.js';
 import { type Baseline, resolveBaselines } from './baseline/resolve.js';
 import type { AgainstSpec } from './baseline/validate-ref.js';
@@ -25,11 +28,28 @@ export interface GateOptions {
   readonly progress: Progress;
 }
 
+const cacheDirOf = (opts: GateOptions) => opts.cacheDir ?? join(opts.root, '.termwire', 'compat');
+
+/** The gate compares a termwire checkout with its own releases; anywhere else it has nothing to build. */
+function assertTermwireProject(root: string): void {
+  const path = join(root, 'package.json');
+  let pkg: { name?: string; bin?: unknown } | undefined;
+  try {
+    pkg = JSON.parse(readFileSync(path, 'utf8')) as typeof pkg;
+  } catch {
+    pkg = undefined;
+  }
+  const bin = typeof pkg?.bin === 'object' && pkg.bin !== null && 'termwire' in pkg.bin;
+  if (pkg?.name !== 'termwire' && !bin) {
+    throw new CompatError('NOT_A_TERMWIRE_PROJECT', `${root} is not a termwire checkout (${existsSync(path) ? 'its package.json names neither the termwire package nor a termwire command' : 'it has no package.json'}); run termwire compat from a clone of termwire`);
+  }
+}
+
 async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean): Promise<Finding[]> {
   const built = await materialise({
     repo: opts.root,
     commit: baseline.commit,
-    cacheDir: opts.cacheDir ?? join(opts.root, '.termwire', 'compat'),
+    cacheDir: cacheDirOf(opts),
     reuseDependenciesFrom: opts.root,
     progress: opts.progress,
   });
@@ -59,6 +79,9 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
  * Throws CompatError when it cannot compare; any other exception is a gate bug.
  */
 export async function runGate(opts: GateOptions): Promise<GateReport> {
+  assertTermwireProject(opts.root);
+  // Checked before minutes of work: an unwritable cache would otherwise fail only after the resolve.
+  ensureWritableDir(cacheDirOf(opts), 'CACHE_UNWRITABLE', 'the cache directory for built baselines');
   const resolving = opts.progress.step('resolve baseline');
   const baselines = await resolveBaselines(opts.root, opts.against, { includePrerelease: opts.includePrerelease, onNote: (m) => opts.progress.note(m) }).catch((e: unknown) => {
     resolving.fail();
