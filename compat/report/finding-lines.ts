@@ -1,3 +1,4 @@
+import { ruleEntry } from '../rules/catalog.js';
 import type { Finding } from '../rules/finding.js';
 import { acknowledgementEntry, ACKNOWLEDGED_BREAKS_PATH } from './acknowledged.js';
 import { brief } from './escape.js';
@@ -28,7 +29,8 @@ export function evidenceLines(f: Finding, max = 160): Array<{ kind: 'detail' | '
 
 export function fixLine(f: Finding): string {
   const hint = fixHint(f.ruleId);
-  return `fix: ${hint.fix} (${hint.docs})`;
+  const rule = ruleEntry(f.ruleId)?.compatibilityRule;
+  return `fix${rule ? ` (Rule ${rule})` : ''}: ${hint.fix}; see ${hint.docs}`;
 }
 
 /** The acknowledgement entry for `f` as one line of JSON, ready to paste into the array. */

@@ -3,7 +3,7 @@ import { ruleEntry } from '../rules/catalog.js';
 /** How to fix a finding, and where the docs explain it. */
 export interface FixHint { readonly fix: string; readonly docs: string }
 
-const RULE_1 = 'docs/compatibility.md#the-three-rules (Rule 1)';
+const RULE_1 = 'docs/compatibility.md#the-three-rules';
 const GATING = 'docs/adding-an-opcode.md#3-negotiate-then-gate-both-directions';
 const REGISTER = 'docs/adding-an-opcode.md#2-register-it-one-table-each';
 

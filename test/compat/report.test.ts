@@ -99,7 +99,7 @@ describe('reports', () => {
     const text = renderReport(report(fieldMadeRequired), 'text', false);
     const body = text.split('\n');
     expect(body[2]).toBe('✗ PAYLOAD_FIELD_MADE_REQUIRED  new client × old host');
-    expect(text).toContain('fix: keep the field `.optional()` in the reader: peers that predate it never send it (docs/compatibility.md#the-three-rules (Rule 1))');
+    expect(text).toContain('fix (Rule 1): keep the field `.optional()` in the reader: peers that predate it never send it; see docs/compatibility.md#the-three-rules');
     expect(text).toContain('explains 3 more finding(s):');
     expect(text).toContain('refused: field SnapshotStart.hiddenOutputReason: Invalid input: expected string, received undefined');
     expect(text.indexOf('PAYLOAD_FIELD_MADE_REQUIRED')).toBeLessThan(text.indexOf('JOURNEY_STALLED'));
@@ -133,6 +133,8 @@ describe('reports', () => {
     const json = JSON.parse(renderReport(report([removed]), 'json', false));
     expect(json).toMatchObject({ status: 'incompatible', exitCode: 1, baselines: [{ label: 'v1.0.0' }] });
     expect(json.findings[0]).toEqual({
+      fix: expect.objectContaining({ docs: expect.stringContaining('docs/') }),
+      acknowledgeWith: { ruleId: 'FIELD_STOPPED_PUBLISHING', direction: 'old client × new host', subject: 'SnapshotStart.requestId', reason: 'TODO: say why this break is intended' },
       id: 'F1', ruleId: 'FIELD_STOPPED_PUBLISHING', pass: 'dynamic', direction: 'old client × new host', subject: 'SnapshotStart.requestId',
       step: 'hideReveal', occurrence: 'reveal', message: removed.message, evidence: { before: 'r1' },
     });
@@ -166,7 +168,7 @@ describe('reports', () => {
     const lines = out.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     // Properties escape ',' and ':'; data escapes only '%', CR and LF.
-    expect(lines[0]).toMatch(/^::error title=JOURNEY_STALLED \(new client × old host%2C drop\)::step drop: step drop stalled: missing reconnect,%0Asecond line%0Afix: /);
+    expect(lines[0]).toMatch(/^::error title=JOURNEY_STALLED \(new client × old host%2C drop\)::step drop: step drop stalled: missing reconnect,%0Asecond line%0Afix: look at/);
     expect(out).not.toContain('(absent)'); // a stall records no expected/observed values
     expect(lines[1]).toMatch(/^::warning file=compat\/acknowledged-breaks.json,title=stale acknowledgement::OPCODE_REMOVED/);
     expect(renderStepSummary(report([stalled]))).toContain('| JOURNEY_STALLED | new client × old host | drop |');
