@@ -9,4 +9,5 @@ if (!existsSync(entry)) {
 import(entry.href)
   .then((m) => m.main(process.argv.slice(2)))
   .then((code) => { process.exitCode = code; })
-  .catch((e) => { console.error(`termwire: internal error: ${e?.stack ?? e}`); process.exitCode = 2; });
+  // Commands turn every usage and environment error into one line and an exit code; what lands here is a bug.
+  .catch((e) => { console.error(`termwire: internal error: a bug in termwire; please report it with this output.\n${e?.stack ?? e}`); process.exitCode = 2; });

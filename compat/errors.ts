@@ -7,6 +7,9 @@ export const COMPAT_ERROR_CODES = {
   BAD_REF: 'a --against value that is not a safe git ref',
   BAD_OPTION: 'an unknown or malformed command-line option',
   NOT_A_REPO: 'the working directory is not inside a git checkout',
+  NOT_A_TERMWIRE_PROJECT: "the checkout's package.json does not declare the termwire package or its command",
+  CACHE_UNWRITABLE: 'the directory for built baselines cannot be created or written',
+  OUTPUT_UNWRITABLE: 'the --output file cannot be written',
   NO_BASELINE: 'no release to compare against',
   SAME_TREE: 'the baseline tree equals the working tree: the comparison would prove nothing',
   GIT_FAILED: 'a git command failed',
@@ -22,11 +25,12 @@ export const COMPAT_ERROR_CODES = {
 
 export type CompatErrorCode = keyof typeof COMPAT_ERROR_CODES;
 
+/** The code is for machines (JSON's error.code, tests); the message is in words for people, without it. */
 export class CompatError extends Error {
   override readonly name = 'CompatError';
   readonly exitCode = 2;
   constructor(readonly code: CompatErrorCode, message: string) {
-    super(`${code}: ${message}`);
+    super(message);
   }
 }
 

@@ -14,6 +14,8 @@ export interface ProgressStep {
   update(msg: string): void;
   done(result?: string): void;
   fail(result?: string): void;
+  /** Ends a step that judged something: ✓ only when it found nothing, `!` with the count otherwise. */
+  found(findings: number): void;
 }
 
 export interface ProgressOptions {
@@ -55,6 +57,7 @@ export function createProgress(opts: ProgressOptions): Progress {
         },
         done: (result) => end(paint('32', '✓'), result),
         fail: (result) => end(paint('31', '✗'), result),
+        found: (findings) => (findings === 0 ? end(paint('32', '✓'), 'no findings') : end(paint('31', '!'), `${findings} finding(s)`)),
       };
     },
   };
@@ -63,5 +66,5 @@ export function createProgress(opts: ProgressOptions): Progress {
 /** A reporter that writes nothing (tests, --format json to stdout with no stderr wanted). */
 export const silentProgress: Progress = {
   note: () => undefined,
-  step: () => ({ update: () => undefined, done: () => undefined, fail: () => undefined }),
+  step: () => ({ update: () => undefined, done: () => undefined, fail: () => undefined, found: () => undefined }),
 };

@@ -1,4 +1,7 @@
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { CompatError } from './errors.js';
+import { ensureWritableDir } from './writable.js';
 import { materialise } from './baseline/materialise.js';
 import { type Baseline, resolveBaselines } from './baseline/resolve.js';
 import type { AgainstSpec } from './baseline/validate-ref.js';
@@ -12,7 +15,7 @@ import type { ExploreOptions } from './explore/run-explore.js';
 import type { Progress } from './progress.js';
 import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
-import { sortAndDedupe } from './report/sort.js';
+import { orderByRootCause } from './report/root-causes.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
 import { runPtyOutcomeRules } from './rules/dynamic/pty-outcomes.js';
@@ -31,11 +34,28 @@ export interface GateOptions {
   readonly progress: Progress;
 }
 
+const cacheDirOf = (opts: GateOptions) => opts.cacheDir ?? join(opts.root, '.termwire', 'compat');
+
+/** The gate compares a termwire checkout with its own releases; anywhere else it has nothing to build. */
+function assertTermwireProject(root: string): void {
+  const path = join(root, 'package.json');
+  let pkg: { name?: string; bin?: unknown } | undefined;
+  try {
+    pkg = JSON.parse(readFileSync(path, 'utf8')) as typeof pkg;
+  } catch {
+    pkg = undefined;
+  }
+  const bin = typeof pkg?.bin === 'object' && pkg.bin !== null && 'termwire' in pkg.bin;
+  if (pkg?.name !== 'termwire' && !bin) {
+    throw new CompatError('NOT_A_TERMWIRE_PROJECT', `${root} is not a termwire checkout (${existsSync(path) ? 'its package.json names neither the termwire package nor a termwire command' : 'it has no package.json'}); run termwire compat from a clone of termwire`);
+  }
+}
+
 async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, notes: string[], coverage: BaselineCoverage[], schedules: string[]): Promise<Finding[]> {
   const built = await materialise({
     repo: opts.root,
     commit: baseline.commit,
-    cacheDir: opts.cacheDir ?? join(opts.root, '.termwire', 'compat'),
+    cacheDir: cacheDirOf(opts),
     reuseDependenciesFrom: opts.root,
     progress: opts.progress,
   });
@@ -44,7 +64,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
 
   const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
   const findings = runStaticRules(old.manifest, current.manifest).map(tag);
-  staticStep.done(`${findings.length} finding(s)`);
+  staticStep.found(findings.length);
   for (const note of surfaceNotes(old.manifest, current.manifest)) notes.push(matrix ? `${baseline.label}: ${note}` : note);
   if (opts.staticOnly) return findings;
 
@@ -58,8 +78,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const manifests = { old: old.manifest, new: current.manifest };
   const dynamic = [...runDynamicRules(recordings, manifests), ...runPtyOutcomeRules(recordings.pty)];
   coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings) });
-  if (dynamic.length) journeys.fail(`${dynamic.length} finding(s)`);
-  else journeys.done();
+  journeys.found(dynamic.length);
   const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, schedules) : [];
   return [...findings, ...dynamic.map(tag), ...explored.map(tag)];
 }
@@ -91,6 +110,9 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
  * Throws CompatError when it cannot compare; any other exception is a gate bug.
  */
 export async function runGate(opts: GateOptions): Promise<GateReport> {
+  assertTermwireProject(opts.root);
+  // Checked before minutes of work: an unwritable cache would otherwise fail only after the resolve.
+  ensureWritableDir(cacheDirOf(opts), 'CACHE_UNWRITABLE', 'the cache directory for built baselines');
   const resolving = opts.progress.step('resolve baseline');
   const baselines = await resolveBaselines(opts.root, opts.against, { includePrerelease: opts.includePrerelease, onNote: (m) => opts.progress.note(m) }).catch((e: unknown) => {
     resolving.fail();
@@ -107,7 +129,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes, coverage, schedules)));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
-  const { failing, acknowledged, stale } = applyAcknowledgements(sortAndDedupe(all), acks, rulesRun);
+  const { failing, acknowledged, stale } = applyAcknowledgements(orderByRootCause(all), acks, rulesRun);
   const status = failing.length ? 'incompatible' : 'compatible';
   return {
     status,

@@ -59,15 +59,27 @@ export async function installDependencies(dir: string, reuseFrom?: string): Prom
     throw new CompatError('INSTALL_FAILED', `${dir} has dependencies but no package-lock.json; npm ci needs the lockfile to install what that build pinned`);
   }
   try {
-    await runLogged('INSTALL_FAILED', 'installing dependencies', dir, 'npm', ['ci', '--no-audit', '--no-fund'], BUILD_LIMITS.installTimeoutMs);
+    await runLogged('INSTALL_FAILED', 'installing dependencies', dir, 'npm', ['ci', '--prefer-offline', '--no-audit', '--no-fund'], BUILD_LIMITS.installTimeoutMs);
     return 'installed';
   } catch (error) {
     // A released lockfile that npm ci refuses still pins every version it holds: npm install
     // --no-save resolves from it and fills only the gap, so an old release stays comparable.
     if (!LOCKFILE_OUT_OF_SYNC.test((error as { output?: string }).output ?? '')) throw error;
-    await runLogged('INSTALL_FAILED', 'installing dependencies (npm ci refused the lockfile)', dir, 'npm', ['install', '--no-save', '--no-audit', '--no-fund'], BUILD_LIMITS.installTimeoutMs);
+    await runLogged('INSTALL_FAILED', 'installing dependencies (npm ci refused the lockfile)', dir, 'npm', ['install', '--no-save', '--prefer-offline', '--no-audit', '--no-fund'], BUILD_LIMITS.installTimeoutMs);
     return 'installed with npm install: npm ci refused the lockfile as out of sync';
   }
+}
+
+/**
+ * True when installing `dir` has already built it: npm ci and npm install run
+ * the project's own `prepare` script, and a prepare that runs `npm run build`
+ * succeeded or the install would have failed. Building again would only
+ * double the time.
+ */
+export function installAlreadyBuilt(dir: string, how: InstallOutcome): boolean {
+  if (!how.startsWith('installed')) return false;
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+  return /(^|&&|;)\s*npm run build\s*($|&&|;)/.test(pkg.scripts?.prepare ?? '');
 }
 
 /** Builds `dir` with its own `npm run build`. */

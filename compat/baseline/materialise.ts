@@ -6,7 +6,8 @@ import { execa } from 'execa';
 import { trackTempDir } from '../cleanup.js';
 import { CompatError } from '../errors.js';
 import type { Progress } from '../progress.js';
-import { buildProject, installDependencies, tailLines } from './build-project.js';
+import { contentHash } from './content-hash.js';
+import { buildProject, installAlreadyBuilt, installDependencies, tailLines } from './build-project.js';
 
 /**
  * The cache layout version. Bump it when what a cached build contains changes
@@ -26,19 +27,32 @@ export interface MaterialiseOptions {
 
 export interface Materialised { readonly dir: string; readonly fromCache: boolean }
 
-interface Stamp { format: number; commit: string; dependencies: string }
+interface Stamp { format: number; commit: string; dependencies: string; contentHash: string }
 
-function readStamp(dir: string, commit: string): Stamp | undefined {
+/** What a cache entry holds, hashed: sources and build byte for byte, installed dependencies by size. */
+const entryHash = (dir: string) => contentHash(dir, { skip: [STAMP_FILE], sizesOnlyUnder: ['node_modules'] });
+
+type StampCheck = { ok: true; stamp: Stamp } | { ok: false; damaged: boolean };
+
+function checkStamp(dir: string, commit: string): StampCheck {
+  let stamp: Stamp;
   try {
-    const stamp = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as Stamp;
-    if (stamp.format !== MATERIALISE_FORMAT || stamp.commit !== commit) return undefined;
-    // Reused dependencies are a link to another checkout's node_modules: if that is gone, so is this build.
-    if (stamp.dependencies === 'reused' && !existsSync(join(dir, 'node_modules'))) return undefined;
-    return stamp;
+    stamp = JSON.parse(readFileSync(join(dir, STAMP_FILE), 'utf8')) as Stamp;
   } catch {
-    return undefined;
+    return { ok: false, damaged: false };
   }
+  if (stamp.format !== MATERIALISE_FORMAT || stamp.commit !== commit) return { ok: false, damaged: false };
+  // Reused dependencies are a link to another checkout's node_modules: if that is gone, so is this build.
+  if (stamp.dependencies === 'reused' && !existsSync(join(dir, 'node_modules'))) return { ok: false, damaged: true };
+  // A file truncated or edited in the cache (a full disk, a stray edit) is rebuilt, never run.
+  if (stamp.contentHash !== entryHash(dir)) return { ok: false, damaged: true };
+  return { ok: true, stamp };
 }
+
+const readStamp = (dir: string, commit: string): Stamp | undefined => {
+  const check = checkStamp(dir, commit);
+  return check.ok ? check.stamp : undefined;
+};
 
 export function cacheEntryDir(cacheDir: string, commit: string): string {
   return join(cacheDir, `${commit}-f${MATERIALISE_FORMAT}`);
@@ -53,7 +67,9 @@ export function cacheEntryDir(cacheDir: string, commit: string): string {
 export async function materialise(opts: MaterialiseOptions): Promise<Materialised> {
   if (!/^[0-9a-f]{40,64}$/.test(opts.commit)) throw new CompatError('GIT_FAILED', `materialise needs a full commit id, got ${JSON.stringify(opts.commit)}`);
   const final = cacheEntryDir(opts.cacheDir, opts.commit);
-  if (readStamp(final, opts.commit)) return { dir: final, fromCache: true };
+  const cached = checkStamp(final, opts.commit);
+  if (cached.ok) return { dir: final, fromCache: true };
+  if (cached.damaged) opts.progress.note(`the cached build of ${opts.commit.slice(0, 12)} does not match its recorded content hash: rebuilding it`);
 
   await mkdir(opts.cacheDir, { recursive: true });
   const temp = join(opts.cacheDir, `.tmp-${opts.commit.slice(0, 12)}-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -77,13 +93,16 @@ export async function materialise(opts: MaterialiseOptions): Promise<Materialise
     install.done(how);
 
     const build = opts.progress.step('build baseline');
-    await buildProject(temp).catch((e: unknown) => {
-      build.fail();
-      throw e;
-    });
-    build.done();
+    if (installAlreadyBuilt(temp, how)) build.done('built by its install (prepare)');
+    else {
+      await buildProject(temp).catch((e: unknown) => {
+        build.fail();
+        throw e;
+      });
+      build.done();
+    }
 
-    const stamp: Stamp = { format: MATERIALISE_FORMAT, commit: opts.commit, dependencies: how };
+    const stamp: Stamp = { format: MATERIALISE_FORMAT, commit: opts.commit, dependencies: how, contentHash: entryHash(temp) };
     await writeFile(join(temp, STAMP_FILE), JSON.stringify(stamp) + '\n');
     return await moveIntoPlace(temp, final, opts.commit);
   } finally {

@@ -1,5 +1,6 @@
 import semver from 'semver';
 import { CompatError } from '../errors.js';
+import { missingHistoryAdvice, shallowAdvice } from './clone-advice.js';
 import { git, gitMaybe } from './git.js';
 import type { AgainstSpec } from './validate-ref.js';
 import { treeOfCommit, workingTreeId } from './working-tree.js';
@@ -18,10 +19,6 @@ export interface Baseline {
 
 export interface Release { readonly version: string; readonly commit: string; readonly via: 'tag' | 'subject' }
 
-export const NO_BASELINE_FIX =
-  'Fix: in GitHub Actions give actions/checkout `fetch-depth: 0` (a shallow clone has no history or tags); ' +
-  'locally run `git fetch --tags`; or name a baseline with `--against <ref>`; ' +
-  'or, if the project has never been released, cut the first release with `npm run release -- 0.1.0`.';
 
 function releaseVersion(text: string, includePrerelease: boolean): string | undefined {
   const m = RELEASE_TAG.exec(text);
@@ -63,19 +60,38 @@ async function versionAt(root: string, commit: string): Promise<string | undefin
   }
 }
 
+/**
+ * A release name (`v0.1.0`) resolves by its tag, or by its `release: v0.1.0`
+ * commit where the clone has no tags; any other ref through git. A ref that is
+ * not a release is allowed, and said so: the comparison is then against
+ * unreleased code.
+ */
+async function resolveRef(root: string, ref: string, opts: ResolveOptions): Promise<Baseline> {
+  const releases = await listReleases(root, true);
+  const version = RELEASE_TAG.exec(ref)?.[1];
+  const release = version === undefined ? undefined : releases.find((r) => r.version === version);
+  const commit = release?.commit ?? (await gitMaybe(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`]));
+  if (!commit) {
+    const known = releases.slice(0, 5).map((r) => `v${r.version}`);
+    const hint = known.length ? ` Releases in this clone: ${known.join(', ')}.` : '';
+    throw new CompatError('NO_BASELINE', `--against ${ref}: no such ref (no branch, tag, commit or release of that name in this clone).${hint}${await shallowAdvice(root)}`);
+  }
+  const named = releases.find((r) => r.commit === commit);
+  if (!named) opts.onNote?.(`${ref} (${commit.slice(0, 12)}) is not a release: comparing against unreleased code, not what users run`);
+  return { label: release ? `v${release.version}` : ref, commit, version: await versionAt(root, commit) };
+}
+
 export interface ResolveOptions { readonly includePrerelease: boolean; readonly onNote?: (msg: string) => void }
 
 /** Resolves --against to one or more baselines, refusing any whose tree equals the working tree. */
 export async function resolveBaselines(root: string, spec: AgainstSpec, opts: ResolveOptions): Promise<Baseline[]> {
   let candidates: Baseline[];
   if (spec.kind === 'ref') {
-    const commit = await gitMaybe(root, ['rev-parse', '--verify', '--quiet', '--end-of-options', `${spec.ref}^{commit}`]);
-    if (!commit) throw new CompatError('NO_BASELINE', `--against ${spec.ref} names no commit in this clone. ${NO_BASELINE_FIX}`);
-    candidates = [{ label: spec.ref, commit, version: await versionAt(root, commit) }];
+    candidates = [await resolveRef(root, spec.ref, opts)];
   } else {
     const releases = await listReleases(root, opts.includePrerelease);
     if (releases.length === 0) {
-      throw new CompatError('NO_BASELINE', `no release found: no vX.Y.Z tag and no commit whose subject is "release: vX.Y.Z". ${NO_BASELINE_FIX}`);
+      throw new CompatError('NO_BASELINE', `no release found: no vX.Y.Z tag and no commit whose subject is "release: vX.Y.Z". ${await missingHistoryAdvice(root)}`);
     }
     const picked = releases.slice(0, spec.kind === 'latest' ? 1 : spec.count);
     if (spec.kind === 'last' && picked.length < spec.count) opts.onNote?.(`only ${picked.length} release(s) found for last:${spec.count}`);

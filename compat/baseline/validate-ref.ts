@@ -13,7 +13,7 @@ export function validateRef(ref: string): string {
     throw new CompatError('BAD_REF', `--against ${JSON.stringify(ref)} refused: ${why}`);
   };
   if (ref.length === 0) fail('empty');
-  if (ref.length > REF_LIMITS.maxLength) fail(`length ${ref.length} > maxLength ${REF_LIMITS.maxLength}`);
+  if (ref.length > REF_LIMITS.maxLength) fail(`${ref.length} characters; a ref may have at most ${REF_LIMITS.maxLength}`);
   if (ref.startsWith('-')) fail('a leading "-" would be read as an option');
   if (ref.includes('..')) fail('".." (a range) is not one commit');
   const bad = FORBIDDEN.exec(ref);
@@ -30,7 +30,7 @@ export function parseAgainst(value: string): AgainstSpec {
   if (last) {
     const n = Number(last[1]);
     if (!Number.isInteger(n) || n < 1 || n > REF_LIMITS.maxLastN) {
-      throw new CompatError('BAD_REF', `--against ${value}: N must be an integer from 1 to maxLastN ${REF_LIMITS.maxLastN}, got ${JSON.stringify(last[1])}`);
+      throw new CompatError('BAD_REF', `--against ${value}: N must be a whole number from 1 to ${REF_LIMITS.maxLastN} (the most releases one run compares against), got ${JSON.stringify(last[1])}`);
     }
     return { kind: 'last', count: n };
   }

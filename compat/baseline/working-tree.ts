@@ -5,6 +5,14 @@ import { trackTempDir } from '../cleanup.js';
 import { git, gitMaybe } from './git.js';
 
 /**
+ * Installed dependencies are never part of the sources, however they got
+ * there: `.gitignore`'s `node_modules/` matches only a directory, so a
+ * symlinked node_modules (a worktree sharing its install, the gate's own
+ * reuse) would otherwise change the id and defeat the same-tree guard.
+ */
+const NEVER_SOURCES = [':(exclude,glob)**/node_modules', ':(exclude,glob)**/node_modules/**'] as const;
+
+/**
  * The tree id of the working tree as it is now, uncommitted and untracked
  * (non-ignored) changes included: staged into a throwaway index so the
  * user's own index is never touched.
@@ -17,7 +25,7 @@ export async function workingTreeId(root: string): Promise<string> {
     const realIndex = await gitMaybe(root, ['rev-parse', '--git-path', 'index']);
     if (realIndex) await copyFile(resolve(root, realIndex), index).catch(() => undefined); // a fresh repo has no index yet
     const env = { GIT_INDEX_FILE: index };
-    await git(root, ['add', '-A', '--', '.'], env);
+    await git(root, ['add', '-A', '--', '.', ...NEVER_SOURCES], env);
     return await git(root, ['write-tree'], env);
   } finally {
     await rm(dir, { recursive: true, force: true });

@@ -1,6 +1,6 @@
-import type { Finding } from '../rules/finding.js';
 import type { AcknowledgedBreak } from './acknowledged.js';
 import type { BaselineCoverage } from './coverage.js';
+import type { ReportedFinding } from './root-causes.js';
 
 export type GateStatus = 'compatible' | 'incompatible' | 'cannotCompare' | 'internalError';
 
@@ -14,9 +14,13 @@ export interface GateReport {
   readonly staticOnly: boolean;
   /** Rule ids that ran, so JUnit can list passing cases too. */
   readonly rulesRun: readonly string[];
-  /** Findings that fail the gate: sorted, deduplicated, not acknowledged. */
-  readonly findings: readonly Finding[];
-  readonly acknowledged: ReadonlyArray<{ readonly finding: Finding; readonly reason: string }>;
+  /**
+   * Findings that fail the gate, deduplicated, root causes first: static, then
+   * dynamic in journey order, each followed by the findings it explains
+   * (`causedBy`). Not acknowledged.
+   */
+  readonly findings: readonly ReportedFinding[];
+  readonly acknowledged: ReadonlyArray<{ readonly finding: ReportedFinding; readonly reason: string }>;
   /** Acknowledgements that matched nothing: remove them from compat/acknowledged-breaks.json. */
   readonly staleAcknowledgements: readonly AcknowledgedBreak[];
   /** What a rule could not check and why (an older baseline whose manifest predates the surface list). Never a failure. */

@@ -1,3 +1,5 @@
+import { acknowledgementEntry } from './acknowledged.js';
+import { fixHint } from './fix-hints.js';
 import { renderGithubAnnotations } from './github.js';
 import { renderJunit } from './junit.js';
 import type { GateReport } from './model.js';
@@ -6,12 +8,20 @@ import { renderText } from './text.js';
 export const REPORT_FORMATS = ['text', 'json', 'junit', 'github'] as const;
 export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
+/** JSON gets what the text gives a person: each root cause's fix hint and the entry that would acknowledge it. */
+function withGuidance(report: GateReport) {
+  return {
+    ...report,
+    findings: report.findings.map((f) => (f.causedBy ? f : { ...f, fix: fixHint(f.ruleId), acknowledgeWith: acknowledgementEntry(f) })),
+  };
+}
+
 export function renderReport(report: GateReport, format: ReportFormat, color: boolean): string {
   switch (format) {
     case 'text':
       return renderText(report, { color });
     case 'json':
-      return JSON.stringify(report, null, 2) + '\n';
+      return JSON.stringify(withGuidance(report), null, 2) + '\n';
     case 'junit':
       return renderJunit(report);
     case 'github':

@@ -1,34 +1,39 @@
-import type { Finding } from '../rules/finding.js';
-import { brief } from './escape.js';
+import { consequencesOf, type ReportedFinding } from './root-causes.js';
+import { ACKNOWLEDGED_BREAKS_PATH, evidenceLines, fixLine, pasteableAcknowledgement, where } from './finding-lines.js';
 import { coverageTextLines } from './coverage.js';
 import type { GateReport } from './model.js';
 
 export interface TextStyle { readonly color: boolean }
+type Paint = (code: string, s: string) => string;
 
-function where(f: Finding): string {
-  const parts: string[] = [f.direction];
-  if (f.step) parts.push(`step ${f.step}${f.occurrence ? ` (${f.occurrence})` : ''}`);
-  if (f.baseline) parts.push(`baseline ${f.baseline}`);
-  if (f.explore) parts.push(`explore seed ${f.explore.seed}`);
-  return parts.join(' · ');
+function evidence(f: ReportedFinding, indent: string, paint: Paint): string[] {
+  return evidenceLines(f).map((l) => `${indent}${l.kind === 'expected' ? paint('31', `- ${l.text}`) : l.kind === 'observed' ? paint('32', `+ ${l.text}`) : l.text}`);
 }
 
-function findingLines(f: Finding, mark: string, paint: (c: string, s: string) => string): string[] {
-  const lines = [`${mark} ${paint('1', f.ruleId)}  ${where(f)}`, `    ${f.subject}: ${f.message}`];
-  if ('before' in f.evidence) lines.push(paint('31', `    - expected: ${brief(f.evidence.before)}`));
-  if ('after' in f.evidence) lines.push(paint('32', `    + observed: ${brief(f.evidence.after)}`));
-  if (f.explore) lines.push(`    schedule: ${f.explore.moves.join(' → ') || '(no moves)'}; replay: npm run compat -- --explore 1 --seed ${f.explore.seed}`);
+/** A root cause with its fix, the findings it explains beneath it, and the entry that would acknowledge it. */
+function causeLines(root: ReportedFinding, all: readonly ReportedFinding[], paint: Paint): string[] {
+  const lines = [`${paint('31', '✗')} ${paint('1', root.ruleId)}  ${where(root)}`, `    ${root.subject}: ${root.message}`, ...evidence(root, '    ', paint), `    ${fixLine(root)}`];
+  if (root.explore) lines.push(`    schedule: ${root.explore.moves.join(' → ') || '(no moves)'}; replay: npm run compat -- --explore 1 --seed ${root.explore.seed}`);
+  const explained = consequencesOf(root, all);
+  if (explained.length) {
+    lines.push(`    explains ${explained.length} more finding(s):`);
+    for (const f of explained) lines.push(`      ↳ ${paint('1', f.ruleId)}  ${where(f)}`, `          ${f.subject}: ${f.message}`, ...evidence(f, '          ', paint));
+  }
+  lines.push(
+    `    if intended, acknowledge it${explained.length ? ' (and what it explains)' : ''} with this entry in ${ACKNOWLEDGED_BREAKS_PATH}:`,
+    `      ${pasteableAcknowledgement(root)}`,
+  );
   return lines;
 }
 
-/** The default report: a readable diff in a terminal or CI log. */
+/** The default report: root causes first, each with what it explains, how to fix it and how to acknowledge it. */
 export function renderText(report: GateReport, style: TextStyle): string {
-  const paint = (code: string, s: string) => (style.color ? `\x1b[${code}m${s}\x1b[0m` : s);
+  const paint: Paint = (code, s) => (style.color ? `\x1b[${code}m${s}\x1b[0m` : s);
   const out: string[] = [];
   if (report.error) {
     out.push(
       report.error.kind === 'internalError'
-        ? paint('31', `termwire compat: INTERNAL ERROR — the checker itself broke (this is a bug in the gate, not a finding):\n${report.error.message}`)
+        ? paint('31', `termwire compat: internal error: the checker itself broke. This is a bug in termwire, not a finding; please report it with the text below.\n${report.error.message}`)
         : paint('31', `termwire compat: could not compare (exit 2): ${report.error.message}`),
     );
     return out.join('\n') + '\n';
@@ -37,16 +42,23 @@ export function renderText(report: GateReport, style: TextStyle): string {
   // Versions alone can read the same (a change not yet released): the trees are what differ.
   const current = report.current ? `working tree ${report.current.version} (${describeTree(report.current.commit)})` : 'working tree';
   out.push(`termwire compat: ${current} against ${against}${report.staticOnly ? ' — static pass only' : ''}`);
-  for (const f of report.findings) out.push('', ...findingLines(f, paint('31', '✗'), paint));
-  for (const a of report.acknowledged) out.push('', ...findingLines(a.finding, paint('33', '~'), paint), `    acknowledged: ${a.reason}`);
+  // A finding whose cause was acknowledged is not failing, so it is shown as a root here.
+  const failingIds = new Set(report.findings.map((f) => f.id));
+  const roots = report.findings.filter((f) => f.causedBy === undefined || !failingIds.has(f.causedBy));
+  for (const root of roots) out.push('', ...causeLines(root, report.findings, paint));
+  for (const a of report.acknowledged) {
+    out.push('', `${paint('33', '~')} ${paint('1', a.finding.ruleId)}  ${where(a.finding)}`, `    ${a.finding.subject}: ${a.finding.message}`, ...evidence(a.finding, '    ', paint), `    acknowledged: ${a.reason}`);
+  }
   for (const s of report.staleAcknowledgements) {
-    out.push('', `${paint('33', '!')} stale acknowledgement ${s.ruleId} · ${s.direction}${s.subject ? ` · ${s.subject}` : ''}: it matched nothing; remove it from compat/acknowledged-breaks.json`);
+    out.push('', `${paint('33', '!')} stale acknowledgement ${s.ruleId} · ${s.direction}${s.subject ? ` · ${s.subject}` : ''}: it matched nothing; remove it from ${ACKNOWLEDGED_BREAKS_PATH}`);
   }
   for (const n of report.notes ?? []) out.push('', `${paint('2', 'note:')} ${n}`);
   if (report.coverage?.length) out.push('', ...coverageTextLines(report.coverage, report.baselines.length > 1));
   if (report.explore) out.push('', `explore: ${report.explore.count} journey(s) per pairing from seed ${report.explore.seed}`, ...report.explore.schedules.map((s) => `  ${s}`));
   out.push('');
-  const counts = `${report.findings.length} finding(s), ${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)`;
+  const counts =
+    `${report.findings.length} finding(s)${report.findings.length ? ` from ${roots.length} root cause(s)` : ''}, ` +
+    `${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)`;
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));
   return out.join('\n') + '\n';
 }

@@ -10,6 +10,7 @@ import { renderStepSummary } from '../../compat/report/github.js';
 import { EXIT_CODES, type GateReport } from '../../compat/report/model.js';
 import { REPORT_FORMATS, type ReportFormat, renderReport } from '../../compat/report/render.js';
 import { runGate } from '../../compat/run-gate.js';
+import { ensureWritableFile } from '../../compat/writable.js';
 
 const HELP = `Usage: termwire compat [options]
 
@@ -36,6 +37,14 @@ Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case)
 
 interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: { count: number; seed: number } }
 
+/** node's parseArgs errors, shortened to what the user typed wrong. */
+function parseArgsMessage(e: Error & { code?: string }): string {
+  const option = /'([^']+)'/.exec(e.message)?.[1];
+  if (e.code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION' && option) return `unknown option ${option}`;
+  if (e.code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL' && option) return `unexpected argument ${option}: compat takes options only`;
+  return e.message;
+}
+
 function parse(args: string[]): CliOptions | 'help' {
   let values;
   try {
@@ -56,7 +65,7 @@ function parse(args: string[]): CliOptions | 'help' {
       },
     }));
   } catch (e) {
-    throw new CompatError('BAD_OPTION', (e as Error).message);
+    throw new CompatError('BAD_OPTION', parseArgsMessage(e as Error & { code?: string }));
   }
   if (values.help) return 'help';
   if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) {
@@ -102,8 +111,10 @@ export async function run(args: string[]): Promise<number> {
   let opts: CliOptions | 'help';
   try {
     opts = parse(args);
+    // Checked before the run: a report that cannot be written must not cost minutes first.
+    if (opts !== 'help' && opts.output !== undefined) ensureWritableFile(opts.output, 'OUTPUT_UNWRITABLE', '--output');
   } catch (e) {
-    process.stderr.write(`termwire compat: ${(e as Error).message}\n\n${HELP}\n`);
+    process.stderr.write(`termwire compat: ${(e as Error).message} (termwire compat --help lists the options)\n`);
     return 2;
   }
   if (opts === 'help') {
@@ -119,12 +130,25 @@ export async function run(args: string[]): Promise<number> {
   } catch (e) {
     report = failedReport(e, opts.staticOnly);
   }
-  const toFile = opts.output !== undefined;
-  const text = renderReport(report, opts.format, !toFile && useColor(process.stdout, process.env));
-  if (toFile) {
-    writeFileSync(opts.output!, text);
-    process.stderr.write(`termwire compat: ${report.status}; report written to ${opts.output}\n`);
-  } else process.stdout.write(text);
+  const exitCode = writeReport(report, opts);
   if (opts.format === 'github' && process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, renderStepSummary(report));
+  return exitCode;
+}
+
+/** Writes the report where asked. A write that fails never loses it: it goes to stdout, and the run exits 2. */
+export function writeReport(report: GateReport, opts: Pick<CliOptions, 'format' | 'output'>): number {
+  if (opts.output === undefined) {
+    process.stdout.write(renderReport(report, opts.format, useColor(process.stdout, process.env)));
+    return report.exitCode;
+  }
+  const text = renderReport(report, opts.format, false);
+  try {
+    writeFileSync(opts.output, text);
+  } catch (e) {
+    process.stderr.write(`termwire compat: could not write the report to ${opts.output} (${(e as NodeJS.ErrnoException).code ?? (e as Error).message}); here it is on stdout\n`);
+    process.stdout.write(text);
+    return 2;
+  }
+  process.stderr.write(`termwire compat: ${report.status}; report written to ${opts.output}\n`);
   return report.exitCode;
 }

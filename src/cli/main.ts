@@ -32,7 +32,7 @@ function usage(): string {
     ...(lines.length ? lines : ['  (none yet)']),
     '',
     'Options:',
-    '  -h, --help     show this help (also: termwire <command> --help)',
+    '  -h, --help     show this help (a command\'s own: termwire help <command>, or termwire <command> --help)',
     '  -V, --version  print the version',
     '',
     'Exit codes: 0 success, 1 findings or failure, 2 usage error or could not run.',
@@ -41,6 +41,13 @@ function usage(): string {
 
 export async function main(argv: string[]): Promise<number> {
   const [first, ...rest] = argv;
+  if (first === 'help' && rest[0] !== undefined) {
+    // `termwire help compat` is `termwire compat --help`.
+    const command = COMMANDS[rest[0]];
+    if (command) return (await command.load()).run(['--help']);
+    process.stderr.write(`termwire: unknown command '${rest[0]}' (termwire --help lists the commands)\n`);
+    return 2;
+  }
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
     process.stdout.write(usage() + '\n');
     return first === undefined ? 2 : 0;
@@ -51,7 +58,8 @@ export async function main(argv: string[]): Promise<number> {
   }
   const command = COMMANDS[first];
   if (!command) {
-    process.stderr.write(`termwire: unknown command '${first}'\n\n${usage()}\n`);
+    const what = first.startsWith('-') ? 'option' : 'command';
+    process.stderr.write(`termwire: unknown ${what} '${first}' (termwire --help lists the commands and options)\n`);
     return 2;
   }
   return (await command.load()).run(rest);

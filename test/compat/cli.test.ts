@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CompatError } from '../../compat/errors.js';
 import { readBuildManifest } from '../../compat/manifest/read-manifest.js';
-import { run } from '../../src/cli/compat.js';
+import { run, writeReport } from '../../src/cli/compat.js';
+import { main } from '../../src/cli/main.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
 
@@ -44,7 +45,7 @@ describe('termwire compat CLI', () => {
     const { code, stdout } = await compat(r.dir, []);
     expect(code).toBe(2);
     expect(stdout).toContain('could not compare');
-    expect(stdout).toContain('fetch-depth: 0');
+    expect(stdout).toContain('git fetch --tags');
     const staticOnly = await compat(r.dir, ['--static-only', '--format', 'json']);
     expect(staticOnly.code).toBe(2);
     expect(JSON.parse(staticOnly.stdout)).toMatchObject({ status: 'cannotCompare', exitCode: 2, error: { kind: 'cannotCompare', code: 'NO_BASELINE' } });
@@ -66,7 +67,51 @@ describe('termwire compat CLI', () => {
     expect(badRef.stderr).toContain('leading "-"');
     const badFormat = await compat(r.dir, ['--format', 'xml']);
     expect(badFormat.stderr).toContain('expected one of text, json, junit, github');
-    expect((await compat(r.dir, ['--bogus'])).code).toBe(2);
+    const unknown = await compat(r.dir, ['--bogus']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toBe('termwire compat: unknown option --bogus (termwire compat --help lists the options)\n');
+    const lastN = await compat(r.dir, ['--against', 'last:99']);
+    expect(lastN.stderr).not.toMatch(/BAD_REF|maxLastN/);
+  });
+
+  it('--output that cannot be written is a one-line usage error before the run starts', async () => {
+    const r = await repo();
+    const { code, stdout, stderr } = await compat(r.dir, ['--output', join(r.dir, 'no-such-dir', 'report.xml'), '--format', 'junit']);
+    expect(code).toBe(2);
+    expect(stderr).toBe(`termwire compat: --output ${join(r.dir, 'no-such-dir', 'report.xml')} cannot be written (its directory does not exist) (termwire compat --help lists the options)\n`);
+    expect(stdout).toBe('');
+  });
+
+  it('a report whose write fails is not lost: it goes to stdout, and the exit is 2', () => {
+    let stdout = '';
+    let stderr = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+    const report = { status: 'compatible', exitCode: 0, baselines: [{ label: 'v1.0.0', commit: 'f'.repeat(40), version: '1.0.0' }], staticOnly: true, rulesRun: [], findings: [], acknowledged: [], staleAcknowledgements: [] } as const;
+    const code = writeReport(report, { format: 'json', output: join(tmpdir(), `termwire-gone-${process.pid}`, 'r.json') });
+    vi.restoreAllMocks();
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout)).toMatchObject({ status: 'compatible' });
+    expect(stderr).toContain('could not write the report to');
+  });
+
+  it('an unwritable cache directory is one line, exit 2, not an internal error', async () => {
+    const r = await repo();
+    await r.commit('release: v0.1.0');
+    r.write('change.txt', 'x');
+    const { code, stdout } = await compat(r.dir, ['--cache-dir', join(r.dir, 'package.json', 'cache')]);
+    expect(code).toBe(2);
+    expect(stdout).toMatch(/^termwire compat: could not compare \(exit 2\): the cache directory for built baselines .* cannot be created or written \(a part of the path is a file, not a directory\)\n$/);
+    expect(stdout).not.toContain('internal error');
+  });
+
+  it('a checkout that is not termwire is told so, exit 2', async () => {
+    const r = await createTempRepo();
+    cleanup.push(r.remove);
+    await r.commit('initial', { 'package.json': '{"name":"something-else","version":"1.0.0"}' });
+    const { code, stdout } = await compat(r.dir, ['--format', 'json']);
+    expect(code).toBe(2);
+    expect(JSON.parse(stdout).error).toMatchObject({ code: 'NOT_A_TERMWIRE_PROJECT', message: expect.stringContaining('is not a termwire checkout') });
   });
 
   it('--help exits 0 and documents the exit codes', async () => {
@@ -84,11 +129,38 @@ describe('termwire compat CLI', () => {
     try {
       const { code, stdout } = await compat(r.dir, ['--format', 'github']);
       expect(code).toBe(2);
-      expect(stdout).toMatch(/^::error title=termwire compat could not compare::NO_BASELINE/);
+      expect(stdout).toMatch(/^::error title=termwire compat could not compare::no release found/);
       expect(readFileSync(summary, 'utf8')).toContain('### termwire compat: could not compare');
     } finally {
       vi.unstubAllEnvs();
     }
+  });
+});
+
+describe('termwire (the command itself)', () => {
+  async function termwire(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+    let stdout = '';
+    let stderr = '';
+    vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
+    vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
+    try {
+      return { code: await main(args), stdout, stderr };
+    } finally {
+      vi.restoreAllMocks();
+    }
+  }
+
+  it('termwire help <command> shows that command\'s help', async () => {
+    const { code, stdout } = await termwire(['help', 'compat']);
+    expect(code).toBe(0);
+    expect(stdout).toMatch(/^Usage: termwire compat/);
+    expect((await termwire(['help', 'nope'])).stderr).toContain("unknown command 'nope'");
+  });
+
+  it('an unknown flag is an unknown option, in one line', async () => {
+    const { code, stderr } = await termwire(['--bogus']);
+    expect(code).toBe(2);
+    expect(stderr).toBe("termwire: unknown option '--bogus' (termwire --help lists the commands and options)\n");
   });
 });
 

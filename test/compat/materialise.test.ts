@@ -1,4 +1,4 @@
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -58,6 +58,19 @@ describe('materialise', () => {
     expect(existsSync(join(dir, STAMP_FILE))).toBe(true);
   });
 
+  it('verifies a cache entry by the content hash of what it holds, and rebuilds one with a truncated file', async () => {
+    const { repo, commit, cacheDir } = await setup();
+    const first = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
+    expect(JSON.parse(readFileSync(join(first.dir, STAMP_FILE), 'utf8')).contentHash).toMatch(/^[0-9a-f]{64}$/);
+    expect((await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress })).fromCache).toBe(true);
+    truncateSync(join(first.dir, 'dist/out.txt'), 3);
+    const notes: string[] = [];
+    const again = await materialise({ repo: repo.dir, commit, cacheDir, progress: { ...silentProgress, note: (m) => void notes.push(m) } });
+    expect(again.fromCache).toBe(false);
+    expect(readFileSync(join(again.dir, 'dist/out.txt'), 'utf8')).toBe('OLD SIDE\n');
+    expect(notes.join('\n')).toContain('does not match its recorded content hash: rebuilding it');
+  });
+
   it('two racing runs both end with a good build and no temp dir left', async () => {
     const { repo, commit, cacheDir } = await setup();
     const [a, b] = await Promise.all([
@@ -85,6 +98,15 @@ describe('materialise', () => {
     expect(tempLeft(cacheDir)).toEqual([]);
     expect(existsSync(cacheEntryDir(cacheDir, commit))).toBe(false);
   });
+
+  it('builds the baseline once when its install\'s prepare already ran the build', async () => {
+    const lock = JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'tiny', version: '1.0.0' } } });
+    const pkg = JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build: 'node build.cjs', prepare: 'npm run build' } });
+    const { repo, commit, cacheDir } = await setup({ ...project(), 'package.json': pkg, 'package-lock.json': lock });
+    const got = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
+    expect(readFileSync(join(got.dir, 'dist/out.txt'), 'utf8')).toBe('OLD SIDE\n');
+    expect(readFileSync(join(got.dir, 'count.txt'), 'utf8')).toBe('1');
+  }, 60_000);
 
   it('a failing install is INSTALL_FAILED with the log tail', async () => {
     const files = {

@@ -30,4 +30,14 @@ describe('progress reporter', () => {
     expect(plain.text()).toContain('\r\x1b[2K');
     expect(plain.text()).not.toMatch(/\x1b\[\d+m/);
   });
+
+  it('a step that judged something prints ✓ only when it found nothing', () => {
+    const s = sink(false);
+    const p = createProgress({ stream: s.stream, env: {}, now });
+    p.step('journeys against v0.1.0').found(7);
+    p.step('static rules against v0.1.0').found(0);
+    const [withFindings, clean] = s.text().split('\n').filter((l) => !l.startsWith('…'));
+    expect(withFindings).toMatch(/^! journeys against v0\.1\.0: 7 finding\(s\) \(/);
+    expect(clean).toMatch(/^✓ static rules against v0\.1\.0: no findings/);
+  });
 });

@@ -1,3 +1,7 @@
+import { symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
 import { afterEach, describe, expect, it } from 'vitest';
 import { listReleases, resolveBaselines } from '../../compat/baseline/resolve.js';
 import { parseAgainst, validateRef } from '../../compat/baseline/validate-ref.js';
@@ -66,23 +70,65 @@ describe('baseline resolution', () => {
     expect(notes.join('\n')).toContain('only 3 release(s)');
   });
 
-  it('--against <ref> resolves a branch or commit', async () => {
+  it('--against <ref> resolves a branch or commit, and says when it is not a release', async () => {
     const r = await repo();
     const first = await r.commit('first');
     await r.commit('second');
-    const [b] = await resolveBaselines(r.dir, parseAgainst('HEAD~1'), opts);
+    const notes: string[] = [];
+    const [b] = await resolveBaselines(r.dir, parseAgainst('HEAD~1'), { ...opts, onNote: (m) => notes.push(m) });
     expect(b!.commit).toBe(first);
-    const e = await rejection(resolveBaselines(r.dir, parseAgainst('no-such-branch'), opts));
-    expect(e.code).toBe('NO_BASELINE');
+    expect(notes.join('\n')).toContain('HEAD~1 (' + first.slice(0, 12) + ') is not a release');
   });
 
-  it('no release at all is exit 2 with the fix named', async () => {
+  it('a release name resolves by its tag, or by its release commit in a clone without tags', async () => {
+    const r = await repo();
+    const rel = await r.commit('release: v1.2.0', { 'package.json': '{"version":"1.2.0"}' });
+    await r.commit('later work');
+    const notes: string[] = [];
+    const byCommit = await resolveBaselines(r.dir, parseAgainst('v1.2.0'), { ...opts, onNote: (m) => notes.push(m) });
+    expect(byCommit).toEqual([{ label: 'v1.2.0', commit: rel, version: '1.2.0' }]);
+    expect(notes).toEqual([]); // a release is not announced as "not a release"
+    const tagged = await r.commit('release: v1.3.0', { 'package.json': '{"version":"1.3.0"}' });
+    await r.git('tag', 'v1.3.0');
+    await r.commit('more work');
+    expect((await resolveBaselines(r.dir, parseAgainst('v1.3.0'), opts))[0]).toMatchObject({ label: 'v1.3.0', commit: tagged });
+  });
+
+  it('a typo in --against says "no such ref" and lists the releases, with no fetch advice in a full clone', async () => {
+    const r = await repo();
+    await r.commit('release: v1.2.0');
+    await r.commit('later work');
+    const e = await rejection(resolveBaselines(r.dir, parseAgainst('v1.2.O'), opts));
+    expect(e.code).toBe('NO_BASELINE');
+    expect(e.message).toContain('--against v1.2.O: no such ref');
+    expect(e.message).toContain('Releases in this clone: v1.2.0');
+    expect(e.message).not.toMatch(/fetch-depth|--unshallow/);
+  });
+
+  it('no release at all is exit 2 with the fix named; a full clone is not told about fetch depth', async () => {
     const r = await repo();
     await r.commit('initial');
     const e = await rejection(resolveBaselines(r.dir, { kind: 'latest' }, opts));
     expect(e.code).toBe('NO_BASELINE');
     expect(e.exitCode).toBe(2);
-    for (const fix of ['fetch-depth: 0', 'git fetch --tags', '--against <ref>', 'npm run release']) expect(e.message).toContain(fix);
+    for (const fix of ['git fetch --tags', '--against <ref>', 'npm run release']) expect(e.message).toContain(fix);
+    expect(e.message).not.toMatch(/fetch-depth|--unshallow/);
+  });
+
+  it('a shallow clone is recognised: the advice is git fetch --unshallow (and fetch-depth: 0 in CI)', async () => {
+    const r = await repo();
+    await r.commit('release: v1.0.0');
+    await r.commit('work after the release');
+    const shallow = await repo();
+    shallow.remove();
+    await execa('git', ['clone', '-q', '--depth', '1', `file://${r.dir}`, shallow.dir]);
+    const e = await rejection(resolveBaselines(shallow.dir, { kind: 'latest' }, opts));
+    expect(e.code).toBe('NO_BASELINE');
+    expect(e.message).toContain('shallow');
+    expect(e.message).toContain('git fetch --unshallow');
+    expect(e.message).toContain('fetch-depth: 0');
+    const typo = await rejection(resolveBaselines(shallow.dir, parseAgainst('v1.0.0'), opts));
+    expect(typo.message).toContain('git fetch --unshallow');
   });
 
   it('a baseline whose tree equals the working tree is refused; an uncommitted change makes them differ', async () => {
@@ -106,6 +152,17 @@ describe('baseline resolution', () => {
     r.write('new.txt', 'x');
     expect(await workingTreeId(r.dir)).not.toBe(released);
   });
+
+  it('an untracked node_modules, even a symlink that .gitignore\'s node_modules/ misses, never changes the id', async () => {
+    const r = await repo();
+    await r.commit('release: v1.0.0', { '.gitignore': 'node_modules/\n', 'src.txt': 'x\n' });
+    const released = await workingTreeId(r.dir);
+    symlinkSync(tmpdir(), join(r.dir, 'node_modules'));
+    r.write('packages/a/node_modules/dep/index.js', 'x');
+    expect(await workingTreeId(r.dir)).toBe(released);
+    const e = await rejection(resolveBaselines(r.dir, { kind: 'latest' }, opts));
+    expect(e.code).toBe('SAME_TREE');
+  });
 });
 
 describe('ref validation', () => {
@@ -119,7 +176,7 @@ describe('ref validation', () => {
     ['`id`', 'character'],
     ['a|b', 'character'],
     ['', 'empty'],
-    ['x'.repeat(201), 'maxLength 200'],
+    ['x'.repeat(201), '201 characters; a ref may have at most 200'],
   ])('refuses %j (%s)', (ref, why) => {
     expect(() => validateRef(ref)).toThrowError(CompatError);
     expect(() => validateRef(ref)).toThrowError(why);
@@ -131,8 +188,9 @@ describe('ref validation', () => {
 
   it('last:N is bounded', () => {
     expect(parseAgainst('last:3')).toEqual({ kind: 'last', count: 3 });
-    expect(() => parseAgainst('last:0')).toThrowError('maxLastN 20');
-    expect(() => parseAgainst('last:21')).toThrowError('maxLastN 20');
+    expect(() => parseAgainst('last:0')).toThrowError('from 1 to 20');
+    expect(() => parseAgainst('last:21')).toThrowError('from 1 to 20');
+    expect(() => parseAgainst('last:21')).not.toThrowError('maxLastN');
     expect(() => parseAgainst('last:x')).toThrowError(CompatError);
   });
 });

@@ -1,0 +1,42 @@
+import { ruleEntry } from '../rules/catalog.js';
+import type { Finding } from '../rules/finding.js';
+import { acknowledgementEntry, ACKNOWLEDGED_BREAKS_PATH } from './acknowledged.js';
+import { brief } from './escape.js';
+import { fixHint } from './fix-hints.js';
+import { refusalDetail } from './refusal.js';
+
+/** Where a finding happened: the direction, the journey step, the baseline of a matrix. */
+export function where(f: Finding): string {
+  const parts: string[] = [f.direction];
+  if (f.step) parts.push(`step ${f.step}${f.occurrence ? ` (${f.occurrence})` : ''}`);
+  if (f.baseline) parts.push(`baseline ${f.baseline}`);
+  if (f.explore) parts.push(`explore seed ${f.explore.seed}`);
+  return parts.join(' · ');
+}
+
+/**
+ * The evidence a reader needs, one line each: the refusal in words, then the
+ * expected and observed values a rule recorded. A value the rule did not
+ * record is not printed ("expected: (absent)" would claim it looked).
+ */
+export function evidenceLines(f: Finding, max = 160): Array<{ kind: 'detail' | 'expected' | 'observed'; text: string }> {
+  const lines: Array<{ kind: 'detail' | 'expected' | 'observed'; text: string }> = [];
+  const refusal = refusalDetail(f);
+  if (refusal) lines.push({ kind: 'detail', text: `refused: ${refusal}` });
+  if ('before' in f.evidence) lines.push({ kind: 'expected', text: `expected: ${brief(f.evidence.before, max)}` });
+  if ('after' in f.evidence) lines.push({ kind: 'observed', text: `observed: ${brief(f.evidence.after, max)}` });
+  return lines;
+}
+
+export function fixLine(f: Finding): string {
+  const hint = fixHint(f.ruleId);
+  const rule = ruleEntry(f.ruleId)?.compatibilityRule;
+  return `fix${rule ? ` (Rule ${rule})` : ''}: ${hint.fix}; see ${hint.docs}`;
+}
+
+/** The acknowledgement entry for `f` as one line of JSON, ready to paste into the array. */
+export function pasteableAcknowledgement(f: Finding): string {
+  return JSON.stringify(acknowledgementEntry(f));
+}
+
+export { ACKNOWLEDGED_BREAKS_PATH };

@@ -1,0 +1,45 @@
+import { ruleEntry } from '../rules/catalog.js';
+
+/** How to fix a finding, and where the docs explain it. */
+export interface FixHint { readonly fix: string; readonly docs: string }
+
+const RULE_1 = 'docs/compatibility.md#the-three-rules';
+const GATING = 'docs/adding-an-opcode.md#3-negotiate-then-gate-both-directions';
+const REGISTER = 'docs/adding-an-opcode.md#2-register-it-one-table-each';
+
+/**
+ * One hint per rule id. Kept apart from the rule catalog on purpose: a rule
+ * added there without a hint here still gets the fallback for its
+ * compatibility rule, so the two tables change independently.
+ */
+export const FIX_HINTS: Readonly<Record<string, FixHint>> = {
+  OPCODE_NUMBER_REUSED: { fix: 'give the new opcode the next free number; a number that shipped keeps its name forever (mark a removed one retired)', docs: REGISTER },
+  OPCODE_REMOVED: { fix: 'keep the opcode in the table marked retired, so its number is never reused', docs: REGISTER },
+  OPCODE_NEW_UNGATED: { fix: 'gate the opcode behind a capability (`gatedBy`) and send it only after the peer echoes it', docs: GATING },
+  PAYLOAD_FIELD_REMOVED: { fix: 'keep publishing the field, or gate its removal behind a capability old peers do not negotiate', docs: GATING },
+  PAYLOAD_FIELD_MADE_REQUIRED: { fix: 'keep the field `.optional()` in the reader: peers that predate it never send it', docs: RULE_1 },
+  PAYLOAD_KIND_CHANGED: { fix: 'keep the payload encoding; send the new encoding on a new, gated opcode', docs: GATING },
+  CAPABILITY_REMOVED: { fix: 'keep the capability registered (unadvertised if retired) until no supported release negotiates it', docs: REGISTER },
+  CAPABILITY_NO_LONGER_ADVERTISED: { fix: 'keep advertising the capability in the defaults, or acknowledge the retirement', docs: GATING },
+  FRAME_REFUSED: { fix: "make the writer send only what the receiver's schema accepts, or gate the change behind a capability", docs: GATING },
+  GATED_FRAME_NOT_NEGOTIATED: { fix: "send the frame through the stream's SendGate, only after the capability's echo", docs: GATING },
+  FRAME_SEQUENCE_CHANGED: { fix: 'send the frames an old peer expects on this path, or gate the new sequence behind a capability', docs: GATING },
+  FIELD_STOPPED_PUBLISHING: { fix: 'keep populating the field for peers that did not negotiate its replacement', docs: GATING },
+  CAPABILITY_ECHO_MISMATCH: { fix: 'echo exactly the intersection of what both sides advertise', docs: GATING },
+  SNAPSHOT_CONTENT_CHANGED: { fix: 'keep the snapshot text old clients render, or gate the new form behind a capability', docs: GATING },
+  JOURNEY_STALLED: { fix: 'look at the first frame refused or missing before this step: the stall is where it showed, not where it began', docs: 'docs/compatibility.md#how-the-gate-runs' },
+  INPUT_NOT_EXACTLY_ONCE: { fix: 'look at input delivery (go-back-N) in this pairing: the ledger, the journal and the inputAck echo', docs: 'docs/protocol.md' },
+  SCREEN_MISMATCH: { fix: 'look at the snapshots and output this pairing exchanged: the client rendered something the host did not hold', docs: 'docs/protocol.md' },
+};
+
+const BY_COMPATIBILITY_RULE: Record<1 | 2 | 3, FixHint> = {
+  1: { fix: 'keep every new field optional for its readers', docs: RULE_1 },
+  2: { fix: 'gate the change behind a capability and act on it only after the echo', docs: GATING },
+  3: { fix: 'gate the changed publishing like an opcode', docs: GATING },
+};
+const GENERIC: FixHint = { fix: 'see the compatibility rules', docs: 'docs/compatibility.md#the-three-rules' };
+
+export function fixHint(ruleId: string): FixHint {
+  const rule = ruleEntry(ruleId)?.compatibilityRule;
+  return FIX_HINTS[ruleId] ?? (rule ? BY_COMPATIBILITY_RULE[rule] : GENERIC);
+}
