@@ -1,4 +1,5 @@
 import { hasCapability, negotiate } from '../capabilities/negotiate.js';
+import { type ProjectionRegistry, StreamProjections } from '../capabilities/projections.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
 import { receivedFrameAllowed, type SendGateMode } from '../capabilities/send-gate.js';
 import type { WireError } from '../codec/errors.js';
@@ -20,6 +21,7 @@ export interface ConnectionHost {
   readonly counters: HostCounters;
   readonly capabilities: CapabilitySet;
   readonly gateMode: SendGateMode | undefined;
+  readonly projections: ProjectionRegistry;
   readonly ledger: InputLedger;
   /** The terminal by name, created on first use; undefined when there is none. */
   openTerminal(name: string): HostedTerminal | undefined;
@@ -35,6 +37,8 @@ export class HostConnection implements StreamContext {
   private readonly streams = new Map<number, HostStream>();
   /** Recently unsubscribed ids, oldest first: late frames on them get NOT_SUBSCRIBED. */
   private readonly closedIds = new Set<number>();
+  /** Frames on stream 0, or on a stream not (or no longer) subscribed: nothing negotiated. */
+  private readonly controlProjections: StreamProjections;
   private closed = false;
 
   constructor(
@@ -42,6 +46,7 @@ export class HostConnection implements StreamContext {
     private readonly host: ConnectionHost,
   ) {
     this.window = new FlowWindow(host.limits.connectionWindowInitialBytes, host.limits.connectionWindowMaxBytes);
+    this.controlProjections = new StreamProjections(host.projections, 0, {}, host.counters);
     link.attach({ frame: (bytes) => this.receive(bytes), close: () => this.dispose() });
   }
 
@@ -55,6 +60,10 @@ export class HostConnection implements StreamContext {
 
   get gateMode(): SendGateMode | undefined {
     return this.host.gateMode;
+  }
+
+  get projections(): ProjectionRegistry {
+    return this.host.projections;
   }
 
   get isOpen(): boolean {
@@ -77,7 +86,8 @@ export class HostConnection implements StreamContext {
 
   sendError(streamId: number, code: HostErrorCode, message: string): void {
     this.host.counters.errorsSent++;
-    this.sendFrame(encodeFrame({ opcode: Op.Error, streamId, payload: encodePayload('Error', `${code}: ${message}`) }));
+    const text = (this.streams.get(streamId)?.projections ?? this.controlProjections).project('Error', `${code}: ${message}`, 0);
+    if (text) this.sendFrame(encodeFrame({ opcode: Op.Error, streamId, payload: encodePayload('Error', text.payload) }));
   }
 
   internalError(error: unknown): void {

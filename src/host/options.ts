@@ -74,8 +74,12 @@ export interface HostCounters {
   droppedOutputBytes: number;
   recoverySnapshots: number;
   snapshotsSent: number;
+  /** Frames a projection withheld from a peer without its capability, like a gated drop. */
+  projectionsWithheld: number;
+  /** Frames not sent because a projection threw (each logged by the ProjectionRegistry). */
+  projectionErrors: number;
 }
 
 export function newCounters(): HostCounters {
-  return { badFrames: 0, unknownOpcodes: 0, ungatedFrames: 0, errorsSent: 0, internalErrors: 0, droppedOutputBytes: 0, recoverySnapshots: 0, snapshotsSent: 0 };
+  return { badFrames: 0, unknownOpcodes: 0, ungatedFrames: 0, errorsSent: 0, internalErrors: 0, droppedOutputBytes: 0, recoverySnapshots: 0, snapshotsSent: 0, projectionsWithheld: 0, projectionErrors: 0 };
 }

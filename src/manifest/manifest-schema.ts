@@ -29,6 +29,9 @@ export const manifestCapabilitySchema = z.object({
   purpose: z.string(),
 });
 
+/** A per-peer downgrade: peers without `capability` get `opcode` in its older shape. */
+export const manifestProjectionSchema = z.object({ name: z.string(), opcode: z.string(), capability: z.string(), purpose: z.string() });
+
 export const wireManifestSchema = z.object({
   manifestFormat: z.literal(MANIFEST_FORMAT),
   packageVersion: z.string(),
@@ -37,6 +40,8 @@ export const wireManifestSchema = z.object({
   opcodes: z.array(manifestOpcodeSchema),
   capabilities: z.record(z.string(), manifestCapabilitySchema),
   advertised: z.object({ host: capabilitySet, client: capabilitySet }),
+  /** Absent from builds before projections were applied. */
+  projections: z.array(manifestProjectionSchema).optional(),
 });
 
 export type WireManifest = z.infer<typeof wireManifestSchema>;
