@@ -5,6 +5,7 @@ import { decodeFrame } from '../../src/codec/header.js';
 import { Op } from '../../src/codec/opcodes.js';
 import { decodePayload } from '../../src/codec/payload.js';
 import { HostRuntime } from '../../src/host/runtime.js';
+import type { ScriptBackend } from '../../src/host/script-backend.js';
 import { memoryLinkPair, type MemoryLink } from '../helpers/memory-link.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { scriptTerminals } from '../host/script-hosts.js';
@@ -67,7 +68,7 @@ describe('projections on the client send paths', () => {
     await waitFor(() => stream.state === 'live', { what: 'the stream live' });
     stream.resize(100, 30);
     stream.write('echo after\r');
-    await waitFor(() => runtime.terminal('a')!.cols === 80 && (runtime.terminal('a')!.backend as { inputLog(): string }).inputLog().includes('ECHO AFTER'), { what: 'the input after the withheld Resize reaches the terminal' });
+    await waitFor(() => runtime.terminal('a')!.cols === 80 && (runtime.terminal('a')!.backend as ScriptBackend).inputLog().includes('ECHO AFTER'), { what: 'the input after the withheld Resize reaches the terminal' });
     expect(sent(Op.Resize)).toEqual([]);
     expect(stream.counters).toMatchObject({ projectionsWithheld: 1, projectionErrors: 0 });
   });
