@@ -57,6 +57,22 @@ describe('projections on the client send paths', () => {
     expect(sent(Op.SnapshotRequest)).toEqual([{ requestId: 'r1' }]);
   });
 
+  it('worked example: reports the host cause as the snapshot source where snapshotCause was echoed, the old source where not', async () => {
+    for (const [hostCapabilities, expected] of [[undefined, ['subscribe', 'resume', 'request']], [{ outputPause: 1 }, ['subscribe', 'recovery', 'request']]] as const) {
+      const { stream } = start([], hostCapabilities);
+      const sources: Array<string | undefined> = [];
+      stream.on('snapshot', (e) => sources.push(e.source));
+      await waitFor(() => stream.state === 'live' && sources.length === 1, { what: 'the initial snapshot' });
+      stream.hide();
+      await waitFor(() => host!.pausedStreamCount() === 1, { what: 'the host pausing the stream' });
+      stream.reveal();
+      await waitFor(() => sources.length === 3, { what: 'the resume and request snapshots' });
+      expect(sources).toEqual(expected);
+      client!.close();
+      host!.close();
+    }
+  });
+
   it('withholds a frame from a host that did not echo the capability, counts it, and rewrites Input the same way', async () => {
     const { stream, sent, runtime } = start(
       [

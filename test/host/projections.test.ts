@@ -45,6 +45,20 @@ describe('projections on the host send paths', () => {
     expect(testHost.host.counters).toMatchObject({ projectionsWithheld: 0, projectionErrors: 0 });
   });
 
+  it('worked example: an overflowing queue is cause overflow for a stream with snapshotCause, source recovery for one without', async () => {
+    const KiB = 1024;
+    testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB, streamQueueMaxBytes: 32 * KiB } });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1, snapshotCause: 1 });
+    await subscribe(peer, 2, { ackOutput: 1 });
+    const a = testHost.host.terminal('a')!.backend as ScriptBackend;
+    for (let i = 0; i < 200; i++) a.emit(`line ${i} ${'y'.repeat(200)}\r\n`);
+    await peer.waitFor(() => peer.snapshots(1).length > 1 && peer.snapshots(2).length > 1, 'a snapshot replacing each overflowing queue');
+    expect(peer.snapshots(1)[1]!.start).toMatchObject({ cause: 'overflow' });
+    expect(peer.snapshots(2)[1]!.start).toMatchObject({ source: 'recovery' });
+    expect(peer.snapshots(2)[1]!.start).not.toHaveProperty('cause');
+  });
+
   it('withholds a frame from a stream without the capability, counts it, and keeps the stream going', async () => {
     const { peer, counters } = await hostWith([
       projection({ name: 'no-resized', opcode: 'Resized', capability: 'writeUnavailable', purpose: 'withholds Resized', project: () => null }),
