@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { OPCODES } from '../codec/opcodes.js';
+import { buildManifest } from '../manifest/build-manifest.js';
 import { manifestProjections, PROJECTIONS } from './projection-table.js';
 import { type AnyProjection, projection, type ProjectionCounters, ProjectionRegistry, StreamProjections } from './projections.js';
 import type { CapabilitySet } from './registry.js';
@@ -36,6 +37,8 @@ describe('ProjectionRegistry and StreamProjections', () => {
     const { projections } = setup([upper]);
     expect(new TextDecoder().decode(projections.projectBytes('Output', new TextEncoder().encode('héllo'), 9))).toBe('HÉLLO');
     expect(seen).toEqual([{ streamId: 7, seq: 9 }]);
+    const unchanged = new TextEncoder().encode('ALREADY');
+    expect(projections.projectBytes('Output', unchanged, 10)).toBe(unchanged);
   });
 
   it('withholds a frame when a projection returns null: nothing is sent, it is counted, later projections do not run', () => {
@@ -96,5 +99,6 @@ describe('the worked example: SnapshotStart.cause under snapshotCause', () => {
       { name: 'SnapshotStart.cause-as-source', opcode: 'SnapshotStart', capability: 'snapshotCause', purpose: expect.stringContaining("'recovery'") },
     ]);
     for (const row of manifestProjections()) expect(OPCODES).toHaveProperty(row.opcode);
+    expect(buildManifest('0.0.0').projections).toEqual(manifestProjections());
   });
 });

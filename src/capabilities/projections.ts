@@ -132,7 +132,9 @@ export class StreamProjections {
    */
   projectBytes(name: 'Output' | 'SnapshotChunk', bytes: Uint8Array, seq: number): Uint8Array | undefined {
     if (!this.registry.has(OPCODES[name].code)) return bytes;
-    const projected = this.project(name, utf8Decoder.decode(bytes), seq);
-    return projected && utf8Encoder.encode(projected.payload);
+    const text = utf8Decoder.decode(bytes);
+    const projected = this.project(name, text, seq);
+    if (!projected) return undefined;
+    return projected.payload === text ? bytes : utf8Encoder.encode(projected.payload);
   }
 }
