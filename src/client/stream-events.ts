@@ -10,17 +10,17 @@ import type { ClientProblem } from './problems.js';
 export type StreamState = 'pending' | 'subscribing' | 'live' | 'closing' | 'closed';
 
 export interface SnapshotAppliedEvent {
+  /**
+   * Why the host sent it: its `cause` where snapshotCause was negotiated
+   * (subscribe, request, resume, overflow), else its `source` (subscribe, request, recovery).
+   */
+  readonly source: string | undefined;
   readonly requestId: string | undefined;
   readonly seq: number;
   readonly cols: number;
   readonly rows: number;
   readonly truncated: boolean;
   readonly bytes: number;
-  /**
-   * Why the host sent it: its `cause` where snapshotCause was negotiated
-   * (subscribe, request, resume, overflow), else its `source` (subscribe, request, recovery).
-   */
-  readonly source: string | undefined;
   /** The serialized screen, for renderers that repaint a real terminal from it. */
   readonly text: string;
 }
