@@ -28,6 +28,12 @@ export const CAPABILITIES = {
     gatesFields: ['Subscribe.inputSessionId', 'subscribed.inputLedgerId', 'Input seq'] as readonly string[],
     purpose: 'exactly-once input: sequenced Input acknowledged by InputAck (go-back-N)',
   },
+  snapshotCause: {
+    since: 1,
+    gatesOpcodes: [] as readonly string[],
+    gatesFields: ['SnapshotStart.cause'] as readonly string[],
+    purpose: "SnapshotStart says why it was sent in cause (subscribe, request, resume, overflow) where source said 'recovery' for both a resumed pane and lost output; a peer without it gets source (projection SnapshotStart.cause-as-source)",
+  },
 } as const;
 
 export type CapabilityName = keyof typeof CAPABILITIES;

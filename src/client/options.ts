@@ -1,4 +1,6 @@
 import { DEFAULT_CLIENT_CAPABILITIES } from '../capabilities/defaults.js';
+import { PROJECTIONS } from '../capabilities/projection-table.js';
+import { ProjectionRegistry } from '../capabilities/projections.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
 import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from '../delivery/options.js';
 import type { FrameLink } from '../transport/link.js';
@@ -49,6 +51,8 @@ export interface ClientOptions {
   readonly delivery: DeliveryOptions;
   /** Makes each stream's inputSessionId. Default crypto.randomUUID. */
   readonly newInputSessionId: () => string;
+  /** Per-peer downgrades applied to every frame this client sends, built once. Default a registry of PROJECTIONS. */
+  readonly projections: ProjectionRegistry;
 }
 
 export const DEFAULT_CLIENT_OPTIONS: Omit<ClientOptions, 'connect'> = Object.freeze({
@@ -68,6 +72,7 @@ export const DEFAULT_CLIENT_OPTIONS: Omit<ClientOptions, 'connect'> = Object.fre
   scheduler: realScheduler,
   delivery: DEFAULT_DELIVERY_OPTIONS,
   newInputSessionId: () => globalThis.crypto.randomUUID(),
+  projections: new ProjectionRegistry(PROJECTIONS),
 });
 
 export type ClientOptionsInput = Readonly<Partial<Omit<ClientOptions, 'delivery'>>> & Pick<ClientOptions, 'connect'> & { readonly delivery?: Readonly<Partial<DeliveryOptions>> };

@@ -64,7 +64,7 @@ export class SnapshotAssembler {
         cols: meta.cols,
         rows: meta.rows,
         seq: open.seq,
-        source: meta.source,
+        source: meta.cause ?? meta.source,
         requestId: meta.requestId,
         truncated: meta.truncated ?? false,
       },

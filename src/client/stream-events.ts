@@ -10,6 +10,10 @@ import type { ClientProblem } from './problems.js';
 export type StreamState = 'pending' | 'subscribing' | 'live' | 'closing' | 'closed';
 
 export interface SnapshotAppliedEvent {
+  /**
+   * Why the host sent it: its `cause` where snapshotCause was negotiated
+   * (subscribe, request, resume, overflow), else its `source` (subscribe, request, recovery).
+   */
   readonly source: string | undefined;
   readonly requestId: string | undefined;
   readonly seq: number;
@@ -58,6 +62,10 @@ export interface StreamCounters {
   inputSent: number;
   inputRefused: number;
   subscribes: number;
+  /** Frames a projection withheld from a host without its capability, like a gated drop. */
+  projectionsWithheld: number;
+  /** Frames not sent because a projection threw (each logged by the ProjectionRegistry). */
+  projectionErrors: number;
 }
 
 export function emptyStreamCounters(): StreamCounters {
@@ -75,5 +83,7 @@ export function emptyStreamCounters(): StreamCounters {
     inputSent: 0,
     inputRefused: 0,
     subscribes: 0,
+    projectionsWithheld: 0,
+    projectionErrors: 0,
   };
 }

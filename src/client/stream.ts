@@ -1,5 +1,6 @@
 import { hasCapability } from '../capabilities/negotiate.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
+import { StreamProjections } from '../capabilities/projections.js';
 import { SendGate } from '../capabilities/send-gate.js';
 import { encodeFrame, type Frame } from '../codec/header.js';
 import { OPCODES, type OpcodeName } from '../codec/opcodes.js';
@@ -53,6 +54,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   private currentState: StreamState = 'pending';
   private echoed: CapabilitySet = {};
   private readonly gate: SendGate;
+  private readonly projections: StreamProjections;
   private viewport: { cols: number; rows: number } | undefined;
   private resizeWhileDown = false;
   private pausedWish = false;
@@ -67,6 +69,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     super();
     this.viewport = opts.viewport ? { ...opts.viewport } : undefined;
     this.gate = new SendGate(id, {});
+    this.projections = new StreamProjections(ctx.options.projections, id, {}, this.counters);
     const size = opts.viewport ?? ctx.options.initialViewport;
     this.rx = {
       assembler: new SnapshotAssembler(ctx.options.maxSnapshotBytes),
@@ -222,6 +225,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   connectionDown(): void {
     this.echoed = {};
     this.gate.update({});
+    this.projections.update({});
     this.input.down();
     this.rx.ackBatcher?.discard();
     this.rx.ackBatcher = undefined;
@@ -240,6 +244,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     if (this.currentState !== 'subscribing') return;
     this.echoed = { ...(event.capabilities ?? {}) };
     this.gate.update(this.echoed);
+    this.projections.update(this.echoed);
     this.rx.tracker.reset();
     this.rx.ackBatcher = hasCapability(this.echoed, 'ackOutput')
       ? new AckBatcher(this.ctx.options, (bytes) => {
@@ -282,8 +287,10 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   }
 
   private sendInput(seq: number, data: string): void {
+    const projected = this.projections.project('Input', data, seq);
+    if (!projected) return;
     this.counters.inputSent++;
-    this.ctx.send(encodeFrame({ opcode: OPCODES.Input.code, streamId: this.id, seq, payload: encodePayload('Input', data) }));
+    this.ctx.send(encodeFrame({ opcode: OPCODES.Input.code, streamId: this.id, seq, payload: encodePayload('Input', projected.payload) }));
   }
 
   private dropHeldInput(): void {
@@ -300,6 +307,8 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   private send<N extends OpcodeName>(name: N, payload: PayloadInput<N>, streamId: number = this.id): void {
     const opcode = OPCODES[name].code;
     if (!this.gate.allows(opcode)) return;
-    this.ctx.send(encodeFrame({ opcode, streamId, payload: encodePayload(name, payload) }));
+    const projected = this.projections.project(name, payload, 0);
+    if (!projected) return;
+    this.ctx.send(encodeFrame({ opcode, streamId, payload: encodePayload(name, projected.payload) }));
   }
 }

@@ -38,7 +38,7 @@ const json = <T extends z.ZodType>(schema: T) => ({ kind: 'json', schema }) as c
  */
 export const OPCODES = {
   Output: { code: 1, name: 'Output', direction: 'hostToClient', payload: text, since: 1, seqMeaning: 'output high-water mark after this frame', summary: 'terminal output, UTF-8' },
-  SnapshotStart: { code: 2, name: 'SnapshotStart', direction: 'hostToClient', payload: json(s.snapshotStartSchema), since: 1, seqMeaning: 'output high-water mark the snapshot covers', summary: 'begins a snapshot: {kind, cols, rows, requestId?, seq?, source?, truncated?}' },
+  SnapshotStart: { code: 2, name: 'SnapshotStart', direction: 'hostToClient', payload: json(s.snapshotStartSchema), since: 1, seqMeaning: 'output high-water mark the snapshot covers', summary: 'begins a snapshot: {kind, cols, rows, requestId?, seq?, source? or cause?, truncated?}' },
   SnapshotChunk: { code: 3, name: 'SnapshotChunk', direction: 'hostToClient', payload: text, since: 1, seqMeaning: 'as SnapshotStart', summary: 'serialised screen, at most 48 KiB per chunk' },
   SnapshotEnd: { code: 4, name: 'SnapshotEnd', direction: 'hostToClient', payload: empty, since: 1, seqMeaning: 'as SnapshotStart', summary: 'ends a snapshot' },
   Resized: { code: 5, name: 'Resized', direction: 'hostToClient', payload: json(s.resizedSchema), since: 1, seqMeaning: 'output high-water mark at the resize', summary: 'the terminal size changed: {cols, rows, reason?, seq?}' },

@@ -22,6 +22,8 @@ export const snapshotStartSchema = z.object({
   requestId: z.string().optional(),
   seq: seqNumber.optional(),
   source: z.string().optional(),
+  /** Replaces `source` where snapshotCause was negotiated (src/codec/snapshot-cause.ts); a string, so a later cause is not refused. */
+  cause: z.string().optional(),
   truncated: z.boolean().optional(),
 });
 

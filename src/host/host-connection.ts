@@ -1,4 +1,5 @@
 import { hasCapability, negotiate } from '../capabilities/negotiate.js';
+import { type ProjectionRegistry, StreamProjections } from '../capabilities/projections.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
 import { receivedFrameAllowed, type SendGateMode } from '../capabilities/send-gate.js';
 import type { WireError } from '../codec/errors.js';
@@ -23,6 +24,7 @@ export interface ConnectionHost {
   readonly counters: HostCounters;
   readonly capabilities: CapabilitySet;
   readonly gateMode: SendGateMode | undefined;
+  readonly projections: ProjectionRegistry;
   readonly ledger: InputLedger;
   /** The terminal by name, started on first use on behalf of `starter`, or why not (see TerminalLookup). */
   terminalFor(name: string, starter: object): TerminalLookup;
@@ -38,6 +40,8 @@ export class HostConnection implements StreamContext {
   private readonly streams = new Map<number, HostStream>();
   /** Recently unsubscribed ids, oldest first: late frames on them get NOT_SUBSCRIBED. */
   private readonly closedIds = new Set<number>();
+  /** Frames on stream 0, or on a stream not (or no longer) subscribed: nothing negotiated. */
+  private readonly controlProjections: StreamProjections;
   private closed = false;
   private readonly guard: LinkGuard;
   private readonly errorReplies: RateBucket;
@@ -51,6 +55,7 @@ export class HostConnection implements StreamContext {
     this.guard = new LinkGuard(link, host.limits, { drained: () => this.drained(), overLimit: (reason, message) => this.closeForLimit(reason, message) });
     this.errorReplies = new RateBucket(host.limits.maxErrorRepliesPerSecond);
     this.snapshotRequests = new RateBucket(host.limits.maxSnapshotRequestsPerSecond);
+    this.controlProjections = new StreamProjections(host.projections, 0, {}, host.counters);
     link.attach({ frame: (bytes) => this.receive(bytes), close: () => this.dispose() });
   }
 
@@ -64,6 +69,10 @@ export class HostConnection implements StreamContext {
 
   get gateMode(): SendGateMode | undefined {
     return this.host.gateMode;
+  }
+
+  get projections(): ProjectionRegistry {
+    return this.host.projections;
   }
 
   get isOpen(): boolean {
@@ -101,7 +110,8 @@ export class HostConnection implements StreamContext {
       return;
     }
     this.host.counters.errorsSent++;
-    this.sendFrame(encodeFrame({ opcode: Op.Error, streamId, payload: encodePayload('Error', `${code}: ${message}`) }));
+    const text = (this.streams.get(streamId)?.projections ?? this.controlProjections).project('Error', `${code}: ${message}`, 0);
+    if (text) this.sendFrame(encodeFrame({ opcode: Op.Error, streamId, payload: encodePayload('Error', text.payload) }));
   }
 
   internalError(error: unknown): void {

@@ -1,9 +1,11 @@
 import { hasCapability } from '../capabilities/negotiate.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
+import { type ProjectionRegistry, StreamProjections } from '../capabilities/projections.js';
 import { SendGate, type SendGateMode } from '../capabilities/send-gate.js';
 import { encodeFrame } from '../codec/header.js';
 import { OPCODES, type OpcodeName } from '../codec/opcodes.js';
 import { encodePayload, type PayloadInput } from '../codec/payload.js';
+import type { SnapshotCause } from '../codec/snapshot-cause.js';
 import type { InputLedger, LedgerSession } from '../delivery/ledger.js';
 import { FlowWindow } from './flow-window.js';
 import type { HostedTerminal, TerminalSubscriber } from './hosted-terminal.js';
@@ -11,7 +13,7 @@ import type { HostCounters, HostErrorCode, HostLimits } from './options.js';
 import { splitUtf8 } from './utf8-chunks.js';
 import type { TerminalExit } from './terminal.js';
 
-export type SnapshotSource = 'subscribe' | 'request' | 'recovery';
+export type SnapshotSource = SnapshotCause;
 
 /** What a stream needs from the connection that owns it. */
 export interface StreamContext {
@@ -22,6 +24,8 @@ export interface StreamContext {
   readonly gateMode: SendGateMode | undefined;
   /** True while the link holds more than linkSoftBufferedBytes: output and snapshots wait for the drain. */
   readonly congested: boolean;
+  /** Per-peer downgrades, applied after the gate (src/capabilities/projection-table.ts). */
+  readonly projections: ProjectionRegistry;
   sendFrame(bytes: Uint8Array): void;
   sendError(streamId: number, code: HostErrorCode, message: string): void;
   /** A failure in an asynchronous callback: counted, never thrown into xterm's or the PTY's loop. */
@@ -45,6 +49,7 @@ const utf8 = new TextEncoder();
  */
 export class HostStream implements TerminalSubscriber {
   readonly gate: SendGate;
+  readonly projections: StreamProjections;
   private readonly window: FlowWindow | undefined;
   private paused = false;
   private pendingSnapshots = 0;
@@ -66,6 +71,7 @@ export class HostStream implements TerminalSubscriber {
     readonly inputSession?: LedgerSession,
   ) {
     this.gate = new SendGate(id, negotiated, ctx.gateMode);
+    this.projections = new StreamProjections(ctx.projections, id, negotiated, ctx.counters);
     if (hasCapability(negotiated, 'ackOutput')) {
       this.window = new FlowWindow(ctx.limits.streamWindowInitialBytes, ctx.limits.streamWindowMaxBytes);
     }
@@ -112,7 +118,7 @@ export class HostStream implements TerminalSubscriber {
     if (paused === this.paused) return;
     this.paused = paused;
     if (paused) this.clearQueue();
-    else this.requestSnapshot('recovery');
+    else this.requestSnapshot('resume');
   }
 
   /** Credits an Ack; the connection then flushes its streams. */
@@ -123,11 +129,13 @@ export class HostStream implements TerminalSubscriber {
 
   /** The link drained: sends the snapshot owed, or a recovery snapshot for the output dropped, then what is queued. */
   resumeAfterCongestion(): void {
-    const owed = this.owedSnapshot ?? (this.droppedWhileCongested ? { source: 'recovery' as const } : undefined);
+    // Output dropped on a congested link is an overflow, like a queue that overflowed: the snapshot repairs it.
+    const recovery = this.owedSnapshot === undefined && this.droppedWhileCongested;
+    const owed: { readonly source: SnapshotSource; readonly requestId?: string } | undefined = this.owedSnapshot ?? (recovery ? { source: 'overflow' } : undefined);
     this.owedSnapshot = undefined;
     this.droppedWhileCongested = false;
     if (owed) {
-      if (owed.source === 'recovery') this.ctx.counters.recoverySnapshots++;
+      if (recovery) this.ctx.counters.recoverySnapshots++;
       this.requestSnapshot(owed.source, owed.requestId);
     }
     this.flush();
@@ -183,7 +191,9 @@ export class HostStream implements TerminalSubscriber {
   send<N extends OpcodeName>(name: N, payload: PayloadInput<N>, seq = 0): boolean {
     const opcode = OPCODES[name].code;
     if (!this.open || !this.gate.allows(opcode)) return false;
-    this.ctx.sendFrame(encodeFrame({ opcode, streamId: this.id, seq, payload: encodePayload(name, payload) }));
+    const projected = this.projections.project(name, payload, seq);
+    if (!projected) return false;
+    this.ctx.sendFrame(encodeFrame({ opcode, streamId: this.id, seq, payload: encodePayload(name, projected.payload) }));
     return true;
   }
 
@@ -233,7 +243,7 @@ export class HostStream implements TerminalSubscriber {
       this.ctx.counters.droppedOutputBytes += this.queueBytes;
       this.ctx.counters.recoverySnapshots++;
       this.clearQueue();
-      this.requestSnapshot('recovery');
+      this.requestSnapshot('overflow');
     }
   }
 
@@ -258,8 +268,10 @@ export class HostStream implements TerminalSubscriber {
     return true;
   }
 
-  private sendOutput(payload: Uint8Array, seq: number): void {
+  private sendOutput(output: Uint8Array, seq: number): void {
     if (!this.gate.allows(OPCODES.Output.code)) return;
+    const payload = this.projections.projectBytes('Output', output, seq);
+    if (!payload) return;
     this.ctx.sendFrame(encodeFrame({ opcode: OPCODES.Output.code, streamId: this.id, seq, payload }));
     if (this.window) {
       this.window.sent(payload.length);
@@ -267,13 +279,14 @@ export class HostStream implements TerminalSubscriber {
     }
   }
 
-  private sendSnapshot(seq: number, source: SnapshotSource, requestId: string | undefined): void {
+  private sendSnapshot(seq: number, cause: SnapshotCause, requestId: string | undefined): void {
     const { cols, rows } = this.terminal;
-    this.send('SnapshotStart', { kind: 'scrollback', cols, rows, ...(requestId !== undefined ? { requestId } : {}), seq, source, truncated: false }, seq);
+    this.send('SnapshotStart', { kind: 'scrollback', cols, rows, ...(requestId !== undefined ? { requestId } : {}), seq, cause, truncated: false }, seq);
     const text = utf8.encode(this.terminal.screen.serialize());
     for (const chunk of splitUtf8(text, this.ctx.limits.snapshotChunkBytes)) {
       if (!this.gate.allows(OPCODES.SnapshotChunk.code)) return;
-      this.ctx.sendFrame(encodeFrame({ opcode: OPCODES.SnapshotChunk.code, streamId: this.id, seq, payload: chunk }));
+      const payload = this.projections.projectBytes('SnapshotChunk', chunk, seq);
+      if (payload) this.ctx.sendFrame(encodeFrame({ opcode: OPCODES.SnapshotChunk.code, streamId: this.id, seq, payload }));
     }
     this.send('SnapshotEnd', undefined, seq);
     this.ctx.counters.snapshotsSent++;

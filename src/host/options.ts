@@ -146,6 +146,10 @@ export interface HostCounters {
   limitRefusals: number;
   /** Connections closed for a limit, by reason. */
   limitCloses: Partial<Record<HostCloseReason, number>>;
+  /** Frames a projection withheld from a peer without its capability, like a gated drop. */
+  projectionsWithheld: number;
+  /** Frames not sent because a projection threw (each logged by the ProjectionRegistry). */
+  projectionErrors: number;
 }
 
 export function newCounters(): HostCounters {
@@ -163,5 +167,7 @@ export function newCounters(): HostCounters {
     coalescedSnapshots: 0,
     limitRefusals: 0,
     limitCloses: {},
+    projectionsWithheld: 0,
+    projectionErrors: 0,
   };
 }

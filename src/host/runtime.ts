@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { DEFAULT_HOST_CAPABILITIES } from '../capabilities/defaults.js';
+import { PROJECTIONS } from '../capabilities/projection-table.js';
+import { ProjectionRegistry } from '../capabilities/projections.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
 import type { SendGateMode } from '../capabilities/send-gate.js';
 import { InputLedger } from '../delivery/ledger.js';
@@ -20,6 +22,8 @@ export interface HostRuntimeOptions {
   readonly limits?: Readonly<Partial<HostLimits>>;
   /** What the send gate does with an ungated send: 'throw' under tests, 'drop' otherwise (the SendGate default). */
   readonly sendGateMode?: SendGateMode;
+  /** Per-peer downgrades applied on every send path, built once. Default a registry of PROJECTIONS. */
+  readonly projections?: ProjectionRegistry;
   /** Exactly-once input tunables (the ledger's session bound), over DEFAULT_DELIVERY_OPTIONS. */
   readonly delivery?: Readonly<Partial<DeliveryOptions>>;
   /** This runtime's inputLedgerId; default a random UUID. A restarted runtime must get a new one. */
@@ -45,6 +49,7 @@ export class HostRuntime implements ConnectionHost {
   readonly limits: HostLimits;
   readonly capabilities: CapabilitySet;
   readonly gateMode: SendGateMode | undefined;
+  readonly projections: ProjectionRegistry;
   /** Exactly-once input: what this runtime applied per (terminal, input session). */
   readonly ledger: InputLedger;
   /** Grows over the runtime's life; tests read it. */
@@ -62,6 +67,7 @@ export class HostRuntime implements ConnectionHost {
     checkScreenLimits(this.limits);
     this.capabilities = { ...(options.capabilities ?? DEFAULT_HOST_CAPABILITIES) };
     this.gateMode = options.sendGateMode;
+    this.projections = options.projections ?? new ProjectionRegistry(PROJECTIONS);
     this.ledger = new InputLedger(options.ledgerId ?? randomUUID(), resolveDeliveryOptions(options.delivery));
   }
 

@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { PEER_PROTOCOL_VERSION } from '../../compat/peer/protocol-version.js';
 import { DEFAULT_CLIENT_CAPABILITIES, DEFAULT_HOST_CAPABILITIES } from '../capabilities/defaults.js';
+import { manifestProjections } from '../capabilities/projection-table.js';
 import { CAPABILITIES, type CapabilitySet } from '../capabilities/registry.js';
 import { WIRE_VERSION } from '../codec/header.js';
 import { WIRE_ERROR_CODES } from '../codec/errors.js';
@@ -61,6 +62,7 @@ export function buildManifest(packageVersion: string = readOwnPackageVersion()):
     opcodes,
     capabilities,
     advertised: { host: plainSet(DEFAULT_HOST_CAPABILITIES), client: plainSet(DEFAULT_CLIENT_CAPABILITIES) },
+    projections: manifestProjections(),
   };
 }
 

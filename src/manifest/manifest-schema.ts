@@ -50,6 +50,8 @@ export const surfaceEntrySchema = z.discriminatedUnion('kind', [
   entry('error', { code: z.string(), source: z.enum(['host', 'decoder']), meaning: z.string() }),
   entry('capability', { since: z.number().int(), gatesOpcodes: z.array(z.string()), gatesFields: z.array(z.string()) }),
 ]);
+/** A per-peer downgrade: peers without `capability` get `opcode` in its older shape. */
+export const manifestProjectionSchema = z.object({ name: z.string(), opcode: z.string(), capability: z.string(), purpose: z.string() });
 
 export const wireManifestSchema = z.object({
   manifestFormat: z.literal(MANIFEST_FORMAT),
@@ -61,6 +63,8 @@ export const wireManifestSchema = z.object({
   advertised: z.object({ host: capabilitySet, client: capabilitySet }),
   /** The whole wire surface, from the build's tables. Absent from builds before it existed (v0.1.0). */
   surface: z.array(surfaceEntrySchema).optional(),
+  /** Absent from builds before projections were applied. */
+  projections: z.array(manifestProjectionSchema).optional(),
 });
 
 export type WireManifest = z.infer<typeof wireManifestSchema>;

@@ -40,7 +40,7 @@ describe('TerminalClient against the reference host over WebSocket', () => {
     client.start();
     const stream = client.subscribe('bash');
     await waitFor(() => stream.state === 'live' && stream.counters.snapshotsApplied === 1, { what: 'subscribed with the initial snapshot' });
-    expect(stream.negotiated).toEqual({ ackOutput: 1, outputPause: 1, writeUnavailable: 1, inputAck: 1 });
+    expect(stream.negotiated).toEqual({ ackOutput: 1, outputPause: 1, writeUnavailable: 1, inputAck: 1, snapshotCause: 1 });
 
     stream.write('echo one-$((40+2))\r');
     await waitFor(async () => (await stream.whenIdle(), stream.screenText().includes('one-42')), { what: 'one-42 on the client screen' });
