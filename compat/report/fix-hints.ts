@@ -29,6 +29,15 @@ export const FIX_HINTS: Readonly<Record<string, FixHint>> = {
   SNAPSHOT_CONTENT_CHANGED: { fix: 'keep the snapshot text old clients render, or gate the new form behind a capability', docs: GATING },
   JOURNEY_STALLED: { fix: 'look at the first frame refused or missing before this step: the stall is where it showed, not where it began', docs: 'docs/compatibility.md#how-the-gate-runs' },
   INPUT_NOT_EXACTLY_ONCE: { fix: 'look at input delivery (go-back-N) in this pairing: the ledger, the journal and the inputAck echo', docs: 'docs/protocol.md' },
+  WIRE_VERSION_CHANGED: { fix: 'keep writing wire version 1: a decoder refuses every frame of a version it does not speak; a new wire version needs its own negotiation', docs: 'docs/protocol.md' },
+  FIELD_TYPE_CHANGED: { fix: "keep the field's JSON type; publish the new type in a new field, gated if old readers must not see it", docs: GATING },
+  ERROR_CODE_REMOVED: { fix: 'keep the error code (codes are permanent once shipped); add a new code beside it for a new meaning', docs: REGISTER },
+  EVENT_TYPE_REMOVED: { fix: 'keep publishing the event type for peers that did not negotiate its replacement', docs: GATING },
+  FLAG_VALUE_CHANGED: { fix: 'a flag value keeps its meaning forever: give the new meaning a new value, gated by a capability', docs: REGISTER },
+  OPCODE_GATING_CHANGED: { fix: "keep the opcode gated by the capability it shipped with: old peers rely on it never arriving un-negotiated", docs: GATING },
+  FIELD_VALUE_CHANGED: { fix: 'keep the value old readers expect (units, meaning, code); publish the new value in a new field, or project it (section 3a)', docs: 'docs/adding-an-opcode.md#3a-when-an-existing-frame-changes-shape-a-projection' },
+  FRAME_NO_LONGER_SENT: { fix: 'keep sending the frame on this path to peers that did not negotiate its replacement', docs: GATING },
+  SURFACE_NOT_EXERCISED: { fix: 'add the journey step that puts this entry on the wire (compat/journey/surface-steps.ts)', docs: 'docs/compatibility.md#coverage-every-entry-crosses-the-wire' },
   SCREEN_MISMATCH: { fix: 'look at the snapshots and output this pairing exchanged: the client rendered something the host did not hold', docs: 'docs/protocol.md' },
 };
 
