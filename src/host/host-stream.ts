@@ -121,7 +121,7 @@ export class HostStream implements TerminalSubscriber {
     this.ctx.window.acked(this.window.acked(bytes));
   }
 
-  /** The link drained: sends the snapshot owed, or a recovery snapshot for the output dropped, then what is queued. */
+  /** The link drained: sends the snapshot owed, or a recovery snapshot for the output dropped. */
   resumeAfterCongestion(): void {
     const owed = this.owedSnapshot ?? (this.droppedWhileCongested ? { source: 'recovery' as const } : undefined);
     this.owedSnapshot = undefined;
@@ -130,7 +130,6 @@ export class HostStream implements TerminalSubscriber {
       if (owed.source === 'recovery') this.ctx.counters.recoverySnapshots++;
       this.requestSnapshot(owed.source, owed.requestId);
     }
-    this.flush();
   }
 
   /** Sends queued output while credit lasts. */
@@ -214,8 +213,9 @@ export class HostStream implements TerminalSubscriber {
   private deliverOutput(payload: Uint8Array, seq: number): void {
     if (!this.open || this.paused) return; // a paused stream resumes with a snapshot
     if (!this.window) {
+      // ackOutput streams are bounded by their windows; these have only the link itself as backpressure.
       if (this.ctx.congested) {
-        // No credit to wait for here: the link itself is the backpressure. Drop and resync on drain.
+        // Dropped, and resynchronised by a recovery snapshot once the link drains.
         this.ctx.counters.congestedOutputBytes += payload.length;
         this.droppedWhileCongested = true;
         return;
@@ -244,7 +244,6 @@ export class HostStream implements TerminalSubscriber {
   }
 
   private hasCredit(bytes: number): boolean {
-    if (this.ctx.congested) return false; // queued, like output past the window; resumeAfterCongestion flushes it
     const stream = this.window!;
     const connection = this.ctx.window;
     if (!stream.canSend(bytes)) {
