@@ -127,7 +127,7 @@ export class HostStream implements TerminalSubscriber {
     this.ctx.window.acked(this.window.acked(bytes));
   }
 
-  /** The link drained: sends the snapshot owed, or a recovery snapshot for the output dropped, then what is queued. */
+  /** The link drained: sends the snapshot owed, or a recovery snapshot for the output dropped. */
   resumeAfterCongestion(): void {
     // Output dropped on a congested link is an overflow, like a queue that overflowed: the snapshot repairs it.
     const recovery = this.owedSnapshot === undefined && this.droppedWhileCongested;
@@ -138,7 +138,6 @@ export class HostStream implements TerminalSubscriber {
       if (recovery) this.ctx.counters.recoverySnapshots++;
       this.requestSnapshot(owed.source, owed.requestId);
     }
-    this.flush();
   }
 
   /** Sends queued output while credit lasts. */
@@ -224,8 +223,9 @@ export class HostStream implements TerminalSubscriber {
   private deliverOutput(payload: Uint8Array, seq: number): void {
     if (!this.open || this.paused) return; // a paused stream resumes with a snapshot
     if (!this.window) {
+      // ackOutput streams are bounded by their windows; these have only the link itself as backpressure.
       if (this.ctx.congested) {
-        // No credit to wait for here: the link itself is the backpressure. Drop and resync on drain.
+        // Dropped, and resynchronised by a recovery snapshot once the link drains.
         this.ctx.counters.congestedOutputBytes += payload.length;
         this.droppedWhileCongested = true;
         return;
@@ -254,7 +254,6 @@ export class HostStream implements TerminalSubscriber {
   }
 
   private hasCredit(bytes: number): boolean {
-    if (this.ctx.congested) return false; // queued, like output past the window; resumeAfterCongestion flushes it
     const stream = this.window!;
     const connection = this.ctx.window;
     if (!stream.canSend(bytes)) {

@@ -3,6 +3,7 @@ import type { HostLimits } from '../../src/host/options.js';
 import type { WsServerOptions } from '../../src/transport/ws-server.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
 import { Abuser } from '../helpers/abuser.js';
+import { retainedBytes } from '../helpers/retained-memory.js';
 import type { RawPeer } from '../helpers/raw-peer.js';
 import { startTestHost, TEST_TOKEN, type TestHost } from './harness.js';
 
@@ -10,9 +11,9 @@ const MiB = 1024 * 1024;
 
 /**
  * One real host behind a real WebSocket server, with a script terminal for
- * the abuser and one for a healthy client that keeps typing. Memory is the
- * test process's RSS: host and peers share it, and the Abuser keeps no frames,
- * so what grows is the host.
+ * the abuser and one for a healthy client that keeps typing. Memory is what
+ * the test process retains after a full collection (retainedBytes): host and
+ * peers share the process, and the Abuser keeps no frames, so what grows is the host.
  */
 export interface LimitsRig extends TestHost {
   /** The script terminals by name, as the host opened them. */
@@ -21,8 +22,8 @@ export interface LimitsRig extends TestHost {
   abuser(): Promise<Abuser>;
   /** Types a fresh marker on the healthy stream and waits for its echo; returns the round trip in ms. */
   echo(): Promise<number>;
-  /** Fails unless RSS grew by less than `mib` since the rig started. */
-  expectRssGrowthUnder(mib: number): void;
+  /** Fails unless retained memory grew by less than `mib` since the rig started. */
+  expectRetainedGrowthUnder(mib: number): void;
 }
 
 export async function startLimitsRig(limits: Partial<HostLimits> = {}, server: Partial<WsServerOptions> = {}): Promise<LimitsRig> {
@@ -38,7 +39,7 @@ export async function startLimitsRig(limits: Partial<HostLimits> = {}, server: P
   const healthy = await test.connect();
   healthy.subscribe(1, 'healthy');
   await healthy.waitFor(() => healthy.snapshots(1).length === 1, 'the healthy client subscribed');
-  const baseline = process.memoryUsage().rss;
+  const baseline = retainedBytes();
   const abusers: Abuser[] = [];
   let marker = 0;
   return {
@@ -57,10 +58,10 @@ export async function startLimitsRig(limits: Partial<HostLimits> = {}, server: P
       await healthy.waitFor(() => healthy.outputText(1).includes(text), `the healthy client's echo of ${text}`);
       return performance.now() - started;
     },
-    expectRssGrowthUnder(mib: number) {
-      const grown = (process.memoryUsage().rss - baseline) / MiB;
-      if (process.env.SHOW_RSS) console.log(`RSS grew ${grown.toFixed(1)} MiB`);
-      expect(grown, `RSS grew ${grown.toFixed(1)} MiB`).toBeLessThan(mib);
+    expectRetainedGrowthUnder(mib: number) {
+      const grown = (retainedBytes() - baseline) / MiB;
+      if (process.env.SHOW_MEMORY) console.log(`retained memory grew ${grown.toFixed(1)} MiB`);
+      expect(grown, `retained memory grew ${grown.toFixed(1)} MiB`).toBeLessThan(mib);
     },
     async close() {
       for (const a of abusers) a.terminate();

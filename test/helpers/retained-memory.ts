@@ -1,0 +1,14 @@
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+
+// A collection before each reading: RSS and heap size also count garbage not yet collected, which
+// floods produce in bursts; what a limit must bound is what the process keeps.
+setFlagsFromString('--expose-gc');
+const collect = runInNewContext('gc') as () => void;
+
+/** Bytes the process holds after a full collection: the JS heap in use plus external memory (Buffers, typed arrays). */
+export function retainedBytes(): number {
+  collect();
+  const usage = process.memoryUsage();
+  return usage.heapUsed + usage.external;
+}
