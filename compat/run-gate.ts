@@ -16,6 +16,7 @@ import type { Progress } from './progress.js';
 import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
 import { orderByRootCause } from './report/root-causes.js';
+import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
 import { runPtyOutcomeRules } from './rules/dynamic/pty-outcomes.js';
@@ -129,7 +130,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes, coverage, schedules)));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
-  const { failing, acknowledged, stale } = applyAcknowledgements(orderByRootCause(all), acks, rulesRun);
+  const { failing, acknowledged, stale } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks, rulesRun);
   const status = failing.length ? 'incompatible' : 'compatible';
   return {
     status,

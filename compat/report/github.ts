@@ -30,7 +30,8 @@ export function renderGithubAnnotations(report: GateReport): string {
     lines.push(`::error title=${ghProperty(t)}::${ghData(report.error.message)}`);
   }
   const causesFirst = [...report.findings.filter((f) => !f.causedBy), ...report.findings.filter((f) => f.causedBy)];
-  for (const f of causesFirst) lines.push(`::error title=${ghProperty(title(f))}::${ghData(detail(f, report.findings))}`);
+  const at = (f: ReportedFinding) => (f.location ? `file=${ghProperty(f.location.file)},line=${f.location.line},` : '');
+  for (const f of causesFirst) lines.push(`::error ${at(f)}title=${ghProperty(title(f))}::${ghData(detail(f, report.findings))}`);
   for (const a of report.acknowledged) lines.push(`::notice title=${ghProperty(`acknowledged ${title(a.finding)}`)}::${ghData(`${a.finding.subject}: ${a.finding.message}\nreason: ${a.reason}`)}`);
   for (const s of report.staleAcknowledgements) {
     lines.push(`::warning file=compat/acknowledged-breaks.json,title=${ghProperty('stale acknowledgement')}::${ghData(`${s.ruleId} (${s.direction}${s.subject ? `, ${s.subject}` : ''}) matched nothing; remove it`)}`);

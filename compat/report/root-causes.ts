@@ -6,6 +6,8 @@ export interface ReportedFinding extends Finding {
   readonly id: string;
   /** The id of the root cause this finding is a consequence of. */
   readonly causedBy?: string;
+  /** Where its subject is declared in the working tree (an opcode row, a schema field), when known. */
+  readonly location?: { readonly file: string; readonly line: number };
 }
 
 /** Rules whose findings are symptoms: they say something went wrong, not why. */
@@ -25,7 +27,7 @@ function explainsRefusal(cause: Finding, refusal: Finding): boolean {
  * delivered exactly once is explained by the first refusal at or before its
  * step in the same pairing. Anything unexplained is a root cause itself.
  */
-export function orderByRootCause(findings: readonly Finding[]): ReportedFinding[] {
+export function orderByRootCause(findings: readonly Finding[], locate: (f: Finding) => ReportedFinding['location'] = () => undefined): ReportedFinding[] {
   const sorted = sortAndDedupe(findings);
   const rootOf = new Map<Finding, Finding>();
   for (const f of sorted) {
@@ -45,7 +47,8 @@ export function orderByRootCause(findings: readonly Finding[]): ReportedFinding[
   const ids = new Map(ordered.map((f, i) => [f, `F${i + 1}`]));
   return ordered.map((f) => {
     const root = rootOf.get(f);
-    return { ...f, id: ids.get(f)!, ...(root ? { causedBy: ids.get(root)! } : {}) };
+    const location = locate(f);
+    return { ...f, id: ids.get(f)!, ...(root ? { causedBy: ids.get(root)! } : {}), ...(location ? { location } : {}) };
   });
 }
 

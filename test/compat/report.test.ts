@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import { renderReport } from '../../compat/report/render.js';
 import { orderByRootCause, type ReportedFinding } from '../../compat/report/root-causes.js';
 import { sortAndDedupe } from '../../compat/report/sort.js';
 import { FIX_HINTS, fixHint } from '../../compat/report/fix-hints.js';
+import { sourceLocator } from '../../compat/report/source-location.js';
 import { activeRules } from '../../compat/rules/catalog.js';
 import type { Finding } from '../../compat/rules/finding.js';
 
@@ -189,6 +190,20 @@ describe('reports', () => {
     expect(errors.slice(0, 2).map((l) => /title=(\w+)/.exec(l)![1])).toEqual(['PAYLOAD_FIELD_MADE_REQUIRED', 'FIELD_STOPPED_PUBLISHING']);
     expect(errors[0]).toContain('acknowledge if intended: {');
     expect(errors.find((l) => l.includes('FRAME_REFUSED'))).toContain('consequence of PAYLOAD_FIELD_MADE_REQUIRED SnapshotStart.hiddenOutputReason');
+  });
+
+  it('GitHub annotations point at the opcode row or the schema field the finding names, from the working tree', () => {
+    const locate = sourceLocator(process.cwd());
+    const lineOf = (f: Finding) => {
+      const at = locate(f)!;
+      return `${at.file}: ${readFileSync(join(process.cwd(), at.file), 'utf8').split('\n')[at.line - 1]!.trim().slice(0, 40)}`;
+    };
+    expect(lineOf(removed)).toBe('src/codec/schemas.ts: requestId: z.string().optional(),');
+    expect(lineOf(refused)).toMatch(/^src\/codec\/opcodes.ts: SnapshotStart: \{ code: 2/);
+    expect(lineOf({ ...ungated, subject: 'capability inputAck' })).toBe('src/capabilities/registry.ts: inputAck: {');
+    expect(locate(screen)).toBeUndefined(); // nothing to point at: no guess
+    const out = renderGithubAnnotations({ ...report([removed]), findings: orderByRootCause([removed], locate) });
+    expect(out).toMatch(/^::error file=src\/codec\/schemas.ts,line=\d+,title=FIELD_STOPPED_PUBLISHING/);
   });
 
   it('text: findings and internal errors read differently; NO_COLOR-style output has no escapes', () => {
