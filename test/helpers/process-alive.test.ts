@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isAlive, processState, waitForExit } from './process-alive.js';
 import { waitFor } from './wait-for.js';
@@ -7,18 +8,30 @@ const stop: Array<() => void> = [];
 afterEach(() => stop.splice(0).forEach((f) => f()));
 
 /**
- * A real zombie: the shell starts `true` in the background, prints its pid,
- * then becomes `sleep`, which never reaps it.
+ * A real zombie: the shell starts a background sleep, prints its pid, then
+ * becomes another sleep, which never reaps children. Only once the exec is
+ * done is the child killed: a shell still running would reap it itself.
  */
 async function makeZombie(): Promise<number> {
-  const parent = spawn('sh', ['-c', 'true & echo $!; exec sleep 60'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const parent = spawn('sh', ['-c', 'sleep 600 & echo $!; exec sleep 600'], { stdio: ['ignore', 'pipe', 'inherit'] });
   stop.push(() => parent.kill('SIGKILL'));
   let out = '';
   parent.stdout!.on('data', (c: Buffer) => (out += c.toString()));
   await waitFor(() => /^\d+\n/.test(out), { what: 'the shell to print its child pid', timeoutMs: 10_000 });
   const pid = Number(out.trim());
-  await waitFor(() => processState(pid) === 'Z', { what: `pid ${pid} to become a zombie (state ${processState(pid)})`, timeoutMs: 10_000 });
+  stop.push(() => isAlive(pid) && process.kill(pid, 'SIGKILL'));
+  await waitFor(() => commandOf(parent.pid!) === 'sleep', { what: `the shell ${parent.pid} to exec into sleep`, timeoutMs: 10_000 });
+  process.kill(pid, 'SIGKILL');
+  await waitFor(() => processState(pid) === 'Z', { what: `pid ${pid} to become a zombie`, timeoutMs: 10_000 });
   return pid;
+}
+
+function commandOf(pid: number): string | undefined {
+  try {
+    return readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+  } catch {
+    return undefined;
+  }
 }
 
 describe('isAlive', () => {
