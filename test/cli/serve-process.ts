@@ -14,8 +14,18 @@ export interface ServeProcess {
   readonly exited: Promise<number | string>;
 }
 
+const running = new Set<ChildProcess>();
+
+/** SIGKILLs every serve a failed test left running (call in afterEach). */
+export function killLeftoverServes(): void {
+  for (const child of running) child.kill('SIGKILL');
+  running.clear();
+}
+
 export function spawnServe(args: string[]): ServeProcess {
   const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+  running.add(child);
+  child.once('exit', () => running.delete(child));
   const out: string[] = [];
   const err: string[] = [];
   child.stdout!.on('data', (c: Buffer) => out.push(c.toString()));
@@ -33,9 +43,18 @@ export async function startServe(args: string[]): Promise<ServeProcess & { url: 
   return { ...serve, url: found, port: Number(new URL(found).port) };
 }
 
-/** Runs serve to completion (it is expected to refuse to start). */
+/** How long a serve expected to refuse may run before it counts as started (and is killed). */
+const REFUSAL_DEADLINE_MS = 10_000;
+
+/** Runs serve to completion (it is expected to refuse to start); code 'still running' when it did not. */
 export async function refusedServe(args: string[]): Promise<{ code: number | string; stderr: string; stdout: string }> {
   const serve = spawnServe(args);
-  const code = await serve.exited;
+  let timer: NodeJS.Timeout | undefined;
+  const code = await Promise.race([serve.exited, new Promise<string>((resolve) => (timer = setTimeout(() => resolve('still running'), REFUSAL_DEADLINE_MS)))]);
+  clearTimeout(timer);
+  if (code === 'still running') {
+    serve.child.kill('SIGKILL');
+    await serve.exited;
+  }
   return { code, stderr: serve.stderr(), stdout: serve.stdout() };
 }

@@ -8,7 +8,7 @@ import { encodeFrame } from '../../src/codec/header.js';
 import { Op } from '../../src/codec/opcodes.js';
 import { encodePayload } from '../../src/codec/payload.js';
 import { waitFor } from '../helpers/wait-for.js';
-import { startServe, type ServeProcess } from './serve-process.js';
+import { killLeftoverServes, startServe, type ServeProcess } from './serve-process.js';
 
 // SIGTERM against the real `node bin/termwire.js serve` (built): the process
 // must be gone within 2 s whatever its peers do.
@@ -19,6 +19,7 @@ const tokenPath = join(dir, 'token');
 const cleanups: Array<() => void> = [];
 afterEach(() => {
   for (const c of cleanups.splice(0)) c();
+  killLeftoverServes();
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 

@@ -2,14 +2,15 @@ import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rm
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { readOrCreateToken, readToken, tokenBits } from '../../src/cli/token-file.js';
-import { refusedServe, startServe } from './serve-process.js';
+import { killLeftoverServes, refusedServe, startServe } from './serve-process.js';
 
 // `termwire serve` refuses to start, with one line and exit 2, on anything
 // wrong with its token file, its shell or its port. Runs the built bin.
 
 const dir = mkdtempSync(join(tmpdir(), 'termwire-startup-'));
+afterEach(killLeftoverServes);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const GOOD_TOKEN = 'a'.repeat(16) + 'Zq9_-Xw3Lk2Pm8Rt5Yv7Bn'; // 38 base64url characters: 228 bits
