@@ -2,6 +2,7 @@ import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { PairingRecording, Side, StepName, StepResult } from '../recording.js';
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
+import { PROTOCOL_1_OPS } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
 import { PTY_JOURNEY } from './pty-steps.js';
 import { recordFrames } from './record-frames.js';
@@ -26,7 +27,7 @@ export interface RunDecision {
 
 /** Protocol 1's ops and nothing skipped: for callers driving two builds of one peer protocol. */
 export const PROTOCOL_1_RUN: RunDecision = {
-  ops: { client: new Set(['subscribe', 'write', 'hide', 'reveal', 'unsubscribe', 'state']), host: new Set(['emit', 'state']) },
+  ops: { client: new Set(PROTOCOL_1_OPS.client), host: new Set(PROTOCOL_1_OPS.host) },
   skipped: new Map(),
 };
 
