@@ -177,7 +177,10 @@ export class ModelWorld {
 
   private newRuntime(): HostRuntime {
     this.restarts++;
-    return new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, sendGateMode: 'throw' });
+    // The model terminal outlives a runtime restart (a host that keeps its terminals while its runtime
+    // restarts), so it keeps its instance id: only the ledger changes, which is the path this model proves.
+    // A terminal replaced by a new shell is proven by test/client/host-restart.test.ts.
+    return new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, newInstanceId: () => 'model-terminal', sendGateMode: 'throw' });
   }
 
   private noticed(notice: DeliveryNotice): void {
