@@ -88,11 +88,13 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
   const token = randomBytes(16).toString('hex');
   const peak = { bytes: 0 };
   const server = await startWsServer({ token, onLink: (link) => host.accept(measuredLink(link, peak)) });
+  let lastHosted: ReturnType<typeof host.terminal>;
   const handlers: Record<HostPeerOp, (args: any) => unknown> = {
     emit: ({ text }: { text: string }) => terminal.emit(text),
     failNextWrite: ({ outcome }: { outcome: 'unknown' | 'refused' }) => terminal.failNextWrite(outcome),
     state: async () => {
-      const hosted = host.terminal(TERMINAL);
+      // An exited terminal leaves the runtime (its name then starts a new one); its screen is still the outcome to compare.
+      const hosted = (lastHosted = host.terminal(TERMINAL) ?? lastHosted);
       await hosted?.screen.settled();
       return {
         inputLog: terminal.inputLog(),
