@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     // PTYs, sockets and child processes: keep files in separate forks.
     pool: 'forks',
+    // Concurrent tests within a file (the gate's self-test fixtures) run two at a time, one per core.
+    maxConcurrency: 2,
   },
 });

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { loadViolationFixtures, plantViolation } from './helpers/violation-fixtures.js';
+import { loadViolationFixtures, plantViolation, type ViolationFixture } from './helpers/violation-fixtures.js';
 
 // The gate proves itself: each fixture plants one class of break in a clone of
 // this project whose HEAD is released as v0.0.1, then runs the real gate
@@ -19,14 +19,21 @@ const git = (cwd: string, ...args: string[]) =>
     env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' },
   });
 
-describe('the gate catches every planted class of break', () => {
+/**
+ * Fixtures run two at a time (vitest's maxConcurrency), each in a clone of
+ * its own: a gate run is mostly peers waiting on barriers, so two overlap well
+ * on two cores. The clones share one baseline cache, which is safe under races.
+ */
+const LANES = 2;
+
+describe.concurrent('the gate catches every planted class of break', () => {
   let work: string;
-  let project: string;
   let cache: string;
+  const freeLanes: string[] = [];
 
   beforeAll(() => {
     work = mkdtempSync(join(tmpdir(), 'termwire-selftest-'));
-    project = join(work, 'project');
+    const project = join(work, 'project-0');
     cache = join(work, 'cache');
     git(work, 'clone', '-q', root, project);
     symlinkSync(join(root, 'node_modules'), join(project, 'node_modules'));
@@ -35,11 +42,27 @@ describe('the gate catches every planted class of break', () => {
     // As after `npm ci`: the gate's own CLI runs from the checkout's dist.
     execFileSync('npm', ['run', 'build'], { cwd: project, stdio: 'ignore' });
     // A cold tsc build of the clone passes a minute on two busy cores.
+    freeLanes.push(project);
+    for (let lane = 1; lane < LANES; lane++) {
+      const copy = join(work, `project-${lane}`);
+      cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
+      freeLanes.push(copy);
+    }
   }, 240_000);
 
   afterAll(() => rmSync(work, { recursive: true, force: true }));
 
   it.each(fixtures.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
+    const project = freeLanes.pop();
+    if (!project) throw new Error(`no free clone: vitest ran more than ${LANES} fixtures at once (maxConcurrency in vitest.config.ts)`);
+    try {
+      await checkFixture(project, fixture);
+    } finally {
+      freeLanes.push(project);
+    }
+  }, 240_000);
+
+  async function checkFixture(project: string, fixture: ViolationFixture): Promise<void> {
     git(project, 'checkout', '-q', '--', '.');
     plantViolation(project, fixture);
     const run = await execa(process.execPath, [join(project, 'bin', 'termwire.js'), 'compat', '--against', 'v0.0.1', '--format', 'json', '--cache-dir', cache, ...(fixture.args ?? [])], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
@@ -55,5 +78,5 @@ describe('the gate catches every planted class of break', () => {
       const ofRule = report.findings.filter((f) => f.ruleId === only.ruleId);
       expect(ofRule.every((f) => f.occurrence === only.occurrence), `every ${only.ruleId} finding in occurrence ${only.occurrence}\n${context}`).toBe(true);
     }
-  }, 240_000);
+  }
 });
