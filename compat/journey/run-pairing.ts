@@ -36,7 +36,7 @@ export interface JourneyOptions {
   readonly stepDeadlineMs: number;
   /** How often the barrier polls the peers' state. Default 20. */
   readonly pollMs: number;
-  /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 1000 (five missed pings: a busy CI machine must not fake a drop). */
+  /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 2000: a client parsing a multi-MiB burst on a busy 2-core machine can hold its event loop past 1 s, and a timer that fires before the pong is read fakes a drop (seen in old × old under load). */
   readonly clientPingIntervalMs: number;
   readonly clientPongDeadlineMs: number;
   /** After the last step, how long outcomes may take to settle (equal screens) before they are read. Default 3000. */
@@ -49,7 +49,7 @@ export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   stepDeadlineMs: 15_000,
   pollMs: 20,
   clientPingIntervalMs: 200,
-  clientPongDeadlineMs: 1_000,
+  clientPongDeadlineMs: 2_000,
   settleDeadlineMs: 3_000,
   concurrentPairings: 2,
 });
