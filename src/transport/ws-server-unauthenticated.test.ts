@@ -4,6 +4,7 @@ import WebSocket from 'ws';
 import { waitFor } from '../../test/helpers/wait-for.js';
 import { AuthThrottle } from './auth-throttle.js';
 import { startWsServer, type WsServer, type WsServerOptions } from './ws-server.js';
+import { upgradeStatus } from '../../test/helpers/upgrade-status.js';
 
 // Sockets that never authenticate, over real loopback TCP: they must neither
 // pile up nor lock out the user who has the token.
@@ -37,18 +38,7 @@ function idleSocket(port: number): Promise<Socket> {
 /** The HTTP status of an upgrade with this token (101 when it opened), and how long the answer took. */
 async function attempt(url: string, token: string): Promise<{ status: number; ms: number }> {
   const started = performance.now();
-  const status = await new Promise<number>((resolve, reject) => {
-    const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${token}` } });
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.once('open', () => {
-      resolve(101);
-      ws.close();
-    });
-    ws.once('error', reject);
-  });
+  const status = await upgradeStatus(url, { Authorization: `Bearer ${token}` });
   return { status, ms: performance.now() - started };
 }
 

@@ -7,6 +7,7 @@ import { RawPeer } from '../../test/helpers/raw-peer.js';
 import { waitFor } from '../../test/helpers/wait-for.js';
 import type { FrameLink } from './link.js';
 import { startWsServer, type WsServer } from './ws-server.js';
+import { upgradeStatus } from '../../test/helpers/upgrade-status.js';
 
 const TOKEN = 'correct horse battery staple';
 let server: WsServer | undefined;
@@ -41,20 +42,6 @@ async function start(options: { maxMessageBytes?: number; pingIntervalMs?: numbe
   return server;
 }
 
-function upgradeStatus(url: string, headers: Record<string, string>): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    ws.once('unexpected-response', (_req, res) => {
-      resolve(res.statusCode ?? 0);
-      ws.terminate();
-    });
-    ws.once('open', () => {
-      resolve(101);
-      ws.close();
-    });
-    ws.once('error', reject);
-  });
-}
 
 const frame = (streamId: number, size = 0) => encodeFrame({ opcode: Op.Input, streamId, payload: new Uint8Array(size).fill(0x61) });
 

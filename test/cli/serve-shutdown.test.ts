@@ -44,6 +44,17 @@ async function authenticated(url: string): Promise<WebSocket> {
 const frame = (opcode: number, streamId: number, payload: Uint8Array) => encodeFrame({ opcode, streamId, payload });
 const subscribe = (ws: WebSocket, terminal: string) => ws.send(frame(Op.Subscribe, 0, encodePayload('Subscribe', { streamId: 1, terminal })));
 
+/** A real serve with a bash terminal, and a client subscribed to it that counts the bytes it receives. */
+async function subscribedToShell() {
+  const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash']);
+  const ws = await authenticated(serve.url);
+  let bytes = 0;
+  ws.on('message', (data: Buffer) => (bytes += data.length));
+  subscribe(ws, 'main');
+  await waitFor(() => bytes > 0, { what: 'the subscription answered' });
+  return { serve, ws, received: () => bytes };
+}
+
 describe('termwire serve on SIGTERM', () => {
   it('exits within 2 s with idle unauthenticated sockets open, one of them halfway through its request', async () => {
     const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash']);
@@ -59,14 +70,9 @@ describe('termwire serve on SIGTERM', () => {
   });
 
   it('exits within 2 s with a client that stopped reading while its shell floods output', async () => {
-    const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash']);
-    const ws = await authenticated(serve.url);
-    let received = 0;
-    ws.on('message', (data: Buffer) => (received += data.length));
-    subscribe(ws, 'main');
-    await waitFor(() => received > 0, { what: 'the subscription answered' });
+    const { serve, ws, received } = await subscribedToShell();
     ws.send(frame(Op.Input, 1, encodePayload('Input', 'yes termwire-flood-line\r')));
-    await waitFor(() => received > 256 * 1024, { what: 'the flood reaching the client' });
+    await waitFor(() => received() > 256 * 1024, { what: 'the flood reaching the client' });
     (ws as unknown as { _socket: Socket })._socket.pause(); // stops reading: the host's writes back up
     const { ms, code } = await terminate(serve);
     expect(code).toBe(0);
@@ -74,12 +80,7 @@ describe('termwire serve on SIGTERM', () => {
   });
 
   it('exits within 2 s with a 16 MiB paste in progress', async () => {
-    const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash']);
-    const ws = await authenticated(serve.url);
-    let received = 0;
-    ws.on('message', (data: Buffer) => (received += data.length));
-    subscribe(ws, 'main');
-    await waitFor(() => received > 0, { what: 'the subscription answered' });
+    const { serve, ws, received } = await subscribedToShell();
     ws.send(frame(Op.Input, 1, encodePayload('Input', 'cat > /dev/null\r')));
     const chunk = encodePayload('Input', 'p'.repeat(16 * 1024));
     for (let i = 0; i < 1024; i++) ws.send(frame(Op.Input, 1, chunk)); // 16 MiB, queued on the socket
@@ -91,13 +92,9 @@ describe('termwire serve on SIGTERM', () => {
   });
 
   it('exits at once on a second signal, while the first shutdown waits for a client that stopped reading', async () => {
-    const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash']);
-    const ws = await authenticated(serve.url);
-    let received = 0;
-    ws.on('message', (data: Buffer) => (received += data.length));
-    subscribe(ws, 'main');
+    const { serve, ws, received } = await subscribedToShell();
     ws.send(frame(Op.Input, 1, encodePayload('Input', 'yes termwire-flood-line\r')));
-    await waitFor(() => received > 256 * 1024, { what: 'the flood reaching the client' });
+    await waitFor(() => received() > 256 * 1024, { what: 'the flood reaching the client' });
     (ws as unknown as { _socket: Socket })._socket.pause();
     serve.child.kill('SIGTERM');
     await waitFor(() => serve.stderr().includes('closing connections'), { what: 'the first shutdown begun' });

@@ -1,11 +1,2 @@
-/** A seeded PRNG (mulberry32): every random choice a test makes comes from one, so its seed replays it. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A seeded PRNG (mulberry32): every random choice a test makes comes from one, so its seed replays it. The gate's explore mode draws from the same one. */
+export { seededRandom } from '../../compat/explore/prng.js';
