@@ -27,7 +27,7 @@ export interface SnapshotAppliedEvent {
 
 export interface ClientStreamEvents {
   /** The host's echo; `negotiated` is what it echoed (empty when it echoed nothing). */
-  subscribed: { readonly cols: number; readonly rows: number; readonly seq: number; readonly negotiated: CapabilitySet; readonly instanceId: string | undefined };
+  subscribed: { readonly cols: number; readonly rows: number; readonly seq: number; readonly negotiated: CapabilitySet; readonly instanceId?: string };
   /** A snapshot was queued onto the local screen (await whenIdle() to see it). */
   snapshot: SnapshotAppliedEvent;
   output: { readonly text: string; readonly seq: number };

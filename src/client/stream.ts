@@ -254,7 +254,8 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
         })
       : undefined;
     this.setState('live');
-    this.emit('subscribed', { cols: event.cols, rows: event.rows, seq: event.seq, negotiated: this.echoed, instanceId: event.instanceId });
+    const instanceId: unknown = (event as { instanceId?: unknown }).instanceId; // read defensively: hosts before instance ids send none
+    this.emit('subscribed', { cols: event.cols, rows: event.rows, seq: event.seq, negotiated: this.echoed, ...(typeof instanceId === 'string' ? { instanceId } : {}) });
     if (this.pausedWish && hasCapability(this.echoed, 'outputPause')) this.send('SetOutputPaused', { paused: true });
     if (this.resizeWhileDown && this.viewport) this.send('Resize', this.viewport);
     this.resizeWhileDown = false;

@@ -63,7 +63,7 @@ describe('termwire attach when it cannot connect', () => {
 
   it('exits 2 at once with one line naming the refusal when the host refuses the token', async () => {
     const tokenFile = join(dir, 'wrong-token');
-    writeFileSync(tokenFile, 'a-wrong-token\n');
+    writeFileSync(tokenFile, `${'0'.repeat(64)}\n`, { mode: 0o600 }); // well-formed (0600, 256 bits), just not the host's
     const startedAt = Date.now();
     const result = await attachUntilExit([server.url, '--token-file', tokenFile, '--connect-timeout-ms', '30000']);
     expect(result.code).toBe(2);
@@ -79,7 +79,7 @@ describe('termwire attach when it cannot connect', () => {
     const port = await freePort();
     const url = `ws://127.0.0.1:${port}`;
     const tokenFile = join(dir, 'token');
-    writeFileSync(tokenFile, 'any-token\n');
+    writeFileSync(tokenFile, `${'1'.repeat(64)}\n`, { mode: 0o600 });
     const result = await attachUntilExit([url, '--token-file', tokenFile, '--connect-timeout-ms', '1000']);
     expect(result.code).toBe(1);
     expect(result.stdout).toContain(`connecting to ${url}`);
@@ -89,7 +89,7 @@ describe('termwire attach when it cannot connect', () => {
 
   it('refuses a --connect-timeout-ms that is not a positive integer', async () => {
     const tokenFile = join(dir, 'token');
-    writeFileSync(tokenFile, 'any-token\n');
+    writeFileSync(tokenFile, `${'1'.repeat(64)}\n`, { mode: 0o600 });
     const result = await attachUntilExit([server.url, '--token-file', tokenFile, '--connect-timeout-ms', '0']);
     expect(result.code).toBe(2);
     expect(result.stderr).toBe("termwire attach: --connect-timeout-ms must be a positive integer, got '0'\n");

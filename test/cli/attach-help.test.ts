@@ -18,7 +18,7 @@ describe('termwire attach --help', () => {
   });
 
   it("matches the README's attach line", () => {
-    const readmeLine = readFileSync(join(repo, 'README.md'), 'utf8').split('\n').find((l) => /termwire attach ws:/.test(l));
+    const readmeLine = readFileSync(join(repo, 'README.md'), 'utf8').split('\n').find((l) => /termwire(\.js)? attach ws:/.test(l));
     expect(readmeLine, 'an attach line in the README').toBeDefined();
     expect(flagsIn(readmeLine!)).toEqual(flagsIn(usage));
   });
