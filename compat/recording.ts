@@ -15,6 +15,7 @@ export const STEP_NAMES = [
   'drop',
   'resubscribe',
   'inputAfterReconnect',
+  'provokedErrors',
   'inputResend',
   'deliveryUnknown',
   'secondClient',

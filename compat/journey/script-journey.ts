@@ -21,6 +21,7 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.drop,
   step.resubscribe,
   step.inputAfterReconnect,
+  step.provokedErrors,
   step.inputResend,
   step.deliveryUnknown,
   step.secondClient,

@@ -1,6 +1,6 @@
 import type { ClientObservation, Observation } from './observed-state.js';
-import { first, type JourneyStep, screenShows, terminalGot } from './steps.js';
-import { eventType, inputAckFlag, inputFrame, payloadText, sawSinceStep, WIRE } from './wire-view.js';
+import { first, JOURNEY_TERMINAL, type JourneyStep, screenShows, terminalGot } from './steps.js';
+import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -169,7 +169,45 @@ export const SURFACE_STEPS = {
     done: (o, before) =>
       sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith('NOT_SUBSCRIBED:') }, 'an Error NOT_SUBSCRIBED answering input on the unsubscribed stream'),
   },
+  provokedErrors: {
+    name: 'provokedErrors',
+    // A well-behaved client library sends none of these, so the proxy writes them; the host's answers are what is compared.
+    act: async ({ inject, before }) => {
+      const live = liveStreamId(before);
+      for (const [opcode, streamId, text] of provocations(live)) if (!inject('primary', handmadeFrame(opcode, streamId, text))) throw new Error('the primary client has no live connection to inject into');
+    },
+    done: (o, before) =>
+      first(
+        ...PROVOKED_CODES.map((code) =>
+          sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith(`${code}:`) }, `an Error ${code} answering the frame provoking it`),
+        ),
+      ),
+  },
 } satisfies Record<string, JourneyStep>;
+
+/** Host error codes the journey provokes on purpose, each with a frame no reference client would send. */
+const PROVOKED_CODES = ['UNKNOWN_OPCODE', 'WRONG_DIRECTION', 'BAD_FRAME', 'TERMINAL_NOT_FOUND', 'STREAM_NOT_OWNED', 'STREAM_IN_USE'] as const;
+/** Stream ids no journey client subscribes. */
+const UNUSED_STREAM = { subscribe: 900, input: 901 } as const;
+
+function provocations(live: number): Array<[opcode: number, streamId: number, text: string]> {
+  return [
+    [99, 0, ''], // UNKNOWN_OPCODE: a number no build has assigned
+    [WIRE.opcode.Output, live, 'from the client'], // WRONG_DIRECTION
+    [WIRE.opcode.Resize, live, '{"cols":'], // BAD_FRAME (the decoder's BAD_JSON)
+    [WIRE.opcode.Subscribe, 0, JSON.stringify({ streamId: UNUSED_STREAM.subscribe, terminal: 'no-such-terminal' })], // TERMINAL_NOT_FOUND
+    [WIRE.opcode.Input, UNUSED_STREAM.input, 'x'], // STREAM_NOT_OWNED
+    [WIRE.opcode.Subscribe, 0, JSON.stringify({ streamId: live, terminal: JOURNEY_TERMINAL })], // STREAM_IN_USE
+  ];
+}
+
+/** The stream the primary client subscribed last, from its Subscribe on the wire. */
+function liveStreamId(o: Observation): number {
+  const subscribe = [...o.wire].reverse().find((f) => f.client === 'primary' && f.direction === 'clientToHost' && f.opcode === WIRE.opcode.Subscribe && f.fault === undefined);
+  const streamId = subscribe ? (JSON.parse(payloadText(subscribe)) as { streamId?: unknown }).streamId : undefined;
+  if (typeof streamId !== 'number') throw new Error('no Subscribe from the primary client to find its live stream');
+  return streamId;
+}
 
 /** Input after exit is answered by WriteUnavailable where negotiated, else by an Error WRITE_UNAVAILABLE. */
 function answeredAfterExit(o: Observation, before: Observation): string | undefined {

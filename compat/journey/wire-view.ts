@@ -8,7 +8,7 @@ import type { ClientLabel, FrameDirection, ProxiedFrame } from './recording-prox
  * fail the journey, which reading them from its own tables would hide.
  */
 export const WIRE = {
-  opcode: { Resized: 5, Error: 6, Input: 7, Unsubscribe: 10, Metadata: 12, WriteUnavailable: 17, InputAck: 18 },
+  opcode: { Output: 1, Resized: 5, Error: 6, Input: 7, Resize: 8, Subscribe: 9, Unsubscribe: 10, Metadata: 12, WriteUnavailable: 17, InputAck: 18 },
   inputAckFlag: { deliveryUnknown: 1, resend: 2 },
   headerBytes: 16,
 } as const;
@@ -44,15 +44,17 @@ export function sawSinceStep(o: Observation, before: Observation, wanted: FrameW
   return found ? undefined : what;
 }
 
-/** A client-to-host Input frame built by hand (wire v1 header, UTF-8 payload), for the proxy to inject. */
-export function inputFrame(streamId: number, text: string): Uint8Array {
+/** A client-to-host frame built by hand (wire v1 header, UTF-8 payload), for the proxy to inject. */
+export function handmadeFrame(opcode: number, streamId: number, text: string): Uint8Array {
   const payload = new TextEncoder().encode(text);
   const bytes = new Uint8Array(WIRE.headerBytes + payload.length);
   const view = new DataView(bytes.buffer);
   bytes[0] = 0x74;
   bytes[1] = 1;
-  bytes[2] = WIRE.opcode.Input;
+  bytes[2] = opcode;
   view.setUint32(4, streamId, true);
   bytes.set(payload, WIRE.headerBytes);
   return bytes;
 }
+
+export const inputFrame = (streamId: number, text: string) => handmadeFrame(WIRE.opcode.Input, streamId, text);
