@@ -53,6 +53,13 @@ describe('dynamic rules', () => {
     expect(summary(set)).toEqual(['FRAME_REFUSED | new client × old host | hideReveal | - | SnapshotRequest']);
   });
 
+  it('FRAME_REFUSED ignores a frame the proxy injected to provoke an Error: no build wrote it', () => {
+    const set = editFrames(healthySet(), 'newClientOldHost', (f) =>
+      f.opcodeName === 'SnapshotRequest' ? { ...f, fault: 'injected', refusedBy: { code: 'BAD_JSON', message: 'unexpected end' } } : f,
+    );
+    expect(summary(set).filter((s) => s.startsWith('FRAME_REFUSED'))).toEqual([]);
+  });
+
   it('JOURNEY_STALLED names the step and what was missing', () => {
     const set = healthySet();
     set.oldClientNewHost.steps[5] = { name: 'drop', status: 'stalled', missing: 'client saw the transport close', durationMs: 5000 };

@@ -12,7 +12,8 @@ const present = (recordings: SomePairings) => ALL_PAIRINGS.filter((key) => recor
 export const frameRefused: DynamicRule = (recordings) =>
   ALL_PAIRINGS.flatMap((key) =>
     recordings[key].frames
-      .filter((f) => f.refusedBy !== undefined)
+      // A frame the proxy wrote on purpose (a provoked Error) is meant to be refused; no build authored it.
+      .filter((f) => f.refusedBy !== undefined && f.fault !== 'injected')
       .map((f) =>
         dynamicFinding({
           ruleId: 'FRAME_REFUSED',
