@@ -82,9 +82,11 @@ export interface PairingRecording {
   /**
    * Everything typed, in order, and what the terminal received. `atMostOnce`
    * is the part typed into a dead link: without exactly-once input (inputAck)
-   * it may be lost, but never duplicated.
+   * it may be lost, but never duplicated. `segments` is what each step typed,
+   * in order, so each dark segment of a journey with several drops may be lost
+   * on its own.
    */
-  input: { typed: string; reachedTerminal: string; atMostOnce?: string };
+  input: { typed: string; reachedTerminal: string; atMostOnce?: string; segments?: ReadonlyArray<{ readonly text: string; readonly atMostOnce?: true }> };
   screens: { client: string; host: string };
   peerErrors: string[];
 }

@@ -84,6 +84,7 @@ export async function runPairing(
   let startedSecond: Promise<PeerProcess> | undefined;
   let typed = '';
   let atMostOnce = '';
+  const segments: Array<{ text: string; atMostOnce?: true }> = [];
   let proxy: RecordingProxy | undefined;
   let finalObservation: Observation | undefined;
   let captured: ProxiedFrame[] = [];
@@ -180,6 +181,7 @@ export async function runPairing(
         if (step.typed) {
           typed += step.typed;
           if (step.typedAtMostOnce) atMostOnce += step.typed;
+          segments.push({ text: step.typed, ...(step.typedAtMostOnce ? { atMostOnce: true as const } : {}) });
         }
         await step.act?.(ctx);
         await until((o) => step.done(o, before));
@@ -214,7 +216,7 @@ export async function runPairing(
     frames: await recordFrames(captured, { client: client.codec, host: host.codec }),
     advertised,
     negotiated: finalObservation?.client.negotiated ?? undefined,
-    input: { typed, reachedTerminal: finalObservation?.host.inputLog ?? '', ...(atMostOnce ? { atMostOnce } : {}) },
+    input: { typed, reachedTerminal: finalObservation?.host.inputLog ?? '', ...(atMostOnce ? { atMostOnce, segments } : {}) },
     screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
     peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...(finalObservation.second?.errors ?? []), ...finalObservation.host.errors] : [])],
   };

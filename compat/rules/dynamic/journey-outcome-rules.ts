@@ -57,13 +57,39 @@ function firstDifference(a: string, b: string): number {
  */
 export function acceptableInput(rec: PairingRecording): string[] {
   const { typed, atMostOnce } = rec.input;
-  const exactlyOnce = (rec.negotiated?.inputAck ?? 0) >= 1;
-  return !exactlyOnce && atMostOnce ? [typed, typed.replace(atMostOnce, '')] : [typed];
+  return !exactlyOnce(rec) && atMostOnce ? [typed, typed.replace(atMostOnce, '')] : [typed];
+}
+
+const exactlyOnce = (rec: PairingRecording) => (rec.negotiated?.inputAck ?? 0) >= 1;
+
+/**
+ * Whether `reached` is what was typed with some dark segments left out, each
+ * on its own (a journey may drop the link several times): the positions in
+ * `reached` each prefix of the segments can end at, never more than one per segment.
+ */
+function reachedWithSomeDarkSegmentsLost(segments: NonNullable<PairingRecording['input']['segments']>, reached: string): boolean {
+  let ends = new Set([0]);
+  for (const { text, atMostOnce } of segments) {
+    const next = new Set<number>();
+    for (const at of ends) {
+      if (reached.startsWith(text, at)) next.add(at + text.length);
+      if (atMostOnce) next.add(at);
+    }
+    ends = next;
+    if (ends.size === 0) return false;
+  }
+  return ends.has(reached.length);
+}
+
+export function inputAcceptable(rec: PairingRecording): boolean {
+  const { segments, reachedTerminal } = rec.input;
+  if (segments && !exactlyOnce(rec)) return reachedWithSomeDarkSegmentsLost(segments, reachedTerminal);
+  return acceptableInput(rec).includes(reachedTerminal);
 }
 
 /** INPUT_NOT_EXACTLY_ONCE: the terminal must receive what was typed, each byte once, in order. */
 export const inputNotExactlyOnce = (recordings: SomePairings) =>
-  present(recordings).filter((key) => !acceptableInput(recordings[key]!).includes(recordings[key]!.input.reachedTerminal)).map((key) => {
+  present(recordings).filter((key) => !inputAcceptable(recordings[key]!)).map((key) => {
     const { typed, reachedTerminal } = recordings[key]!.input;
     return dynamicFinding({
       ruleId: 'INPUT_NOT_EXACTLY_ONCE',
