@@ -32,7 +32,8 @@ export function drawSchedule(seed: number): Schedule {
   }
   if (random() < 0.3) {
     moves.push('exit');
-    steps.push(SURFACE_STEPS.exit, SURFACE_STEPS.inputAfterExit);
+    // The second client is attached before the exit: attached after it, it would start the terminal its name now names afresh.
+    steps.push(SURFACE_STEPS.secondClient, SURFACE_STEPS.exit, SURFACE_STEPS.inputAfterExit);
   }
   steps.push(CORE_STEPS.unsubscribe, SURFACE_STEPS.inputAfterUnsubscribe);
   return { seed, moves, steps };

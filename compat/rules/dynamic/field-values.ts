@@ -69,6 +69,16 @@ export function ackTotals(rec: PairingRecording): Map<number, number> {
 const allStepsOk = (rec: PairingRecording) => rec.steps.every((s) => s.status === 'ok');
 
 /**
+ * Streams the client ended with an Unsubscribe. A stream cut by a dead link
+ * loses the Ack its batcher held when the link died (a 4 ms timer against a
+ * drop right after output), so only a cleanly ended stream has a total to compare.
+ */
+export function cleanlyEndedStreams(rec: PairingRecording): Set<number> {
+  const ordinals = streamOrdinals(rec);
+  return new Set(rec.frames.filter((f) => f.direction === 'clientToHost' && f.opcodeName === 'Unsubscribe' && f.fault !== 'injected').map((f) => ordinals.get(f.streamId)!));
+}
+
+/**
  * FIELD_VALUE_CHANGED (Rule 3): a value the new build publishes toward the old
  * build differs from what the old build's own counterpart publishes for the
  * same occurrence in old × old. Volatile fields come from the schemas.
@@ -102,7 +112,9 @@ export const fieldValueChanged: DynamicRule = (recordings, manifests) => {
     }
     if (c.direction !== 'clientToHost' || !allStepsOk(skew) || !allStepsOk(recordings.oldOld)) continue;
     const acked = ackTotals(skew);
+    const [endedInSkew, endedInReference] = [cleanlyEndedStreams(skew), cleanlyEndedStreams(recordings.oldOld)];
     for (const [stream, before] of ackTotals(recordings.oldOld)) {
+      if (!endedInSkew.has(stream) || !endedInReference.has(stream)) continue;
       const after = acked.get(stream);
       // No Ack at all on the stream is FRAME_NO_LONGER_SENT's finding.
       if (after === undefined || after === before) continue;
