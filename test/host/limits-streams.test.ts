@@ -18,10 +18,10 @@ describe('limit: streams per connection (maxStreamsPerConnection)', () => {
     await rig.healthy.waitFor(() => abuser.errorsWithCode('TOO_MANY_STREAMS').length === 20, '20 TOO_MANY_STREAMS errors');
     expect(abuser.errorsWithCode('TOO_MANY_STREAMS')[0]).toBe(`TOO_MANY_STREAMS: stream ${cap + 1} would be number ${cap + 1} > maxStreamsPerConnection ${cap}`);
 
-    const burst = 'y'.repeat(1000);
-    for (let i = 0; i < 100; i++) rig.backends.get('abuse')!.emit(burst);
-    // Every allowed stream gets output; on a loaded machine the link may congest and coalesce the rest
-    // into recovery snapshots (the link limits' business), so the barrier is the fan-out, not the byte count.
+    // Small enough that the fan-out (64 copies) stays under the link's soft ceiling even when a loaded
+    // machine reads slowly: past it, output would be coalesced into snapshots, which is the link limits' test.
+    const burst = 'y'.repeat(100);
+    for (let i = 0; i < 10; i++) rig.backends.get('abuse')!.emit(burst);
     await rig.healthy.waitFor(() => abuser.outputStreams.size >= cap, 'the burst reached every allowed stream', 30_000);
     expect(await rig.echo()).toBeLessThan(5000);
     // The fan-out is the cap, not the ask.
