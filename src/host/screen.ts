@@ -22,6 +22,8 @@ export class ScreenModel {
   private readonly serializer: InstanceType<typeof SerializeAddon>;
   private parsed = 0;
   private disposed = false;
+  private lastText = '';
+  private readonly settling = new Set<(parsedSeq: number) => void>();
 
   constructor(options: ScreenOptions) {
     this.term = new Terminal({ cols: options.cols, rows: options.rows, scrollback: options.scrollback, allowProposedApi: true });
@@ -59,9 +61,16 @@ export class ScreenModel {
     this.term.write('', () => cb(this.parsed));
   }
 
-  /** Resolves once everything written so far is parsed. */
+  /** Resolves once everything written so far is parsed; at once for a disposed screen, whose writes will never be. */
   settled(): Promise<number> {
-    return new Promise((resolve) => this.whenParsed(resolve));
+    if (this.disposed) return Promise.resolve(this.parsed);
+    return new Promise((resolve) => {
+      this.settling.add(resolve);
+      this.whenParsed((seq) => {
+        this.settling.delete(resolve);
+        resolve(seq);
+      });
+    });
   }
 
   resize(cols: number, rows: number): void {
@@ -81,13 +90,17 @@ export class ScreenModel {
 
   /** The visible lines, each trimmed right, trailing blank lines dropped. */
   text(): string {
-    return screenText(this.term);
+    return this.disposed ? this.lastText : screenText(this.term);
   }
 
+  /** Frees the screen. Waiters for a parse are answered now (xterm drops pending write callbacks), and the text stays readable. */
   dispose(): void {
     if (this.disposed) return;
+    this.lastText = screenText(this.term);
     this.disposed = true;
     this.term.dispose();
+    for (const resolve of this.settling) resolve(this.parsed);
+    this.settling.clear();
   }
 }
 
