@@ -115,7 +115,12 @@ function uncertainWrite(n: number): JourneyStep {
 /** Sizes step away from the journey's 80x24 by the draw's index, so every resize really changes the size. */
 function resize(n: number): JourneyStep {
   const want = { cols: 81 + n, rows: 25 + (n % 7) };
-  return { ...SURFACE_STEPS.resize, act: async ({ client }) => void (await client.call('resize', want)), done: (o, before) => first(sizedTo(o.client, 'driving', want, before.client), sizedTo(o.second, 'second', want, before.second)) };
+  return {
+    ...SURFACE_STEPS.resize,
+    act: async ({ client }) => void (await client.call('resize', want)),
+    // Every subscriber sees the Resized: the second client too, once a move has attached it.
+    done: (o, before) => first(sizedTo(o.client, 'driving', want, before.client), o.second ? sizedTo(o.second, 'second', want, before.second) : undefined),
+  };
 }
 
 function claimViewport(n: number): JourneyStep {
@@ -140,5 +145,6 @@ export const MOVES: readonly Move[] = [
   { name: 'uncertainWrite', weight: 1, steps: (n) => [uncertainWrite(n)] },
   { name: 'secondClient', weight: 1, steps: () => [SURFACE_STEPS.secondClient] },
   { name: 'resize', weight: 1, steps: (n) => [resize(n)] },
-  { name: 'claimViewport', weight: 1, steps: (n) => [claimViewport(n)] },
+  // The second client is attached and subscribed (its own step's barrier) before it claims.
+  { name: 'claimViewport', weight: 1, steps: (n) => [SURFACE_STEPS.secondClient, claimViewport(n)] },
 ];
