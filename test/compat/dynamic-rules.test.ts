@@ -237,6 +237,13 @@ describe('dynamic rules', () => {
     expect(summary(edit(ack([12])))).toEqual(['FIELD_VALUE_CHANGED | new client × old host | - | - | Ack.bytes']);
     // A stream cut by a dead link loses the Ack batched when it died: timing, not a change.
     expect(summary(edit(ack([5]), false))).toEqual([]);
+    // The second client numbers its streams from 1 too: its cleanly ended stream 1 is not the primary's cut one.
+    const withSecond = edit(ack([5]), false);
+    for (const rec of Object.values(withSecond)) {
+      const last = rec.frames.at(-1)!;
+      rec.frames.push({ ...last, index: 950, client: 'second', step: 'secondClient', opcode: 13, opcodeName: 'Ack', streamId: 1, payload: { bytes: 40 } }, { ...unsubscribe(last), index: 951, client: 'second' });
+    }
+    expect(summary(withSecond)).toEqual([]);
   });
 
   it('FRAME_NO_LONGER_SENT: one of a run the sequence collapses, and an Ack that stops altogether', () => {

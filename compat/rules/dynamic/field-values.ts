@@ -55,15 +55,26 @@ export function valueFrames(keep: (opcodeName: string) => boolean): (f: Recorded
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
 
 /** Ack bytes per stream over the whole journey: batching and the step an Ack lands in follow a timer, the total does not. */
-export function ackTotals(rec: PairingRecording): Map<number, number> {
-  const ordinals = streamOrdinals(rec);
-  const totals = new Map<number, number>();
+export function ackTotals(rec: PairingRecording): Map<string, number> {
+  const totals = new Map<string, number>();
+  const streamKey = streamKeys(rec);
   for (const f of rec.frames) {
     if (f.direction !== 'clientToHost' || f.opcodeName !== 'Ack' || !isObject(f.payload) || typeof f.payload.bytes !== 'number') continue;
-    const stream = ordinals.get(f.streamId)!;
+    const stream = streamKey(f);
     totals.set(stream, (totals.get(stream) ?? 0) + f.payload.bytes);
   }
   return totals;
+}
+
+/** `#1`, or `second #1`: stream ids are each client's own choice, so two clients' streams never share a key. */
+function streamKeys(rec: PairingRecording): (f: RecordedFrame) => string {
+  const byClient = new Map<string, Map<number, number>>();
+  return (f) => {
+    const client = f.client ?? 'primary';
+    if (!byClient.has(client)) byClient.set(client, streamOrdinals(rec, client));
+    const ordinal = byClient.get(client)!.get(f.streamId)!;
+    return client === 'primary' ? `#${ordinal}` : `${client} #${ordinal}`;
+  };
 }
 
 const allStepsOk = (rec: PairingRecording) => rec.steps.every((s) => s.status === 'ok');
@@ -73,9 +84,9 @@ const allStepsOk = (rec: PairingRecording) => rec.steps.every((s) => s.status ==
  * loses the Ack its batcher held when the link died (a 4 ms timer against a
  * drop right after output), so only a cleanly ended stream has a total to compare.
  */
-export function cleanlyEndedStreams(rec: PairingRecording): Set<number> {
-  const ordinals = streamOrdinals(rec);
-  return new Set(rec.frames.filter((f) => f.direction === 'clientToHost' && f.opcodeName === 'Unsubscribe' && f.fault !== 'injected').map((f) => ordinals.get(f.streamId)!));
+export function cleanlyEndedStreams(rec: PairingRecording): Set<string> {
+  const streamKey = streamKeys(rec);
+  return new Set(rec.frames.filter((f) => f.direction === 'clientToHost' && f.opcodeName === 'Unsubscribe' && f.fault !== 'injected').map(streamKey));
 }
 
 /**
@@ -122,7 +133,7 @@ export const fieldValueChanged: DynamicRule = (recordings, manifests) => {
         ruleId: 'FIELD_VALUE_CHANGED',
         direction: PAIRING_LABELS[c.skew],
         subject: 'Ack.bytes',
-        message: `the ${c.writer} acknowledged ${after} bytes in all on stream #${stream}; the old client acknowledges ${before} for the same output`,
+        message: `the ${c.writer} acknowledged ${after} bytes in all on stream ${stream}; the old client acknowledges ${before} for the same output`,
         evidence: { before, after, stream },
       }));
     }
