@@ -66,14 +66,25 @@ export function ackTotals(rec: PairingRecording): Map<string, number> {
   return totals;
 }
 
-/** `#1`, or `second #1`: stream ids are each client's own choice, so two clients' streams never share a key. */
+/**
+ * `#1 on connection 1`, `second #1 on connection 1`: stream ids are each
+ * client's own choice, and a client may subscribe the same id again after a
+ * reconnect, so a stream is keyed by its client, that client's n-th
+ * connection, and the stream's order of first use.
+ */
 function streamKeys(rec: PairingRecording): (f: RecordedFrame) => string {
   const byClient = new Map<string, Map<number, number>>();
+  // Numbered over the whole recording, so every caller names a connection alike.
+  const connections = new Map<string, Map<number, number>>();
+  for (const f of rec.frames) {
+    const seen = connections.get(f.client ?? 'primary') ?? connections.set(f.client ?? 'primary', new Map()).get(f.client ?? 'primary')!;
+    if (!seen.has(f.connection ?? 0)) seen.set(f.connection ?? 0, seen.size + 1);
+  }
   return (f) => {
     const client = f.client ?? 'primary';
     if (!byClient.has(client)) byClient.set(client, streamOrdinals(rec, client));
     const ordinal = byClient.get(client)!.get(f.streamId)!;
-    return client === 'primary' ? `#${ordinal}` : `${client} #${ordinal}`;
+    return `${client === 'primary' ? '' : `${client} `}#${ordinal} on connection ${connections.get(client)!.get(f.connection ?? 0)}`;
   };
 }
 
