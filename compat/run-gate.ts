@@ -92,7 +92,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
  * of journal resends; seeds 4000 and 4003 against a protocol-2 baseline).
  * The value, presence, refusal, gating, echo, stall, input and screen rules apply.
  */
-const EXPLORE_SKIPS_RULES = ['SURFACE_NOT_EXERCISED', 'FRAME_SEQUENCE_CHANGED'] as const;
+const EXPLORE_SKIPS_RULES = ['SURFACE_NOT_EXERCISED'] as const;
 
 async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, progress: Progress, label: string, schedules: string[]): Promise<Finding[]> {
   const step = progress.step(`explore ${explore.count} journey(s) from seed ${explore.seed} against ${label}`);

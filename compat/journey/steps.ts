@@ -3,6 +3,7 @@ import type { StepName } from '../recording.js';
 import type { Observation } from './observed-state.js';
 import type { PeerProcess } from './peer-process.js';
 import type { ClientLabel, DropMode } from './recording-proxy.js';
+import { sawSinceStep, WIRE } from './wire-view.js';
 
 /** The script terminal's banner: the initial snapshot must show it. */
 export const SCRIPT_BANNER = 'termwire script terminal';
@@ -115,6 +116,11 @@ export const CORE_STEPS = {
       first(
         o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event on the new connection',
         o.client.snapshots.length > before.client.snapshots.length ? undefined : 'the reconnect snapshot',
+        // With exactly-once input the journal resends what was typed into the dead link on the new stream; the step
+        // ends on the host's InputAck for it, so that frame belongs to this step in every run, not to whichever wins a race.
+        o.client.negotiated?.inputAck
+          ? sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck }, "the InputAck answering the journal's resend of what was typed into the dead link")
+          : undefined,
       ),
   },
   inputAfterReconnect: {
