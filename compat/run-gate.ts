@@ -85,12 +85,8 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
 }
 
 /**
- * Seeded explore journeys, judged by the dynamic rules of the scripted one
- * but two: coverage is the script's promise, and FRAME_SEQUENCE_CHANGED
- * compares a step's frames by the step's name, which a schedule that draws
- * drops back to back repeats with timer-driven frames between them (InputAck
- * of journal resends; seeds 4000 and 4003 against a protocol-2 baseline).
- * The value, presence, refusal, gating, echo, stall, input and screen rules apply.
+ * Seeded explore journeys, judged by the same dynamic rules as the scripted
+ * one; coverage is the script's promise, so it is not judged here.
  */
 const EXPLORE_SKIPS_RULES = ['SURFACE_NOT_EXERCISED'] as const;
 
