@@ -1,8 +1,8 @@
-import { copyFile, mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { trackTempDir } from '../cleanup.js';
-import { git, gitMaybe } from './git.js';
+import { git } from './git.js';
 
 /**
  * Installed dependencies are never part of the sources, however they got
@@ -21,10 +21,10 @@ export async function workingTreeId(root: string): Promise<string> {
   const dir = await mkdtemp(join(tmpdir(), 'termwire-index-'));
   const untrack = trackTempDir(dir); // an interrupt must not leave the throwaway index behind
   try {
-    const index = join(dir, 'index');
-    const realIndex = await gitMaybe(root, ['rev-parse', '--git-path', 'index']);
-    if (realIndex) await copyFile(resolve(root, realIndex), index).catch(() => undefined); // a fresh repo has no index yet
-    const env = { GIT_INDEX_FILE: index };
+    // An empty throwaway index: git hashes every file's content. A copy of the user's index would let git
+    // trust cached stat data, and an edit of the same size made within the index's own second (a script,
+    // the gate's self-test planting a fixture right after a checkout) would look unchanged.
+    const env = { GIT_INDEX_FILE: join(dir, 'index') };
     await git(root, ['add', '-A', '--', '.', ...NEVER_SOURCES], env);
     return await git(root, ['write-tree'], env);
   } finally {
