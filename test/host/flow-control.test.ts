@@ -3,7 +3,7 @@ import { Op } from '../../src/codec/opcodes.js';
 import type { ScriptBackend } from '../../src/host/script-backend.js';
 import { replaySnapshot } from '../../src/host/screen.js';
 import type { RawPeer } from '../helpers/raw-peer.js';
-import { startTestHost, type TestHost } from './harness.js';
+import { startTestHost, subscribe, type TestHost } from './harness.js';
 import { scriptTerminals } from './script-hosts.js';
 
 const KiB = 1024;
@@ -12,11 +12,6 @@ afterEach(async () => {
   expect(testHost.host.counters.internalErrors).toBe(0);
   await testHost.close();
 });
-
-async function subscribe(peer: RawPeer, streamId: number, capabilities: Record<string, number>): Promise<void> {
-  peer.subscribe(streamId, 'a', { capabilities });
-  await peer.waitFor(() => peer.snapshots(streamId).length === 1, `initial snapshot on ${streamId}`);
-}
 
 /** Output frames after the latest snapshot must continue its seq without a gap. */
 function expectContinuousAfterLastSnapshot(peer: RawPeer, streamId: number): void {

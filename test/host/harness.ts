@@ -31,3 +31,9 @@ export async function startTestHost(options: HostRuntimeOptions, server: Partial
     },
   };
 }
+
+/** Subscribes `streamId` to terminal 'a' with these capabilities, and waits for its initial snapshot. */
+export async function subscribe(peer: RawPeer, streamId: number, capabilities: Record<string, number>): Promise<void> {
+  peer.subscribe(streamId, 'a', { capabilities });
+  await peer.waitFor(() => peer.snapshots(streamId).length === 1, `initial snapshot on ${streamId}`);
+}

@@ -3,7 +3,7 @@ import { type AnyProjection, projection, ProjectionRegistry } from '../../src/ca
 import { Op } from '../../src/codec/opcodes.js';
 import type { ScriptBackend } from '../../src/host/script-backend.js';
 import type { RawPeer } from '../helpers/raw-peer.js';
-import { startTestHost, type TestHost } from './harness.js';
+import { startTestHost, subscribe, type TestHost } from './harness.js';
 import { scriptTerminals } from './script-hosts.js';
 
 // Projections on the host's send paths, over a real WebSocket: the stream's
@@ -15,11 +15,6 @@ afterEach(async () => {
   expect(testHost.host.counters.internalErrors).toBe(0);
   await testHost.close();
 });
-
-async function subscribe(peer: RawPeer, streamId: number, capabilities: Record<string, number>): Promise<void> {
-  peer.subscribe(streamId, 'a', { capabilities });
-  await peer.waitFor(() => peer.snapshots(streamId).length === 1, `initial snapshot on ${streamId}`);
-}
 
 async function hostWith(table: readonly AnyProjection[]) {
   const logged: string[] = [];
