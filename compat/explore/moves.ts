@@ -1,7 +1,7 @@
 import type { ClientObservation, Observation } from '../journey/observed-state.js';
 import { CORE_STEPS, dropStep, first, type JourneyStep, screenShows, terminalGot } from '../journey/steps.js';
-import { SURFACE_STEPS } from '../journey/surface-steps.js';
-import { eventType, inputAckFlag, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
+import { deliveryUnknownStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
+import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
 
 /**
  * The moves an explore schedule draws from: the journey's steps, each made
@@ -15,7 +15,6 @@ export interface Move {
   readonly steps: (n: number) => readonly JourneyStep[];
 }
 
-const negotiates = (c: ClientObservation | undefined, name: string) => (c?.negotiated?.[name] ?? 0) >= 1;
 const sizedTo = (c: ClientObservation | undefined, who: string, want: { cols: number; rows: number }, before: ClientObservation | undefined) =>
   c && (c.resizedCount ?? 0) > (before?.resizedCount ?? 0) && c.size?.cols === want.cols && c.size?.rows === want.rows ? undefined : `a Resized to ${want.cols}x${want.rows} on the ${who} client`;
 const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
@@ -76,41 +75,8 @@ function hideReveal(n: number): JourneyStep {
 /** The link goes silent with a line typed into the dark; the client notices, reconnects and resubscribes. */
 const dropAndResubscribe = (label: string): JourneyStep[] => [dropStep(`echo dark ${label}\r`), CORE_STEPS.resubscribe];
 
-/** Sequenced input with the second of three frames lost at the proxy: the host sees a gap and asks for a resend. */
-function lostInput(n: number): JourneyStep {
-  const inputs = [1, 2, 3].map((k) => `echo lost ${n}.${k}\r`);
-  return {
-    ...SURFACE_STEPS.inputResend,
-    typed: inputs.join(''),
-    act: async ({ client, dropSequencedInput }) => {
-      dropSequencedInput('primary', 1);
-      for (const data of inputs) await client.call('write', { data });
-    },
-    done: (o, before) =>
-      first(
-        sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.resend }, 'an InputAck asking for a resend (flag 2) after the gap'),
-        terminalGot(o, inputs.join('')),
-      ),
-  };
-}
-
-function uncertainWrite(n: number): JourneyStep {
-  const data = `echo maybe ${n}\r`;
-  return {
-    ...SURFACE_STEPS.deliveryUnknown,
-    typed: data,
-    act: async ({ client, host }) => {
-      await host.call('failNextWrite', { outcome: 'unknown' });
-      await client.call('write', { data });
-    },
-    done: (o, before) =>
-      first(
-        terminalGot(o, data),
-        screenShows(o, `ran: echo maybe ${n}`),
-        negotiates(o.client, 'inputAck') ? sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.deliveryUnknown }, 'an InputAck saying delivery unknown (flag 1)') : undefined,
-      ),
-  };
-}
+const lostInput = (n: number) => inputResendStep([1, 2, 3].map((k) => `echo lost ${n}.${k}\r`));
+const uncertainWrite = (n: number) => deliveryUnknownStep(`echo maybe ${n}\r`);
 
 /** Sizes step away from the journey's 80x24 by the draw's index, so every resize really changes the size. */
 function resize(n: number): JourneyStep {

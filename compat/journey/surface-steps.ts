@@ -80,40 +80,8 @@ export const SURFACE_STEPS = {
       return first(sameScreens(o), bounded ? undefined : `the host's buffered bytes within ${BURST_BUFFER_BOUND_BYTES} (peak ${peak})`);
     },
   },
-  inputResend: {
-    name: 'inputResend',
-    typed: RESEND_INPUTS.join(''),
-    notApplicable: (before) => (negotiates(before.client, 'inputAck') ? undefined : 'inputAck not negotiated: unsequenced input the network loses stays lost, there is no resend to provoke'),
-    act: async ({ client, dropSequencedInput }) => {
-      // The proxy lets the first through and drops the second, so the third arrives after a gap.
-      dropSequencedInput('primary', 1);
-      for (const data of RESEND_INPUTS) await client.call('write', { data });
-    },
-    done: (o, before) =>
-      first(
-        sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.resend }, 'an InputAck asking for a resend (flag 2) after the gap'),
-        terminalGot(o, RESEND_INPUTS.join('')),
-      ),
-  },
-  deliveryUnknown: {
-    name: 'deliveryUnknown',
-    needs: { host: ['failNextWrite'] },
-    typed: UNCERTAIN_INPUT,
-    act: async ({ client, host }) => {
-      // The bytes reach the script terminal, but the write reports 'unknown' (a handoff that threw).
-      await host.call('failNextWrite', { outcome: 'unknown' });
-      await client.call('write', { data: UNCERTAIN_INPUT });
-    },
-    done: (o, before) =>
-      first(
-        terminalGot(o, UNCERTAIN_INPUT),
-        screenShows(o, 'ran: echo maybe'),
-        // Without exactly-once input an uncertain write has no answer on the wire: the step checks it is not resent.
-        negotiates(o.client, 'inputAck')
-          ? sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.deliveryUnknown }, 'an InputAck saying delivery unknown (flag 1)')
-          : undefined,
-      ),
-  },
+  inputResend: inputResendStep(RESEND_INPUTS),
+  deliveryUnknown: deliveryUnknownStep(UNCERTAIN_INPUT),
   secondClient: {
     name: 'secondClient',
     act: async ({ second }) => void (await second()),
@@ -207,6 +175,48 @@ function liveStreamId(o: Observation): number {
   const streamId = subscribe ? (JSON.parse(payloadText(subscribe)) as { streamId?: unknown }).streamId : undefined;
   if (typeof streamId !== 'number') throw new Error('no Subscribe from the primary client to find its live stream');
   return streamId;
+}
+
+/** Three sequenced inputs with the second lost at the proxy: the host sees a gap and asks for a resend (flag 2). */
+export function inputResendStep(inputs: readonly string[]): JourneyStep {
+  return {
+    name: 'inputResend',
+    typed: inputs.join(''),
+    notApplicable: (before) => (negotiates(before.client, 'inputAck') ? undefined : 'inputAck not negotiated: unsequenced input the network loses stays lost, there is no resend to provoke'),
+    act: async ({ client, dropSequencedInput }) => {
+      // The proxy lets the first through and drops the second, so the third arrives after a gap.
+      dropSequencedInput('primary', 1);
+      for (const data of inputs) await client.call('write', { data });
+    },
+    done: (o, before) =>
+      first(
+        sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.resend }, 'an InputAck asking for a resend (flag 2) after the gap'),
+        terminalGot(o, inputs.join('')),
+      ),
+  };
+}
+
+/** A write the script terminal reports as of unknown outcome: flag 1 where inputAck is negotiated, never resent. */
+export function deliveryUnknownStep(data: string): JourneyStep {
+  return {
+    name: 'deliveryUnknown',
+    needs: { host: ['failNextWrite'] },
+    typed: data,
+    act: async ({ client, host }) => {
+      // The bytes reach the script terminal, but the write reports 'unknown' (a handoff that threw).
+      await host.call('failNextWrite', { outcome: 'unknown' });
+      await client.call('write', { data });
+    },
+    done: (o, before) =>
+      first(
+        terminalGot(o, data),
+        screenShows(o, `ran: ${data.trimEnd()}`),
+        // Without exactly-once input an uncertain write has no answer on the wire: the step checks it is not resent.
+        negotiates(o.client, 'inputAck')
+          ? sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.deliveryUnknown }, 'an InputAck saying delivery unknown (flag 1)')
+          : undefined,
+      ),
+  };
 }
 
 /** Input after exit is answered by WriteUnavailable where negotiated, else by an Error WRITE_UNAVAILABLE. */
