@@ -1,6 +1,6 @@
 import type { BuildInfo } from '../build-info.js';
-import { inLanes, runDecision, withPairingBuilds } from '../journey/run.js';
-import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, runPairing } from '../journey/run-pairing.js';
+import { runDecision, runFourPairings, withPairingBuilds } from '../journey/run.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, runPairing } from '../journey/run-pairing.js';
 import type { JourneyRecordingSet } from '../recording.js';
 import { describeSchedule, drawSchedule, type Schedule } from './schedule.js';
 
@@ -34,9 +34,8 @@ export async function runExplore(
       const plan: JourneyPlan = { hostBackend: 'script', steps: schedule.steps };
       const decision = runDecision(plan, old, current);
       opts.onProgress(`explore ${i + 1}/${explore.count}: ${describeSchedule(schedule)}`);
-      const run = (client: PairingBuild, host: PairingBuild) => () => runPairing(client, host, options, plan, decision);
-      const [newNew, oldOld, oldClientNewHost, newClientOldHost] = await inLanes(options.concurrentPairings, [run(current, current), run(old, old), run(old, current), run(current, old)]);
-      journeys.push({ schedule, recordings: { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! } });
+      const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows));
+      journeys.push({ schedule, recordings });
     }
     return journeys;
   });

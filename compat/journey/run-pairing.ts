@@ -8,6 +8,7 @@ import { PTY_JOURNEY } from './pty-steps.js';
 import { recordFrames } from './record-frames.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { JOURNEY } from './script-journey.js';
+import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
 import { type DrivableOps, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, type StepContext } from './steps.js';
 
 /** A journey: which terminal the host serves, and the steps (each says what it types). */
@@ -32,7 +33,7 @@ export const PROTOCOL_1_RUN: RunDecision = {
 };
 
 export interface JourneyOptions {
-  /** Longest a step may wait for its barrier before it is reported stalled. Default 15000. */
+  /** Longest a step may wait for its barrier before it is reported stalled. Default 15000. A skew step stalls sooner when nothing moves for its stall window (stall-window.ts). */
   readonly stepDeadlineMs: number;
   /** How often the barrier polls the peers' state. Default 20. */
   readonly pollMs: number;
@@ -61,12 +62,6 @@ export interface PairingBuild {
   readonly codec: PeerProcess;
 }
 
-class StepStalled extends Error {
-  constructor(readonly missing: string) {
-    super(missing);
-  }
-}
-
 /** Runs the journey once with `client` against `host` through a recording proxy. */
 export async function runPairing(
   client: PairingBuild,
@@ -74,6 +69,7 @@ export async function runPairing(
   options: JourneyOptions = DEFAULT_JOURNEY_OPTIONS,
   plan: JourneyPlan = SCRIPT_PLAN,
   decision: RunDecision = PROTOCOL_1_RUN,
+  stallWindows: StallWindows = NO_STALL_WINDOWS,
 ): Promise<PairingRecording> {
   const label = `${client.side} client × ${host.side} host${plan.hostBackend === 'pty' ? ' (pty)' : ''}`;
   const peerErrors: string[] = [];
@@ -138,18 +134,11 @@ export async function runPairing(
       const wire = proxy!.frames;
       return { client: clientState, host: hostState, ...(secondState ? { second: secondState } : {}), wire, wireCount: wire.length };
     };
-    const until = async (missing: (o: Observation) => string | undefined, deadlineMs = options.stepDeadlineMs) => {
-      const deadline = Date.now() + deadlineMs;
-      for (;;) {
-        const observation = await observe();
-        const gap = missing(observation);
-        if (gap === undefined) return observation;
-        if (Date.now() > deadline) throw new StepStalled(gap);
-        await new Promise((resolve) => setTimeout(resolve, options.pollMs));
-      }
-    };
+    const until = (missing: (o: Observation) => string | undefined, deadlineMs = options.stepDeadlineMs, stallWindowMs?: number) =>
+      waitForBarrier(observe, missing, { deadlineMs, stallWindowMs, pollMs: options.pollMs });
     let stalled: StepName | undefined;
-    for (const step of plan.steps) {
+    for (const [index, step] of plan.steps.entries()) {
+      const stallWindowMs = stallWindows[index];
       const skipReason = stalled ? `step ${stalled} stalled` : decision.skipped.get(step.name);
       if (skipReason) {
         steps.push({ name: step.name, status: 'skipped', reason: skipReason, durationMs: 0 });
@@ -176,7 +165,7 @@ export async function runPairing(
           drop: (mode) => p.drop(mode),
           dropSequencedInput: (who, passBefore) => p.dropSequencedInput(who, passBefore),
           inject: (who, bytes) => p.inject(who, bytes),
-          until: async (m) => void (await until(m)),
+          until: async (m) => void (await until(m, options.stepDeadlineMs, stallWindowMs)),
         };
         if (step.typed) {
           typed += step.typed;
@@ -184,7 +173,7 @@ export async function runPairing(
           segments.push({ text: step.typed, ...(step.typedAtMostOnce ? { atMostOnce: true as const } : {}) });
         }
         await step.act?.(ctx);
-        await until((o) => step.done(o, before));
+        await until((o) => step.done(o, before), options.stepDeadlineMs, stallWindowMs);
         steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - startedAt });
       } catch (error) {
         stalled = step.name;

@@ -1,9 +1,10 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
-import type { PairingRecording } from '../recording.js';
+import type { JourneyRecordingSet, PairingRecording } from '../recording.js';
 import { drivableOps, stepsSkippedInRun } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
+import { type StallWindows, stallWindowsFrom } from './stall-window.js';
 
 export interface JourneyRecordings {
   newNew: PairingRecording;
@@ -63,21 +64,35 @@ export async function runJourneyPairings(
     // Decided once for the run, from both builds' announced peer ops, so all four pairings walk the same steps.
     const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
     for (const [name, reason] of decisions.get(SCRIPT_PLAN)!.skipped) opts.onProgress(`journey: step ${name} skipped in every pairing of this run: ${reason}`);
-    const run = async (client: PairingBuild, host: PairingBuild, plan: JourneyPlan = SCRIPT_PLAN) => {
+    const run = (plan: JourneyPlan) => async (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => {
       opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${client.side} client ${client.build.version} × ${host.side} host ${host.build.version}`);
-      return runPairing(client, host, options, plan, decisions.get(plan));
+      return runPairing(client, host, options, plan, decisions.get(plan), stallWindows);
     };
-    // Each pairing has its own peers and proxy, so pairings can overlap; results keep their names.
-    const [newNew, oldOld, oldClientNewHost, newClientOldHost, ptyOldClientNewHost, ptyNewClientOldHost] = await inLanes(options.concurrentPairings, [
-      () => run(current, current),
-      () => run(old, old),
-      () => run(old, current),
-      () => run(current, old),
-      () => run(old, current, PTY_PLAN),
-      () => run(current, old, PTY_PLAN),
-    ]);
-    return { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost!, pty: { oldClientNewHost: ptyOldClientNewHost!, newClientOldHost: ptyNewClientOldHost! } };
+    // The PTY pass has no same-version references, so its steps keep the whole step deadline.
+    const ptyRun = run(PTY_PLAN);
+    const { recordings, alongside } = await runFourPairings(old, current, options, run(SCRIPT_PLAN), [() => ptyRun(old, current), () => ptyRun(current, old)]);
+    return { ...recordings, pty: { oldClientNewHost: alongside[0]!, newClientOldHost: alongside[1]! } };
   });
+}
+
+type RunOne = (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => Promise<PairingRecording>;
+
+/**
+ * The two same-version references first, then both skews, each skew step with
+ * a stall window learned from the references, and any `alongside` pairings in
+ * the same lanes. Each pairing has its own peers and proxy, so pairings overlap.
+ */
+export async function runFourPairings(
+  old: PairingBuild,
+  current: PairingBuild,
+  options: JourneyOptions,
+  run: RunOne,
+  alongside: ReadonlyArray<() => Promise<PairingRecording>> = [],
+): Promise<{ recordings: JourneyRecordingSet; alongside: PairingRecording[] }> {
+  const [newNew, oldOld] = await inLanes(options.concurrentPairings, [() => run(current, current), () => run(old, old)]);
+  const windows = stallWindowsFrom([newNew!, oldOld!], options.stepDeadlineMs);
+  const [oldClientNewHost, newClientOldHost, ...rest] = await inLanes(options.concurrentPairings, [() => run(old, current, windows), () => run(current, old, windows), ...alongside]);
+  return { recordings: { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: rest };
 }
 
 /** Which steps of `plan` every pairing of this run walks: only those both builds' peers can drive. */

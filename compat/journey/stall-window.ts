@@ -1,0 +1,67 @@
+import type { PairingRecording } from '../recording.js';
+import type { Observation } from './observed-state.js';
+
+/**
+ * How long a skew step may go without progress before it is reported stalled,
+ * learned from how long the same step took in the same-version references of
+ * the same run. A planted break that stalls a step then costs seconds, not the
+ * whole step deadline; a step that is slow but moving is never cut short,
+ * because any progress restarts its window, and the step deadline still caps it.
+ */
+export const STALL_WINDOW = {
+  /** Times the slowest reference took for the step. */
+  factor: 3,
+  /** Never shorter: a silent drop takes the client's pong deadline (2 s) to notice. */
+  floorMs: 3_000,
+} as const;
+
+/** Per step of the plan, by index: its window in ms, or undefined where no reference finished it. */
+export type StallWindows = ReadonlyArray<number | undefined>;
+
+export const NO_STALL_WINDOWS: StallWindows = [];
+
+export function stallWindowsFrom(references: readonly PairingRecording[], stepDeadlineMs: number): StallWindows {
+  const steps = references[0]?.steps ?? [];
+  return steps.map((_, i) => {
+    const results = references.map((r) => r.steps[i]);
+    if (!results.every((s) => s?.status === 'ok' && s.name === steps[i]!.name)) return undefined;
+    const slowest = Math.max(...results.map((s) => s!.durationMs));
+    return Math.min(stepDeadlineMs, Math.max(STALL_WINDOW.floorMs, STALL_WINDOW.factor * slowest));
+  });
+}
+
+/** What changes when a journey makes progress: any frame on the wire, or any peer's observed state. */
+export function progressMark(o: Observation): string {
+  return `${o.wireCount}:${JSON.stringify([o.client, o.second, o.host])}`;
+}
+
+export class StepStalled extends Error {
+  constructor(readonly missing: string) {
+    super(missing);
+  }
+}
+
+/**
+ * Polls `observe` until `missing` finds nothing missing. Throws StepStalled
+ * at the deadline, or sooner once nothing has moved for the stall window.
+ */
+export async function waitForBarrier(
+  observe: () => Promise<Observation>,
+  missing: (o: Observation) => string | undefined,
+  limits: { readonly deadlineMs: number; readonly stallWindowMs?: number | undefined; readonly pollMs: number },
+): Promise<Observation> {
+  const deadline = Date.now() + limits.deadlineMs;
+  const stallWindowMs = limits.stallWindowMs ?? limits.deadlineMs;
+  let mark: string | undefined;
+  let movedAt = Date.now();
+  for (;;) {
+    const observation = await observe();
+    const gap = missing(observation);
+    if (gap === undefined) return observation;
+    const now = Date.now();
+    const nowMark = progressMark(observation);
+    if (nowMark !== mark) [mark, movedAt] = [nowMark, now];
+    if (now > deadline || now - movedAt > stallWindowMs) throw new StepStalled(gap);
+    await new Promise((resolve) => setTimeout(resolve, limits.pollMs));
+  }
+}

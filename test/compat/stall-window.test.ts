@@ -1,0 +1,43 @@
+import { describe, expect, it } from 'vitest';
+import type { Observation } from '../../compat/journey/observed-state.js';
+import { STALL_WINDOW, StepStalled, stallWindowsFrom, waitForBarrier } from '../../compat/journey/stall-window.js';
+import type { PairingRecording, StepResult } from '../../compat/recording.js';
+
+const recordingOf = (steps: StepResult[]) => ({ steps }) as unknown as PairingRecording;
+const ok = (name: string, durationMs: number): StepResult => ({ name, status: 'ok', durationMs }) as StepResult;
+
+function observationWith(wireCount: number, screen = ''): Observation {
+  const client = { screen } as Observation['client'];
+  return { client, host: { screen, inputLog: '', pausedStreams: 0, errors: [] }, wire: [], wireCount };
+}
+
+describe('stall windows from the same-version references', () => {
+  it('gives each step the factor times its slowest reference, within the floor and the step deadline', () => {
+    const windows = stallWindowsFrom(
+      [recordingOf([ok('subscribe', 100), ok('burst', 2_000), ok('drop', 9_000)]), recordingOf([ok('subscribe', 200), ok('burst', 1_500), ok('drop', 2_500)])],
+      15_000,
+    );
+    expect(windows).toEqual([STALL_WINDOW.floorMs, STALL_WINDOW.factor * 2_000, 15_000]);
+  });
+
+  it('knows no window for a step a reference did not finish, so that step keeps the whole deadline', () => {
+    const stalled = { name: 'title', status: 'stalled', durationMs: 15_000 } as StepResult;
+    expect(stallWindowsFrom([recordingOf([ok('title', 10)]), recordingOf([stalled])], 15_000)).toEqual([undefined]);
+  });
+});
+
+describe('a barrier with a stall window', () => {
+  it('stalls once nothing has moved for the window, long before the deadline', async () => {
+    const started = Date.now();
+    const waiting = waitForBarrier(async () => observationWith(1), () => 'a title', { deadlineMs: 60_000, stallWindowMs: 100, pollMs: 5 });
+    await expect(waiting).rejects.toBeInstanceOf(StepStalled);
+    expect(Date.now() - started).toBeLessThan(10_000);
+  });
+
+  it('never cuts short a step that keeps moving: each new frame restarts the window', async () => {
+    let frames = 0;
+    // Done on the 60th poll; every poll sees one more frame, so nothing is quiet for the 100 ms window, however slow the polls are.
+    const seen = await waitForBarrier(async () => observationWith(++frames), (o) => (o.wireCount >= 60 ? undefined : 'more output'), { deadlineMs: 60_000, stallWindowMs: 100, pollMs: 5 });
+    expect(seen.wireCount).toBe(60);
+  });
+});
