@@ -78,9 +78,11 @@ export async function runJourneyPairings(
 type RunOne = (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => Promise<PairingRecording>;
 
 /**
- * The two same-version references first, then both skews, each skew step with
- * a stall window learned from the references, and any `alongside` pairings in
- * the same lanes. Each pairing has its own peers and proxy, so pairings overlap.
+ * Old × old first: the baseline's own run is the measure of how long each step
+ * takes when nothing is broken (a break in the working tree stalls new × new
+ * too). Then new × new and both skews, each step with a stall window learned
+ * from it. `alongside` pairings (the PTY pass) fill the lanes in both rounds.
+ * Each pairing has its own peers and proxy, so pairings overlap.
  */
 export async function runFourPairings(
   old: PairingBuild,
@@ -89,10 +91,16 @@ export async function runFourPairings(
   run: RunOne,
   alongside: ReadonlyArray<() => Promise<PairingRecording>> = [],
 ): Promise<{ recordings: JourneyRecordingSet; alongside: PairingRecording[] }> {
-  const [newNew, oldOld] = await inLanes(options.concurrentPairings, [() => run(current, current), () => run(old, old)]);
-  const windows = stallWindowsFrom([newNew!, oldOld!], options.stepDeadlineMs);
-  const [oldClientNewHost, newClientOldHost, ...rest] = await inLanes(options.concurrentPairings, [() => run(old, current, windows), () => run(current, old, windows), ...alongside]);
-  return { recordings: { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: rest };
+  const early = alongside.slice(0, options.concurrentPairings - 1);
+  const [oldOld, ...earlyDone] = await inLanes(options.concurrentPairings, [() => run(old, old), ...early]);
+  const windows = stallWindowsFrom([oldOld!], options.stepDeadlineMs);
+  const [newNew, oldClientNewHost, newClientOldHost, ...lateDone] = await inLanes(options.concurrentPairings, [
+    () => run(current, current, windows),
+    () => run(old, current, windows),
+    () => run(current, old, windows),
+    ...alongside.slice(early.length),
+  ]);
+  return { recordings: { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: [...earlyDone, ...lateDone] };
 }
 
 /** Which steps of `plan` every pairing of this run walks: only those both builds' peers can drive. */

@@ -2,9 +2,9 @@ import type { PairingRecording } from '../recording.js';
 import type { Observation } from './observed-state.js';
 
 /**
- * How long a skew step may go without progress before it is reported stalled,
- * learned from how long the same step took in the same-version references of
- * the same run. A planted break that stalls a step then costs seconds, not the
+ * How long a step may go without progress before it is reported stalled,
+ * learned from how long the same step took in the same run's old × old
+ * reference (the baseline's own peers, where nothing is broken). A planted break that stalls a step then costs seconds, not the
  * whole step deadline; a step that is slow but moving is never cut short,
  * because any progress restarts its window, and the step deadline still caps it.
  */
@@ -15,7 +15,7 @@ export const STALL_WINDOW = {
   floorMs: 3_000,
 } as const;
 
-/** Per step of the plan, by index: its window in ms, or undefined where no reference finished it. */
+/** Per step of the plan, by index: its window in ms, or undefined where a reference did not finish it. */
 export type StallWindows = ReadonlyArray<number | undefined>;
 
 export const NO_STALL_WINDOWS: StallWindows = [];
