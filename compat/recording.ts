@@ -21,6 +21,7 @@ export const STEP_NAMES = [
   'secondClient',
   'resize',
   'claimViewport',
+  'limitsReached',
   'exit',
   'inputAfterExit',
   'unsubscribe',

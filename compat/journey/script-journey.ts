@@ -1,8 +1,9 @@
 import type { JourneyStep } from './steps.js';
 import { CORE_STEPS } from './steps.js';
+import { limitsReached } from './limit-steps.js';
 import { SURFACE_STEPS } from './surface-steps.js';
 
-const step = { ...CORE_STEPS, ...SURFACE_STEPS };
+const step = { ...CORE_STEPS, ...SURFACE_STEPS, limitsReached };
 
 /**
  * The deterministic journey every pairing runs, in order, drawn from the step
@@ -27,6 +28,7 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.secondClient,
   step.resize,
   step.claimViewport,
+  step.limitsReached,
   step.exit,
   step.inputAfterExit,
   step.unsubscribe,

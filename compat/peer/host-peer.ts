@@ -12,6 +12,16 @@ import { buildVersion } from './version.js';
 
 const TERMINAL = 'main';
 
+/**
+ * The host peer runs with limits small enough for a journey step to reach each
+ * of them with a few frames (the step limitsReached), and with spare script
+ * terminals to start. No other step comes near them: the journey has one
+ * terminal and at most two streams per connection. Both builds of a gate run
+ * must agree on this table, or the step's frames differ.
+ */
+export const JOURNEY_HOST_LIMITS = { maxTerminals: 4, maxTerminalsPerConnection: 2, maxStreamsPerConnection: 4 } as const;
+const SPARE_TERMINALS = ['spare-1', 'spare-2', 'spare-3', 'spare-4', 'spare-5', 'spare-6'] as const;
+
 export type HostPeerBackend = 'script' | 'pty';
 
 /** What the host peer's terminal is: deterministic for frame comparison, or a real shell for outcomes. */
@@ -81,10 +91,11 @@ function ptyTerminal(): PeerTerminal {
   };
 }
 
-/** A reference host serving one terminal named 'main'. */
+/** A reference host serving one terminal named 'main', and spare script terminals for the limits step. */
 export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<void> {
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
-  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : undefined) });
+  const spare = (name: string) => ((SPARE_TERMINALS as readonly string[]).includes(name) ? new ScriptBackend() : undefined);
+  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : spare(name)), limits: JOURNEY_HOST_LIMITS });
   const token = randomBytes(16).toString('hex');
   const peak = { bytes: 0 };
   const server = await startWsServer({ token, onLink: (link) => host.accept(measuredLink(link, peak)) });
@@ -92,6 +103,7 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
   const handlers: Record<HostPeerOp, (args: any) => unknown> = {
     emit: ({ text }: { text: string }) => terminal.emit(text),
     failNextWrite: ({ outcome }: { outcome: 'unknown' | 'refused' }) => terminal.failNextWrite(outcome),
+    limits: () => ({ limits: host.limits, spareTerminals: SPARE_TERMINALS }),
     state: async () => {
       // An exited terminal leaves the runtime (its name then starts a new one); its screen is still the outcome to compare.
       const hosted = (lastHosted = host.terminal(TERMINAL) ?? lastHosted);

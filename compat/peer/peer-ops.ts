@@ -5,7 +5,7 @@
  * typed against this table, so it cannot drift from what they answer.
  */
 export const PEER_OPS = {
-  host: ['emit', 'state', 'failNextWrite'],
+  host: ['emit', 'state', 'failNextWrite', 'limits'],
   client: ['subscribe', 'write', 'paste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state'],
 } as const;
 
