@@ -23,47 +23,57 @@ const subscribe = (streamId: number, terminal: string, extra: object = {}) => ha
 const errorAnswer = (who: ClientLabel, code: string) => (o: Observation, before: Observation) =>
   sawSinceStep(o, before, { client: who, direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith(`${code}:`) }, `an Error ${code} on the ${who} client`);
 
-const onBareStream = (o: Observation, before: Observation, opcode: number, where: (f: ProxiedFrame) => boolean, what: string) =>
-  sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode, where: (f) => f.streamId === STREAM.bare && where(f) }, what);
+/** A host frame to `who` on `streamId`, with one of `opcodes`, since the wire held `from` frames. */
+const answeredSince = (o: Observation, from: number, who: ClientLabel, streamId: number, opcodes: readonly number[], where: (f: ProxiedFrame) => boolean = () => true) =>
+  o.wire.slice(from).some((f) => f.client === who && f.direction === 'hostToClient' && f.streamId === streamId && opcodes.includes(f.opcode) && where(f));
 
-function injectAll(inject: StepContext['inject'], who: ClientLabel, frames: readonly Uint8Array[]): void {
-  for (const frame of frames) if (!inject(who, frame)) throw new Error(`the ${who} client has no live connection to inject into`);
+/**
+ * Injects one frame as if `who` had sent it, and waits for the host's answer on
+ * that stream. One at a time: the host answers a Subscribe after its screen
+ * settles but refuses at once, so frames sent together would come back in an
+ * order that depends on timing, and the frame comparison would see it.
+ */
+async function exchange(ctx: StepContext, who: ClientLabel, frame: Uint8Array, answer: { streamId: number; opcodes: readonly number[]; where?: (f: ProxiedFrame) => boolean }, what: string): Promise<void> {
+  const from = (await ctx.observe()).wireCount;
+  if (!ctx.inject(who, frame)) throw new Error(`the ${who} client has no live connection to inject into`);
+  await ctx.until((o) => (answeredSince(o, from, who, answer.streamId, answer.opcodes, answer.where) ? undefined : what));
 }
+
+/** A Subscribe is answered by the end of its snapshot, or refused by an Error. */
+const SUBSCRIBE_ANSWERS = [WIRE.opcode.SnapshotEnd, WIRE.opcode.Error] as const;
+const subscribeExchange = (ctx: StepContext, who: ClientLabel, streamId: number, terminal: string, extra?: object) =>
+  exchange(ctx, who, subscribe(streamId, terminal, extra), { streamId, opcodes: SUBSCRIBE_ANSWERS }, `the host's answer to the Subscribe of stream ${streamId} to '${terminal}' on the ${who} client`);
+const errorExchange = (ctx: StepContext, opcode: number, payload: string, what: string) =>
+  exchange(ctx, 'primary', handmadeFrame(opcode, STREAM.bare, payload), { streamId: STREAM.bare, opcodes: [WIRE.opcode.Error] }, what);
 
 /**
  * Every limit the host enforces on a peer, reached on purpose, and the paths
  * only a client without capabilities or an embedder takes. The host peer runs
  * with small limits and spare terminals, so each refusal costs a few frames.
- * The counts below hold whichever connection started the journey's terminal:
- * each batch sends one frame more than the limit needs when it did not.
+ * The counts hold whichever connection started the journey's terminal: each
+ * batch sends one frame more than the limit needs when it did not.
  */
 export const limitsReached: JourneyStep = {
   name: 'limitsReached',
   needs: { host: ['limits'] },
-  act: async ({ host, inject, second, until, before }) => {
-    const { limits, spareTerminals } = await host.call<HostPeerLimits>('limits');
+  act: async (ctx) => {
+    const { limits, spareTerminals } = await ctx.host.call<HostPeerLimits>('limits');
     const spare = (i: number) => spareTerminals[i] ?? `spare-${i + 1}`;
-    await second();
+    await ctx.second();
     // A bare stream on a spare terminal: its snapshot names `source`, a gated frame on it is refused,
-    // it asks for scrollback, and asks for a size past the host's limit.
-    injectAll(inject, 'primary', [
-      subscribe(STREAM.bare, spare(0), { client: EMBEDDER }),
-      handmadeFrame(WIRE.opcode.SetOutputPaused, STREAM.bare, JSON.stringify({ paused: true })),
-      handmadeFrame(WIRE.opcode.SnapshotRequest, STREAM.bare, JSON.stringify(SCROLLBACK_REQUEST)),
-      handmadeFrame(WIRE.opcode.Resize, STREAM.bare, JSON.stringify({ cols: limits.maxCols + 1, rows: 24 })),
-    ]);
-    // Terminals: the primary connection starts spares until its own limit refuses one, then the second
-    // connection until the host's limit does; the second batch waits, so the counts are the same in every run.
-    injectAll(inject, 'primary', STREAM.startedByPrimary.map((id, i) => subscribe(id, spare(i + 1))));
-    await until((o) => errorAnswer('primary', 'TERMINALS_PER_CONNECTION_LIMIT')(o, before));
-    injectAll(inject, 'second', STREAM.startedBySecond.map((id, i) => subscribe(id, spare(i + 3))));
-    await until((o) => errorAnswer('second', 'TERMINALS_PER_SERVER_LIMIT')(o, before));
+    // it asks for scrollback, and for a size past the host's limit.
+    await subscribeExchange(ctx, 'primary', STREAM.bare, spare(0), { client: EMBEDDER });
+    await errorExchange(ctx, WIRE.opcode.SetOutputPaused, JSON.stringify({ paused: true }), 'an Error refusing the ungated SetOutputPaused');
+    await exchange(ctx, 'primary', handmadeFrame(WIRE.opcode.SnapshotRequest, STREAM.bare, JSON.stringify(SCROLLBACK_REQUEST)), { streamId: STREAM.bare, opcodes: [WIRE.opcode.SnapshotEnd] }, 'the snapshot answering the scrollback request');
+    await errorExchange(ctx, WIRE.opcode.Resize, JSON.stringify({ cols: limits.maxCols + 1, rows: 24 }), 'an Error refusing the Resize past maxCols');
+    // Terminals: the primary connection starts spares until its own limit refuses one, then the second connection until the host's does.
+    for (const [i, id] of STREAM.startedByPrimary.entries()) await subscribeExchange(ctx, 'primary', id, spare(i + 1));
+    for (const [i, id] of STREAM.startedBySecond.entries()) await subscribeExchange(ctx, 'second', id, spare(i + 3));
     // Streams: more subscribes to a running terminal than one connection may hold.
-    injectAll(inject, 'primary', STREAM.extra.slice(0, limits.maxStreamsPerConnection - 1).map((id) => subscribe(id, spare(0))));
+    for (const id of STREAM.extra.slice(0, limits.maxStreamsPerConnection - 1)) await subscribeExchange(ctx, 'primary', id, spare(0));
     // Input after the spare exits, on the stream that did not negotiate writeUnavailable.
-    injectAll(inject, 'primary', [handmadeFrame(WIRE.opcode.Input, STREAM.bare, 'exit\r')]);
-    await until((o) => onBareStream(o, before, WIRE.opcode.Metadata, (f) => eventType(f) === 'exit', "the 'exit' event on the bare stream"));
-    injectAll(inject, 'primary', [handmadeFrame(WIRE.opcode.Input, STREAM.bare, 'after exit\r')]);
+    await exchange(ctx, 'primary', handmadeFrame(WIRE.opcode.Input, STREAM.bare, 'exit\r'), { streamId: STREAM.bare, opcodes: [WIRE.opcode.Metadata], where: (f) => eventType(f) === 'exit' }, "the 'exit' event on the bare stream");
+    await errorExchange(ctx, WIRE.opcode.Input, 'after exit\r', 'an Error answering input after exit');
   },
   done: (o, before) =>
     first(
@@ -73,6 +83,6 @@ export const limitsReached: JourneyStep = {
       errorAnswer('second', 'TERMINALS_PER_SERVER_LIMIT')(o, before),
       errorAnswer('primary', 'TOO_MANY_STREAMS')(o, before),
       errorAnswer('primary', 'WRITE_UNAVAILABLE')(o, before),
-      onBareStream(o, before, WIRE.opcode.SnapshotStart, (f) => payloadText(f).includes(`"${SCROLLBACK_REQUEST.requestId}"`), "the snapshot answering the bare stream's scrollback request"),
+      sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.SnapshotStart, where: (f) => f.streamId === STREAM.bare && payloadText(f).includes(`"${SCROLLBACK_REQUEST.requestId}"`) }, "the snapshot answering the bare stream's scrollback request"),
     ),
 };

@@ -166,6 +166,7 @@ export async function runPairing(
           dropSequencedInput: (who, passBefore) => p.dropSequencedInput(who, passBefore),
           inject: (who, bytes) => p.inject(who, bytes),
           until: async (m) => void (await until(m, options.stepDeadlineMs, stallWindowMs)),
+          observe,
         };
         if (step.typed) {
           typed += step.typed;

@@ -31,6 +31,8 @@ export interface StepContext {
   inject(client: ClientLabel, bytes: Uint8Array): boolean;
   /** Waits until `missing` returns undefined; a stall names what it still returned. */
   until(missing: (o: Observation) => string | undefined): Promise<void>;
+  /** What the peers and the proxy see now. */
+  observe(): Promise<Observation>;
   /** What the peers saw before this step began, for "more than before" barriers. */
   readonly before: Observation;
   readonly ops: DrivableOps;

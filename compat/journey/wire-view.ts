@@ -8,7 +8,7 @@ import type { ClientLabel, FrameDirection, ProxiedFrame } from './recording-prox
  * fail the journey, which reading them from its own tables would hide.
  */
 export const WIRE = {
-  opcode: { Output: 1, SnapshotStart: 2, Resized: 5, Error: 6, Input: 7, Resize: 8, Subscribe: 9, Unsubscribe: 10, SnapshotRequest: 11, Metadata: 12, SetOutputPaused: 16, WriteUnavailable: 17, InputAck: 18 },
+  opcode: { Output: 1, SnapshotStart: 2, SnapshotEnd: 4, Resized: 5, Error: 6, Input: 7, Resize: 8, Subscribe: 9, Unsubscribe: 10, SnapshotRequest: 11, Metadata: 12, SetOutputPaused: 16, WriteUnavailable: 17, InputAck: 18 },
   inputAckFlag: { deliveryUnknown: 1, resend: 2 },
   headerBytes: 16,
 } as const;
