@@ -16,6 +16,7 @@ import type { Progress } from './progress.js';
 import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
 import { orderByRootCause } from './report/root-causes.js';
+import { skippedStepNotes } from './report/skipped-steps.js';
 import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
@@ -76,6 +77,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     journeys.fail();
     throw e;
   });
+  for (const note of skippedStepNotes(recordings.skippedSteps)) notes.push(matrix ? `${baseline.label}: ${note}` : note);
   const manifests = { old: old.manifest, new: current.manifest };
   const dynamic = [...runDynamicRules(recordings, manifests), ...runPtyOutcomeRules(recordings.pty)];
   coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings) });

@@ -1,6 +1,6 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
-import type { JourneyRecordingSet, PairingRecording } from '../recording.js';
+import type { JourneyRecordingSet, PairingRecording, StepName } from '../recording.js';
 import { drivableOps, stepsSkippedInRun } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
@@ -13,6 +13,8 @@ export interface JourneyRecordings {
   newClientOldHost: PairingRecording;
   /** The second pass, both skews against a real shell in a PTY: judged on outcomes only. */
   pty: { oldClientNewHost: PairingRecording; newClientOldHost: PairingRecording };
+  /** Script steps no pairing of this run walked, because a peer of either build cannot drive them, with why. */
+  skippedSteps: ReadonlyMap<StepName, string>;
 }
 
 async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<PeerProcess> {
@@ -71,7 +73,7 @@ export async function runJourneyPairings(
     // The PTY pass has no same-version references, so its steps keep the whole step deadline.
     const ptyRun = run(PTY_PLAN);
     const { recordings, alongside } = await runFourPairings(old, current, options, run(SCRIPT_PLAN), [() => ptyRun(old, current), () => ptyRun(current, old)]);
-    return { ...recordings, pty: { oldClientNewHost: alongside[0]!, newClientOldHost: alongside[1]! } };
+    return { ...recordings, pty: { oldClientNewHost: alongside[0]!, newClientOldHost: alongside[1]! }, skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped };
   });
 }
 
