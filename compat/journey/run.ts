@@ -93,16 +93,22 @@ export async function runFourPairings(
   run: RunOne,
   alongside: ReadonlyArray<() => Promise<PairingRecording>> = [],
 ): Promise<{ recordings: JourneyRecordingSet; alongside: PairingRecording[] }> {
-  const early = alongside.slice(0, options.concurrentPairings - 1);
-  const [oldOld, ...earlyDone] = await inLanes(options.concurrentPairings, [() => run(old, old), ...early]);
+  const freeLanes = options.concurrentPairings - 1;
+  const early = alongside.slice(0, freeLanes);
+  // A lane nothing else fills beside old × old (explore) takes new × new, without windows:
+  // waiting would leave it idle, and only a break new × new stalls costs its deadline.
+  const newNewEarly = early.length < freeLanes;
+  const [oldOld, ...earlyDone] = await inLanes(options.concurrentPairings, [() => run(old, old), ...early, ...(newNewEarly ? [() => run(current, current)] : [])]);
   const windows = stallWindowsFrom([oldOld!], options.stepDeadlineMs);
-  const [newNew, oldClientNewHost, newClientOldHost, ...lateDone] = await inLanes(options.concurrentPairings, [
-    () => run(current, current, windows),
+  const late = await inLanes(options.concurrentPairings, [
+    ...(newNewEarly ? [] : [() => run(current, current, windows)]),
     () => run(old, current, windows),
     () => run(current, old, windows),
     ...alongside.slice(early.length),
   ]);
-  return { recordings: { newNew: newNew!, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: [...earlyDone, ...lateDone] };
+  const newNew = newNewEarly ? earlyDone.pop()! : late.shift()!;
+  const [oldClientNewHost, newClientOldHost, ...lateDone] = late;
+  return { recordings: { newNew, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: [...earlyDone, ...lateDone] };
 }
 
 /** Which steps of `plan` every pairing of this run walks: only those both builds' peers can drive. */
