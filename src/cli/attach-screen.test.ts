@@ -49,4 +49,17 @@ describe('AttachScreen', () => {
     screen.repaint(SNAPSHOT);
     expect((await settled()).lines[ROWS - 1]).toBe('');
   });
+
+  it("hands the remote's output on as written only once the terminal's write has completed", () => {
+    const completions: Array<() => void> = [];
+    const written: string[] = [];
+    const out = { write: (text: string, done?: () => void) => (written.push(text), done && completions.push(done), false) };
+    const screen = new AttachScreen(out);
+    let delivered = 0;
+    screen.output('a burst of output', () => delivered++);
+    expect(written).toEqual(['a burst of output']);
+    expect(delivered).toBe(0); // still in the terminal's write queue: the host must not send more for it yet
+    completions.splice(0).forEach((done) => done());
+    expect(delivered).toBe(1);
+  });
 });

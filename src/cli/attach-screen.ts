@@ -4,7 +4,8 @@ const RESTORE_CURSOR = '\x1b8';
 
 /** The local terminal, as attach draws on it: the remote screen, plus termwire's notices. */
 export interface AttachScreenOutput {
-  write(text: string): unknown;
+  /** `written` runs once the text has left for the terminal (Node's Writable.write callback). */
+  write(text: string, written?: () => void): unknown;
   readonly rows?: number | undefined;
   readonly columns?: number | undefined;
 }
@@ -39,8 +40,9 @@ export class AttachScreen {
     this.afterRepaint = [];
   }
 
-  output(text: string): void {
-    this.out.write(text);
+  /** The remote's output; `written` runs once the terminal has it, which is when the host may send more. */
+  output(text: string, written: () => void): void {
+    this.out.write(text, written);
   }
 
   private statusLine(text: string): void {

@@ -120,7 +120,8 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
       throw error;
     });
   const client = new TerminalClient({ connect });
-  const stream = client.subscribe(opts.terminal, { viewport: viewport() });
+  // Output goes straight to this terminal, which is the screen: no headless model parses it first.
+  const stream = client.subscribe(opts.terminal, { viewport: viewport(), outputSink: (text, delivered) => screen.output(text, delivered) });
   const instances = new InstanceWatch();
 
   const deadline = setTimeout(() => {
@@ -145,7 +146,6 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     if (instances.changed(event)) screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
   });
   stream.on('snapshot', (snapshot) => screen.repaint(snapshot.text));
-  stream.on('output', ({ text }) => screen.output(text));
   stream.on('errorFrame', ({ code, message }) => screen.notice(`host error ${code}: ${message}`));
   stream.on('inputNotice', ({ message }) => screen.notice(message));
   stream.on('exit', ({ exitCode, signal }) => end(remoteExitEnding(exitCode, signal)));

@@ -6,6 +6,7 @@ import type { Result, WireError } from '../codec/errors.js';
 import type { OpcodeName } from '../codec/opcodes.js';
 import type { PayloadOf } from '../codec/payload.js';
 import { isKnownEventType, METADATA_EVENTS } from '../codec/events.js';
+import type { AckBatcher } from './ack-batcher.js';
 import { parseErrorText } from './output-tracker.js';
 import type { ClientStream } from './stream.js';
 
@@ -30,7 +31,7 @@ export function receiveStreamFrame(stream: ClientStream, frame: Frame): void {
       return withPayload(stream, 'OutputSpan', frame, (span) => onOutput(stream, span.data, frame.seq, span.rawLength));
     case Op.Resized:
       return withPayload(stream, 'Resized', frame, (size) => {
-        stream.rx.screen.resize(size.cols, size.rows);
+        stream.rx.screen?.resize(size.cols, size.rows);
         stream.raise('resized', { cols: size.cols, rows: size.rows, reason: size.reason });
       });
     case Op.Error:
@@ -84,7 +85,7 @@ function onSnapshotEnd(stream: ClientStream, frame: Frame): void {
   const result = stream.rx.assembler.end();
   if (!result.ok) return report(stream, frame, result.problem);
   const snap = result.snapshot;
-  stream.rx.screen.replace(snap.text, snap.cols, snap.rows);
+  stream.rx.screen?.replace(snap.text, snap.cols, snap.rows);
   stream.rx.tracker.snapshotApplied(snap.seq);
   stream.counters.snapshotsApplied++;
   stream.raise('snapshot', { source: snap.source, requestId: snap.requestId, seq: snap.seq, cols: snap.cols, rows: snap.rows, truncated: snap.truncated, bytes: snap.text.length, text: snap.text });
@@ -96,8 +97,8 @@ function onOutput(stream: ClientStream, text: string, seq: number, bytes: number
   counters.outputBytes += bytes;
   // Credit is returned for every byte received, applied or not: the host's
   // window counts bytes sent, and ignored output would otherwise leak it.
-  // Applied output is credited once the screen has parsed it, so the host's
-  // window also bounds how far the screen can fall behind.
+  // Applied output is credited once the screen has parsed it (or the sink
+  // delivered it), so the host's window also bounds how far either can fall behind.
   const batcher = stream.rx.ackBatcher;
   const expectedStart = stream.rx.tracker.lastSeq;
   const verdict = stream.rx.tracker.judge(seq, bytes);
@@ -105,9 +106,11 @@ function onOutput(stream: ClientStream, text: string, seq: number, bytes: number
   switch (verdict) {
     case 'apply': {
       counters.outputApplied++;
-      const epoch = batcher?.epoch;
-      if (!stream.rx.screen.write(text, () => batcher?.consumed(bytes, epoch))) {
-        batcher?.consumed(bytes, epoch);
+      const credit = creditOnce(batcher, bytes);
+      const { screen, sink } = stream.rx;
+      if (sink) sink(text, credit);
+      else if (!screen!.write(text, credit)) {
+        credit();
         const requestId = stream.requestSnapshot(); // the screen has a hole: repaint it from the host
         stream.problem({ code: 'SCREEN_OVERRUN', message: `the local screen refused ${bytes} bytes of output (too much pending); snapshot ${requestId} requested`, streamId: stream.id, opcode: Op.Output, seq });
         return;
@@ -128,4 +131,20 @@ function onOutput(stream: ClientStream, text: string, seq: number, bytes: number
       stream.raise('gap', { expectedStart: expectedStart ?? 0, seq, bytes, requestId });
     }
   }
+}
+
+/**
+ * Credit for one applied Output, on the connection it arrived on: a later
+ * call (a sink that calls `delivered` twice) credits nothing, or the host
+ * would count other bytes as consumed before they are.
+ */
+function creditOnce(batcher: AckBatcher | undefined, bytes: number): () => void {
+  if (!batcher) return () => {};
+  const epoch = batcher.epoch;
+  let credited = false;
+  return () => {
+    if (credited) return;
+    credited = true;
+    batcher.consumed(bytes, epoch);
+  };
 }

@@ -28,9 +28,24 @@ export interface StreamContext {
   released(stream: ClientStream): void;
 }
 
+/**
+ * Takes a stream's applied output in place of a local screen; calls
+ * `delivered` once the text is where it goes (written to the terminal).
+ */
+export type OutputSink = (text: string, delivered: () => void) => void;
+
 export interface SubscribeOptions {
   /** Sent in Subscribe; later resize() calls replace it for re-subscriptions. */
   readonly viewport?: { readonly cols: number; readonly rows: number };
+  /**
+   * Output goes to this sink instead of a local screen: the stream keeps no
+   * headless screen (screenLines() throws, whenIdle() waits for nothing) and
+   * credits each Output once the sink calls `delivered`, so the host's window
+   * bounds what the sink holds. For a consumer that draws output on a real
+   * terminal (termwire attach), where a second screen model would only cost
+   * parse time. Default undefined: a LocalScreen parses output and credits it.
+   */
+  readonly outputSink?: OutputSink;
 }
 
 /**
@@ -48,7 +63,9 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
   readonly rx: {
     readonly assembler: SnapshotAssembler;
     readonly tracker: OutputTracker;
-    readonly screen: LocalScreen;
+    /** Undefined when output goes to `sink` instead. */
+    readonly screen: LocalScreen | undefined;
+    readonly sink: OutputSink | undefined;
     ackBatcher: AckBatcher | undefined;
   };
   private currentState: StreamState = 'pending';
@@ -74,7 +91,8 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     this.rx = {
       assembler: new SnapshotAssembler(ctx.options.maxSnapshotBytes),
       tracker: new OutputTracker(),
-      screen: new LocalScreen(size.cols, size.rows, ctx.options.scrollbackRows),
+      screen: opts.outputSink ? undefined : new LocalScreen(size.cols, size.rows, ctx.options.scrollbackRows),
+      sink: opts.outputSink,
       ackBatcher: undefined,
     };
     this.input = new StreamInput({
@@ -186,7 +204,9 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     return done;
   }
 
+  /** The visible lines of the local screen; throws on a stream subscribed with an outputSink (it has none). */
   screenLines(): string[] {
+    if (!this.rx.screen) throw new Error(`stream ${this.id} ('${this.terminal}') has no local screen: it was subscribed with an outputSink`);
     return this.rx.screen.lines();
   }
 
@@ -201,9 +221,9 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     return lines.join('\n');
   }
 
-  /** Resolves once everything received so far has been parsed by the local screen. */
+  /** Resolves once everything received so far has been parsed by the local screen (at once without one). */
   whenIdle(): Promise<void> {
-    return this.rx.screen.whenIdle();
+    return this.rx.screen?.whenIdle() ?? Promise.resolve();
   }
 
   // ---- called by the client -------------------------------------------------
@@ -273,7 +293,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> {
     this.rx.ackBatcher?.flush();
     this.rx.ackBatcher?.discard();
     this.setState('closed');
-    this.rx.screen.dispose();
+    this.rx.screen?.dispose();
     this.ctx.released(this);
     this.emit('unsubscribed', { streamId: this.id });
   }

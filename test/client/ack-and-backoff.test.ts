@@ -69,7 +69,7 @@ async function streamWithHeldParses() {
   const stream = client.subscribe('t1');
   await waitFor(() => stream.counters.snapshotsApplied === 1, { what: 'initial snapshot' });
   const parsed: Array<() => void> = [];
-  const screen = stream.rx.screen;
+  const screen = stream.rx.screen!;
   const write = screen.write.bind(screen);
   screen.write = (text, onParsed) => write(text, () => parsed.push(() => onParsed?.()));
   return { h, stream, scheduler, parsed };

@@ -15,7 +15,7 @@ describe('a screen that refuses output', () => {
     client.start();
     const stream = client.subscribe('t1');
     await waitFor(() => stream.counters.snapshotsApplied === 1, { what: 'initial snapshot' });
-    const screen = stream.rx.screen;
+    const screen = stream.rx.screen!;
     const write = screen.write.bind(screen);
     let refuse = true;
     screen.write = (text, onParsed) => (refuse ? ((refuse = false), false) : write(text, onParsed));

@@ -72,18 +72,17 @@ export class TermwireHost {
     await terminal.screen.settled();
   }
 
-  /** A long-lived client subscribed to terminal `name`, with the screens that should not parse stubbed out. */
+  /** A long-lived client subscribed to terminal `name`; a screen switched off does not parse (the host's is stubbed, the client's replaced by a sink). */
   async subscribe(name: string, parsing: Parsing): Promise<BenchStream> {
     const client = newClient(this.server.url);
     this.clients.push(client);
     client.start();
-    const stream = client.subscribe(name);
+    // Without the client screen, output goes to a sink that takes it at once, as attach's terminal would.
+    const stream = client.subscribe(name, parsing.client ? {} : { outputSink: (_text, delivered) => delivered() });
     await stream.next('snapshot');
     await stream.whenIdle();
     const hostStream = this.connections.map((c) => c.stream(stream.id)).find((s) => s?.terminal.name === name);
     if (!hostStream) throw new Error(`bench: no host stream for terminal '${name}'`);
-    // The screen credits output once parsed: a switched-off screen credits at once.
-    if (!parsing.client) stream.rx.screen.write = (_text, onParsed) => (onParsed?.(), true);
     if (!parsing.host) hostStream.terminal.screen.write = () => {};
     return { name, client, stream, hostStream, backend: this.backends.get(name)! };
   }

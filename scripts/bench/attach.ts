@@ -1,0 +1,79 @@
+/**
+ * Attach section: `cat` of a 20 MiB log through real `termwire serve` and
+ * `termwire attach` processes, attach's terminal a real PTY drained by this
+ * process, timed from the keystroke until the end marker is read back;
+ * against the same `cat` in a local PTY drained the same way. Rounds alternate.
+ *
+ * Diagnostic rows give each process's CPU per MiB, and how much of the cat
+ * reached attach's terminal (the host may replace output a slow reader could
+ * not take with a snapshot, which would make a fast figure a hollow one).
+ */
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { interleave, measure, type Sample } from './lib/interleave.js';
+import { processCpuSeconds } from './lib/process-cpu.js';
+import { PtySession } from './lib/pty-session.js';
+import type { Row } from './lib/row.js';
+import { ServeAttach } from './lib/serve-attach.js';
+import { logLines } from './lib/terminal-text.js';
+
+export const name = 'attach';
+
+const TARGET_VS_LOCAL_PTY = 0.5;
+const MiB = 1024 * 1024;
+const FILE_MIB = 20;
+const ROUNDS = Number(process.env['TERMWIRE_BENCH_ROUNDS'] ?? 5);
+
+/** Log lines (ASCII, so chars = bytes) adding up to at least `bytes`. */
+function logFile(bytes: number): string {
+  const block = logLines(1000);
+  return block.repeat(Math.ceil(bytes / block.length));
+}
+
+let markers = 0;
+
+/** Runs the cat in `session`; the marker's digits are computed by the shell, so the typed line never matches it. */
+async function catTrial(session: PtySession, file: string, processes: Readonly<Record<string, number>>): Promise<Sample> {
+  const n = ++markers;
+  const cpuBefore = Object.fromEntries(Object.entries(processes).map(([key, pid]) => [key, processCpuSeconds(pid) ?? 0]));
+  const drainBefore = process.cpuUsage();
+  const readBefore = session.bytesRead;
+  const ms = await session.typeUntil(`cat ${file}; echo cat-done-$((${n}*1000+7))`, `cat-done-${n * 1000 + 7}`);
+  const drain = process.cpuUsage(drainBefore);
+  const cpu = Object.fromEntries(Object.entries(processes).map(([key, pid]) => [`${key}Cpu`, (processCpuSeconds(pid) ?? 0) - cpuBefore[key]!]));
+  return { seconds: ms / 1000, drainCpu: (drain.user + drain.system) / 1e6, read: session.bytesRead - readBefore, ...cpu };
+}
+
+export async function run(): Promise<Row[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'termwire-bench-attach-'));
+  const file = join(dir, 'build.log');
+  const text = logFile(FILE_MIB * MiB);
+  writeFileSync(file, text);
+  const mib = text.length / MiB;
+  const local = PtySession.spawn('local bash', 'bash', ['--noprofile', '--norc'], { PS1: '$ ' });
+  const remote = await ServeAttach.start(join(dir, 'token'), 'bench');
+  try {
+    for (const session of [local, remote.attach]) await session.typeUntil('echo ready-$((40+2))', 'ready-42');
+    const [localPty, termwire] = await interleave(
+      [() => catTrial(local, file, {}), () => catTrial(remote.attach, file, { serve: remote.servePid, attach: remote.attach.pid })],
+      { rounds: ROUNDS, warmupRounds: 1 },
+    );
+    const mbps = (sample: Sample) => (mib * MiB) / measure(sample, 'seconds') / 1e6;
+    const base = mbps(localPty!);
+    const msPerMiB = (sample: Sample, key: string) => ({ value: (measure(sample, key) * 1000) / mib, unit: ' ms/MiB' });
+    return [
+      { section: name, name: `cat ${FILE_MIB} MiB via serve + attach, read on a PTY`, value: mbps(termwire!), unit: ' MB/s', ratio: mbps(termwire!) / base, baseline: 'same cat, local PTY', target: TARGET_VS_LOCAL_PTY },
+      { section: name, name: `cat ${FILE_MIB} MiB in a local PTY (node-pty)`, value: base, unit: ' MB/s' },
+      { section: name, name: '  serve process CPU (diagnostic)', ...msPerMiB(termwire!, 'serveCpu') },
+      { section: name, name: '  attach process CPU (diagnostic)', ...msPerMiB(termwire!, 'attachCpu') },
+      { section: name, name: '  draining attach PTY, this process CPU (diagnostic)', ...msPerMiB(termwire!, 'drainCpu') },
+      { section: name, name: '  draining local PTY, this process CPU (diagnostic)', ...msPerMiB(localPty!, 'drainCpu') },
+      { section: name, name: '  bytes read from attach PTY (diagnostic)', value: measure(termwire!, 'read') / MiB, unit: ' MiB', ratio: measure(termwire!, 'read') / measure(localPty!, 'read'), baseline: 'bytes read from local PTY', note: 'below 1: output replaced by snapshots' },
+    ];
+  } finally {
+    await local.close();
+    await remote.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
