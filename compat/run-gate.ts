@@ -12,6 +12,7 @@ import { surfaceNotes } from './manifest/surface.js';
 import { measureCoverage } from './coverage/measure.js';
 import type { BaselineCoverage } from './report/coverage.js';
 import type { ExploreOptions } from './explore/run-explore.js';
+import type { ReferenceCache } from './journey/reference-cache.js';
 import type { Progress } from './progress.js';
 import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
@@ -73,7 +74,8 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const journeys = opts.progress.step(`journeys against ${baseline.label}`);
   // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
   const { runJourneyPairings } = await import('./journey/run.js');
-  const recordings = await runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg) }).catch((e: unknown) => {
+  const references = { dir: cacheDirOf(opts), baselineCommit: baseline.commit };
+  const recordings = await runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), references }).catch((e: unknown) => {
     journeys.fail();
     throw e;
   });
@@ -82,7 +84,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const dynamic = [...runDynamicRules(recordings, manifests), ...runPtyOutcomeRules(recordings.pty)];
   coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings) });
   journeys.found(dynamic.length);
-  const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, schedules) : [];
+  const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, schedules, references) : [];
   return [...findings, ...dynamic.map(tag), ...explored.map(tag)];
 }
 
@@ -92,10 +94,10 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
  */
 const EXPLORE_SKIPS_RULES = ['SURFACE_NOT_EXERCISED'] as const;
 
-async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, progress: Progress, label: string, schedules: string[]): Promise<Finding[]> {
+async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, progress: Progress, label: string, schedules: string[], references: ReferenceCache): Promise<Finding[]> {
   const step = progress.step(`explore ${explore.count} journey(s) from seed ${explore.seed} against ${label}`);
   const { runExplore } = await import('./explore/run-explore.js');
-  const journeys = await runExplore({ old, new: current }, explore, { onProgress: (msg) => step.update(msg) }).catch((e: unknown) => {
+  const journeys = await runExplore({ old, new: current }, explore, { onProgress: (msg) => step.update(msg), references }).catch((e: unknown) => {
     step.fail();
     throw e;
   });

@@ -1,5 +1,6 @@
 import type { BuildInfo } from '../build-info.js';
-import { runDecision, runFourPairings, withPairingBuilds } from '../journey/run.js';
+import { journeyShape, referenceOf, runDecision, runFourPairings, withPairingBuilds } from '../journey/run.js';
+import type { ReferenceCache } from '../journey/reference-cache.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, runPairing } from '../journey/run-pairing.js';
 import type { JourneyRecordingSet } from '../recording.js';
 import { describeSchedule, drawSchedule, type Schedule } from './schedule.js';
@@ -24,7 +25,7 @@ export interface ExploreJourney {
 export async function runExplore(
   builds: { old: BuildInfo; new: BuildInfo },
   explore: ExploreOptions,
-  opts: { onProgress: (msg: string) => void; journey?: Partial<JourneyOptions> },
+  opts: { onProgress: (msg: string) => void; journey?: Partial<JourneyOptions>; references?: ReferenceCache },
 ): Promise<ExploreJourney[]> {
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
@@ -34,7 +35,8 @@ export async function runExplore(
       const plan: JourneyPlan = { hostBackend: 'script', steps: schedule.steps };
       const decision = runDecision(plan, old, current);
       opts.onProgress(`explore ${i + 1}/${explore.count}: ${describeSchedule(schedule)}`);
-      const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows));
+      const reference = referenceOf(opts, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), ...journeyShape(plan, decision, options) });
+      const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows), [], reference);
       journeys.push({ schedule, recordings });
     }
     return journeys;

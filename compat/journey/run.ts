@@ -4,6 +4,7 @@ import type { JourneyRecordingSet, PairingRecording, StepName } from '../recordi
 import { drivableOps, stepsSkippedInRun } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
+import { cachedReference, type ReferenceCache } from './reference-cache.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
 
 export interface JourneyRecordings {
@@ -59,7 +60,7 @@ export async function inLanes<T>(lanes: number, tasks: ReadonlyArray<() => Promi
  */
 export async function runJourneyPairings(
   builds: { old: BuildInfo; new: BuildInfo },
-  opts: { onProgress: (msg: string) => void; journey?: Partial<JourneyOptions> },
+  opts: { onProgress: (msg: string) => void; journey?: Partial<JourneyOptions>; references?: ReferenceCache },
 ): Promise<JourneyRecordings> {
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
@@ -72,7 +73,8 @@ export async function runJourneyPairings(
     };
     // The PTY pass has no same-version references, so its steps keep the whole step deadline.
     const ptyRun = run(PTY_PLAN);
-    const { recordings, alongside } = await runFourPairings(old, current, options, run(SCRIPT_PLAN), [() => ptyRun(old, current), () => ptyRun(current, old)]);
+    const reference = referenceOf(opts, { plan: 'script', ...journeyShape(SCRIPT_PLAN, decisions.get(SCRIPT_PLAN)!, options) });
+    const { recordings, alongside } = await runFourPairings(old, current, options, run(SCRIPT_PLAN), [() => ptyRun(old, current), () => ptyRun(current, old)], reference);
     return { ...recordings, pty: { oldClientNewHost: alongside[0]!, newClientOldHost: alongside[1]! }, skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped };
   });
 }
@@ -92,13 +94,14 @@ export async function runFourPairings(
   options: JourneyOptions,
   run: RunOne,
   alongside: ReadonlyArray<() => Promise<PairingRecording>> = [],
+  reference: (record: () => Promise<PairingRecording>) => Promise<PairingRecording> = (record) => record(),
 ): Promise<{ recordings: JourneyRecordingSet; alongside: PairingRecording[] }> {
   const freeLanes = options.concurrentPairings - 1;
   const early = alongside.slice(0, freeLanes);
   // A lane nothing else fills beside old × old (explore) takes new × new, without windows:
   // waiting would leave it idle, and only a break new × new stalls costs its deadline.
   const newNewEarly = early.length < freeLanes;
-  const [oldOld, ...earlyDone] = await inLanes(options.concurrentPairings, [() => run(old, old), ...early, ...(newNewEarly ? [() => run(current, current)] : [])]);
+  const [oldOld, ...earlyDone] = await inLanes(options.concurrentPairings, [() => reference(() => run(old, old)), ...early, ...(newNewEarly ? [() => run(current, current)] : [])]);
   const windows = stallWindowsFrom([oldOld!], options.stepDeadlineMs);
   const late = await inLanes(options.concurrentPairings, [
     ...(newNewEarly ? [] : [() => run(current, current, windows)]),
@@ -109,6 +112,21 @@ export async function runFourPairings(
   const newNew = newNewEarly ? earlyDone.pop()! : late.shift()!;
   const [oldClientNewHost, newClientOldHost, ...lateDone] = late;
   return { recordings: { newNew, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: [...earlyDone, ...lateDone] };
+}
+
+/** What shapes a journey's frames besides the builds and the code: its steps, the ops and skips decided for the run, the options. */
+export function journeyShape(plan: JourneyPlan, decision: RunDecision, options: JourneyOptions): object {
+  return { steps: plan.steps.map((s) => s.name), ops: { client: [...decision.ops.client].sort(), host: [...decision.ops.host].sort() }, skipped: [...decision.skipped], options };
+}
+
+/** Old × old through the reference cache, when the caller gave one; says so when it was reused. */
+export function referenceOf(opts: { onProgress: (msg: string) => void; references?: ReferenceCache }, shape: object) {
+  return async (record: () => Promise<PairingRecording>) => {
+    let recorded = false;
+    const recording = await cachedReference(opts.references, shape, () => ((recorded = true), record()));
+    if (!recorded) opts.onProgress('journey: old client × old host reused from the reference cache');
+    return recording;
+  };
 }
 
 /** Which steps of `plan` every pairing of this run walks: only those both builds' peers can drive. */

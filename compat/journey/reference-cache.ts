@@ -1,0 +1,61 @@
+import { createHash, randomBytes } from 'node:crypto';
+import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { PairingRecording } from '../recording.js';
+
+/**
+ * Old × old recordings kept between gate runs. They depend on the baseline
+ * build, the journey code that drove them and the node that ran them, never on
+ * the working tree, so a maintainer's second run (and every self-test fixture)
+ * skips re-recording the baseline against itself. The key names all of that;
+ * anything the key misses would make the gate compare against a stale
+ * reference, so it errs wide: every file of the running gate's compat code.
+ */
+export interface ReferenceCache {
+  readonly dir: string;
+  readonly baselineCommit: string;
+}
+
+let codeHash: string | undefined;
+
+/** Every file of the compat code this process runs (the journey, the peer driver, the proxy, the recorder): built .js, or .ts when run from source. */
+function runningCompatCodeHash(): string {
+  if (codeHash) return codeHash;
+  const compatDir = join(dirname(fileURLToPath(import.meta.url)), '..');
+  const hash = createHash('sha256');
+  const walk = (dir: string): string[] =>
+    readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : /\.[jt]s$/.test(e.name) ? [join(dir, e.name)] : []));
+  for (const file of walk(compatDir).sort()) hash.update(relative(compatDir, file)).update('\0').update(readFileSync(file)).update('\0');
+  return (codeHash = hash.digest('hex'));
+}
+
+/** The file for one reference: the baseline, the running code and node, and whatever the caller says shaped the journey. */
+function referenceFile(cache: ReferenceCache, shape: unknown): string {
+  const key = createHash('sha256').update(JSON.stringify({ baseline: cache.baselineCommit, code: runningCompatCodeHash(), node: process.version, shape })).digest('hex');
+  return join(cache.dir, 'references', `${key}.json`);
+}
+
+/**
+ * The cached recording for this journey shape, or `record()`'s, which is kept
+ * when it walked every step (a stalled reference is never reused: the next
+ * run records it again). Written whole under a temporary name, then renamed,
+ * so runs racing on one cache never read half a file.
+ */
+export async function cachedReference(cache: ReferenceCache | undefined, shape: unknown, record: () => Promise<PairingRecording>): Promise<PairingRecording> {
+  if (!cache) return record();
+  const file = referenceFile(cache, shape);
+  try {
+    return JSON.parse(readFileSync(file, 'utf8')) as PairingRecording;
+  } catch {
+    // Absent or unreadable: record it.
+  }
+  const recording = await record();
+  if (recording.steps.every((s) => s.status !== 'stalled')) {
+    mkdirSync(dirname(file), { recursive: true });
+    const partial = `${file}.${randomBytes(4).toString('hex')}.tmp`;
+    writeFileSync(partial, JSON.stringify(recording));
+    renameSync(partial, file);
+  }
+  return recording;
+}
