@@ -84,9 +84,11 @@ type RunOne = (client: PairingBuild, host: PairingBuild, stallWindows?: StallWin
 /**
  * Old × old first: the baseline's own run is the measure of how long each step
  * takes when nothing is broken (a break in the working tree stalls new × new
- * too). Then new × new and both skews, each step with a stall window learned
- * from it. `alongside` pairings (the PTY pass) fill the lanes in both rounds.
- * Each pairing has its own peers and proxy, so pairings overlap.
+ * too). Every pairing that starts after it gets stall windows learned from it;
+ * one that starts beside it (new × new in explore) keeps the step deadline.
+ * The PTY pass (`alongside`) runs beside old × old first, so the script
+ * pairings usually start with windows. With old × old from the reference cache
+ * nothing waits for it. Each pairing has its own peers and proxy, so they overlap.
  */
 export async function runFourPairings(
   old: PairingBuild,
@@ -96,22 +98,26 @@ export async function runFourPairings(
   alongside: ReadonlyArray<() => Promise<PairingRecording>> = [],
   reference: (record: () => Promise<PairingRecording>) => Promise<PairingRecording> = (record) => record(),
 ): Promise<{ recordings: JourneyRecordingSet; alongside: PairingRecording[] }> {
-  const freeLanes = options.concurrentPairings - 1;
-  const early = alongside.slice(0, freeLanes);
-  // A lane nothing else fills beside old × old (explore) takes new × new, without windows:
-  // waiting would leave it idle, and only a break new × new stalls costs its deadline.
-  const newNewEarly = early.length < freeLanes;
-  const [oldOld, ...earlyDone] = await inLanes(options.concurrentPairings, [() => reference(() => run(old, old)), ...early, ...(newNewEarly ? [() => run(current, current)] : [])]);
-  const windows = stallWindowsFrom([oldOld!], options.stepDeadlineMs);
-  const late = await inLanes(options.concurrentPairings, [
-    ...(newNewEarly ? [] : [() => run(current, current, windows)]),
-    () => run(old, current, windows),
-    () => run(current, old, windows),
-    ...alongside.slice(early.length),
+  let windows: StallWindows | undefined;
+  const oldOld = async () => {
+    const recording = await reference(() => run(old, old));
+    windows = stallWindowsFrom([recording], options.stepDeadlineMs);
+    return recording;
+  };
+  const withWindows = (client: PairingBuild, host: PairingBuild) => () => run(client, host, windows);
+  const [besideOldOld, ...later] = alongside;
+  const results = await inLanes(options.concurrentPairings, [
+    oldOld,
+    ...(besideOldOld ? [besideOldOld] : []),
+    withWindows(current, current),
+    withWindows(old, current),
+    withWindows(current, old),
+    ...later,
   ]);
-  const newNew = newNewEarly ? earlyDone.pop()! : late.shift()!;
-  const [oldClientNewHost, newClientOldHost, ...lateDone] = late;
-  return { recordings: { newNew, oldOld: oldOld!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: [...earlyDone, ...lateDone] };
+  const [oldOldDone, ...afterOldOld] = results;
+  const ptyFirst = besideOldOld ? afterOldOld.splice(0, 1) : [];
+  const [newNew, oldClientNewHost, newClientOldHost, ...laterDone] = afterOldOld;
+  return { recordings: { newNew: newNew!, oldOld: oldOldDone!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: [...ptyFirst, ...laterDone] };
 }
 
 /** What shapes a journey's frames besides the builds and the code: its steps, the ops and skips decided for the run, the options. */

@@ -1,5 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import { inLanes } from '../../compat/journey/run.js';
+import type { PairingRecording } from '../../compat/recording.js';
+import { inLanes, runFourPairings } from '../../compat/journey/run.js';
+import { DEFAULT_JOURNEY_OPTIONS, type PairingBuild } from '../../compat/journey/run-pairing.js';
+import type { StallWindows } from '../../compat/journey/stall-window.js';
 
 describe('pairings in lanes', () => {
   it('keeps task order in the results and never runs more than the lanes at once', async () => {
@@ -35,5 +38,40 @@ describe('pairings in lanes', () => {
     await expect(run).rejects.toThrow('pairing 1 broke');
     expect(secondFinished).toBe(true);
     expect(started).toEqual([1, 2]);
+  });
+});
+
+describe('the four pairings around old × old', () => {
+  const build = (side: 'old' | 'new') => ({ side }) as unknown as PairingBuild;
+  const marked = (marker: string) => ({ peerErrors: [marker] }) as unknown as PairingRecording;
+  const run = async (client: PairingBuild, host: PairingBuild, windows?: StallWindows) => marked(`${client.side}×${host.side}${windows ? ' with windows' : ''}`);
+  const markers = (r: Awaited<ReturnType<typeof runFourPairings>>) => ({
+    ...Object.fromEntries(Object.entries(r.recordings).map(([k, v]) => [k, v.peerErrors[0]])),
+    alongside: r.alongside.map((a) => a.peerErrors[0]),
+  });
+  const options = { ...DEFAULT_JOURNEY_OPTIONS, concurrentPairings: 2 };
+
+  it('gives the skews stall windows from old × old, and keeps the PTY pass in order beside them', async () => {
+    const result = await runFourPairings(build('old'), build('new'), options, run, [async () => marked('pty 1'), async () => marked('pty 2')]);
+    expect(markers(result)).toEqual({ newNew: 'new×new with windows', oldOld: 'old×old', oldClientNewHost: 'old×new with windows', newClientOldHost: 'new×old with windows', alongside: ['pty 1', 'pty 2'] });
+  });
+
+  it('runs new × new beside old × old when nothing else fills the lane, without windows', async () => {
+    let finishOldOld!: () => void;
+    const oldOldRunning = new Promise<void>((resolve) => (finishOldOld = resolve));
+    const slowOldOld = async (client: PairingBuild, host: PairingBuild, windows?: StallWindows) => {
+      if (client.side === 'old' && host.side === 'old') await oldOldRunning;
+      else if (client.side === 'new' && host.side === 'new') {
+        finishOldOld();
+        await new Promise((resolve) => setImmediate(resolve)); // old × old's result is in before new × new frees its lane
+      }
+      return run(client, host, windows);
+    };
+    expect(markers(await runFourPairings(build('old'), build('new'), options, slowOldOld))).toMatchObject({ newNew: 'new×new', oldClientNewHost: 'old×new with windows', newClientOldHost: 'new×old with windows' });
+  });
+
+  it('takes old × old from the reference it is given', async () => {
+    const result = await runFourPairings(build('old'), build('new'), options, run, [], async () => marked('cached old×old'));
+    expect(result.recordings.oldOld.peerErrors).toEqual(['cached old×old']);
   });
 });
