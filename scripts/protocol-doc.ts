@@ -21,7 +21,7 @@ export const PROTOCOL_DOC_PATH = new URL('../docs/protocol.md', import.meta.url)
 const DIRECTION_LABEL: Record<OpcodeSpec['direction'], string> = { hostToClient: 'host→client', clientToHost: 'client→host' };
 
 /** One line per limit; keyed by the defaults object so a new option without a line fails to compile. */
-const LIMIT_DOCS: { readonly [K in keyof JsonLimits | Exclude<keyof DeframerOptions, 'allocate'>]: string } = {
+const LIMIT_DOCS: { readonly [K in keyof JsonLimits | Exclude<keyof DeframerOptions, 'allocate' | 'reusedBufferBytes'>]: string } = {
   maxJsonBytes: 'largest JSON payload accepted (PAYLOAD_TOO_LARGE)',
   maxJsonTokens: 'most structural JSON tokens `{ } [ ] , :` accepted (JSON_TOO_MANY_TOKENS)',
   maxJsonDepth: 'deepest nesting of objects and arrays accepted (JSON_TOO_DEEP)',

@@ -47,6 +47,11 @@ describe('JSON structure limits, checked before parsing', () => {
     expect(parse).not.toHaveBeenCalled();
   });
 
+  it('a nesting bomb behind a malformed UTF-8 byte is still JSON_TOO_DEEP: the limits come before the text', () => {
+    const bomb = Uint8Array.from([0xff, ...utf8.encode('['.repeat(1_000))]);
+    expect(payloadError(Op.Resize, bomb)).toMatchObject({ code: 'JSON_TOO_DEEP', actual: DEFAULT_JSON_LIMITS.maxJsonDepth + 1 });
+  });
+
   it('nesting exactly at the limit is accepted by the structure check', () => {
     const depth = DEFAULT_JSON_LIMITS.maxJsonDepth;
     expect(checkJsonLimits(utf8.encode('['.repeat(depth) + ']'.repeat(depth)))).toBeUndefined();

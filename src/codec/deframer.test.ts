@@ -123,3 +123,45 @@ describe('Deframer allocate option', () => {
     expect(describeItems(items)).toEqual([hex(frame)]);
   });
 });
+
+describe('Deframer reusedBufferBytes option', () => {
+  const frameOf = (size: number, fill: number) => encodeFrame({ opcode: Op.Output, streamId: 1, payload: new Uint8Array(size).fill(fill) });
+  /** Pushes each frame cut in two, so every frame spans chunks; returns each frame as it was when returned. */
+  function spanning(deframer: Deframer, frames: readonly Uint8Array[]) {
+    return frames.map((frame) => {
+      const wire = lengthPrefixed(frame);
+      const items = [...deframer.push(wire.subarray(0, 10)), ...deframer.push(wire.subarray(10))];
+      const [item] = items;
+      if (items.length !== 1 || !item?.ok) throw new Error('expected one frame');
+      return { bytes: item.bytes, hexWhenReturned: hex(item.bytes) };
+    });
+  }
+
+  it('assembles spanning frames up to the limit in one buffer, allocated once and reused', () => {
+    const allocated: number[] = [];
+    const deframer = new Deframer({ reusedBufferBytes: 1024, allocate: (n) => new Uint8Array(allocated[allocated.push(n) - 1]!) });
+    const frames = [frameOf(200, 0x61), frameOf(200, 0x62), frameOf(100, 0x63)];
+    const got = spanning(deframer, frames);
+    expect(got.map((g) => g.hexWhenReturned)).toEqual(frames.map(hex));
+    expect(allocated).toEqual([216]);
+    expect(new Set(got.map((g) => g.bytes.buffer)).size).toBe(1);
+    // The contract: a reused frame is valid until the next push only.
+    expect(hex(got[0]!.bytes)).not.toBe(hex(frames[0]!));
+  });
+
+  it('gives a frame above the limit a buffer of its own, and grows the reused one by doubling up to the limit', () => {
+    const allocated: number[] = [];
+    const deframer = new Deframer({ reusedBufferBytes: 300, allocate: (n) => new Uint8Array(allocated[allocated.push(n) - 1]!) });
+    const frames = [frameOf(100, 0x61), frameOf(150, 0x62), frameOf(400, 0x63), frameOf(120, 0x64)];
+    const got = spanning(deframer, frames);
+    expect(got.map((g) => g.hexWhenReturned)).toEqual(frames.map(hex));
+    expect(allocated).toEqual([116, 232, 416]);
+    expect(hex(got[2]!.bytes)).toBe(hex(frames[2]!));
+  });
+
+  it('by default leaves every frame valid after later pushes', () => {
+    const frames = [frameOf(200, 0x61), frameOf(200, 0x62)];
+    const got = spanning(new Deframer(), frames);
+    expect(got.map((g) => hex(g.bytes))).toEqual(frames.map(hex));
+  });
+});

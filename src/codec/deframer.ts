@@ -10,11 +10,21 @@ export interface DeframerOptions {
    * large frames (see scripts/bench/codec.ts). Default `new Uint8Array(n)`.
    */
   readonly allocate: (byteLength: number) => Uint8Array;
+  /**
+   * Spanning frames up to this many bytes are assembled in one buffer the
+   * deframer keeps and reuses, so such a frame is valid only until the next
+   * push(): a caller that keeps one copies it. Spares a fresh allocation per
+   * spanning frame, which costs more than the copy itself once the memory is
+   * new to the process (see scripts/bench/codec.ts). Larger frames get a
+   * buffer of their own. Default 0: every frame stays valid.
+   */
+  readonly reusedBufferBytes: number;
 }
 
 export const DEFAULT_DEFRAMER_OPTIONS: DeframerOptions = Object.freeze({
   maxFrameBytes: 16 * 1024 * 1024,
   allocate: (byteLength: number) => new Uint8Array(byteLength),
+  reusedBufferBytes: 0,
 });
 
 export const LENGTH_PREFIX_BYTES = 4;
@@ -27,7 +37,8 @@ export type DeframedItem = { readonly ok: true; readonly bytes: Uint8Array } | {
  * A resumable state machine over a queue of chunks: a short read is "need more
  * bytes", never an error. A length above maxFrameBytes is refused as soon as it
  * is read and that many bytes are skipped unbuffered, so the stream stays in
- * step and memory stays bounded. A frame inside one chunk is returned as a view.
+ * step and memory stays bounded. A frame inside one chunk is returned as a view
+ * of it; a frame that spans chunks is copied once, when its last byte arrives.
  */
 export class Deframer {
   private readonly options: DeframerOptions;
@@ -36,6 +47,7 @@ export class Deframer {
   private buffered = 0; // unread bytes across chunks
   private pendingLength = -1; // declared length of the frame being read, or -1
   private skipRemaining = 0; // bytes of a refused frame still to discard
+  private reused: Uint8Array = new Uint8Array(0); // where spanning frames up to reusedBufferBytes are assembled
 
   constructor(options: Readonly<Partial<DeframerOptions>> = {}) {
     this.options = { ...DEFAULT_DEFRAMER_OPTIONS, ...options };
@@ -60,8 +72,7 @@ export class Deframer {
     for (;;) {
       if (this.pendingLength < 0) {
         if (this.buffered < LENGTH_PREFIX_BYTES) break;
-        const header = this.take(LENGTH_PREFIX_BYTES);
-        const length = (header[0]! | (header[1]! << 8) | (header[2]! << 16)) + header[3]! * 0x1000000;
+        const length = this.takeLength();
         if (length > this.options.maxFrameBytes) {
           out.push({ ok: false, error: new WireError('FRAME_TOO_LARGE', `declared frame length ${length} bytes > maxFrameBytes ${this.options.maxFrameBytes}`, { limit: this.options.maxFrameBytes, actual: length }) });
           this.skip(length);
@@ -87,7 +98,7 @@ export class Deframer {
       this.advance(n);
       return view;
     }
-    const out = this.options.allocate(n);
+    const out = this.assemblyBuffer(n);
     let filled = 0;
     while (filled < n) {
       const head = this.chunks[0]!;
@@ -97,6 +108,24 @@ export class Deframer {
       this.advance(count);
     }
     return out;
+  }
+
+  /** Reads the u32 little-endian length prefix, wherever its bytes lie. */
+  private takeLength(): number {
+    let length = 0;
+    for (let i = 0; i < LENGTH_PREFIX_BYTES; i++) {
+      length += this.chunks[0]![this.chunkOffset]! * 2 ** (8 * i);
+      this.advance(1);
+    }
+    return length;
+  }
+
+  private assemblyBuffer(n: number): Uint8Array {
+    const limit = this.options.reusedBufferBytes;
+    if (n > limit) return this.options.allocate(n);
+    // Doubling keeps a run of slowly growing frames from reallocating each time.
+    if (this.reused.length < n) this.reused = this.options.allocate(Math.min(limit, Math.max(n, 2 * this.reused.length)));
+    return this.reused.subarray(0, n);
   }
 
   private advance(n: number): void {

@@ -23,6 +23,7 @@ const OPEN_BRACKET = 0x5b;
 const CLOSE_BRACKET = 0x5d;
 const COMMA = 0x2c;
 const COLON = 0x3a;
+const OPENING_BRACKETS = ['{', '['] as const;
 
 /**
  * Checks size, token count and nesting on the raw bytes before JSON.parse runs,
@@ -30,9 +31,35 @@ const COLON = 0x3a;
  * Returns the first limit broken, or undefined.
  */
 export function checkJsonLimits(bytes: Uint8Array, limits: JsonLimits = DEFAULT_JSON_LIMITS): WireError | undefined {
-  if (bytes.length > limits.maxJsonBytes) {
-    return new WireError('PAYLOAD_TOO_LARGE', `JSON payload ${bytes.length} bytes > maxJsonBytes ${limits.maxJsonBytes}`, { limit: limits.maxJsonBytes, actual: bytes.length });
+  return checkJsonSize(bytes, limits) ?? scanJsonStructure(bytes, limits);
+}
+
+export function checkJsonSize(bytes: Uint8Array, limits: JsonLimits = DEFAULT_JSON_LIMITS): WireError | undefined {
+  if (bytes.length <= limits.maxJsonBytes) return undefined;
+  return new WireError('PAYLOAD_TOO_LARGE', `JSON payload ${bytes.length} bytes > maxJsonBytes ${limits.maxJsonBytes}`, { limit: limits.maxJsonBytes, actual: bytes.length });
+}
+
+/**
+ * True when the decoded text cannot break the token or depth limit, whatever
+ * its structure: a structural token is one character, so tokens cannot
+ * outnumber the characters, and nesting cannot go deeper than the number of
+ * opening brackets, in strings or not. Counting brackets with the native
+ * indexOf costs a fraction of the exact scan, which runs only when this bound
+ * is too loose to decide.
+ */
+export function structureWithinJsonLimits(text: string, limits: JsonLimits = DEFAULT_JSON_LIMITS): boolean {
+  if (text.length > limits.maxJsonTokens) return false;
+  let openings = 0;
+  for (const bracket of OPENING_BRACKETS) {
+    for (let at = text.indexOf(bracket); at >= 0; at = text.indexOf(bracket, at + 1)) {
+      if (++openings > limits.maxJsonDepth) return false;
+    }
   }
+  return true;
+}
+
+/** The exact token count and nesting depth, outside strings, stopping at the first limit broken. */
+function scanJsonStructure(bytes: Uint8Array, limits: JsonLimits): WireError | undefined {
   let depth = 0;
   let tokens = 0;
   let inString = false;

@@ -1,8 +1,9 @@
 import type { z } from 'zod';
+import { compiledSchema } from './compiled-schema.js';
 import { decodeInputAckFlag, encodeInputAckFlag, type InputAckStatus } from './input-ack-flags.js';
 import { FrameEncodeError, type Result, WireError } from './errors.js';
 import type { Frame } from './header.js';
-import { checkJsonLimits, DEFAULT_JSON_LIMITS, type JsonLimits } from './json-limits.js';
+import { checkJsonLimits, checkJsonSize, DEFAULT_JSON_LIMITS, type JsonLimits, structureWithinJsonLimits } from './json-limits.js';
 import { OPCODES, type OpcodeName, opcodeSpec } from './opcodes.js';
 
 
@@ -36,9 +37,15 @@ export function decodeText(bytes: Uint8Array, frame?: Pick<Frame, 'opcode' | 'st
 }
 
 export function decodeJson<S extends z.ZodType>(bytes: Uint8Array, schema: S, limits: JsonLimits = DEFAULT_JSON_LIMITS, frame?: Pick<Frame, 'opcode' | 'streamId' | 'seq'>): Result<z.infer<S>> {
-  const limitError = checkJsonLimits(bytes, limits);
-  if (limitError) return { ok: false, error: Object.assign(limitError, frame) };
+  const sizeError = checkJsonSize(bytes, limits);
+  if (sizeError) return { ok: false, error: Object.assign(sizeError, frame) };
   const textResult = decodeText(bytes, frame);
+  // The exact structure scan runs when the cheap bound cannot decide, and on
+  // malformed UTF-8 too, so a bomb is reported as a bomb whatever its bytes.
+  if (!textResult.ok || !structureWithinJsonLimits(textResult.value, limits)) {
+    const limitError = checkJsonLimits(bytes, limits);
+    if (limitError) return { ok: false, error: Object.assign(limitError, frame) };
+  }
   if (!textResult.ok) return textResult;
   let raw: unknown;
   try {
@@ -46,7 +53,7 @@ export function decodeJson<S extends z.ZodType>(bytes: Uint8Array, schema: S, li
   } catch (e) {
     return { ok: false, error: new WireError('BAD_JSON', `payload is not JSON: ${(e as Error).message}`, { ...frame }) };
   }
-  const parsed = schema.safeParse(raw);
+  const parsed = compiledSchema(schema).safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const where = issue?.path.length ? issue.path.join('.') : '(root)';
@@ -91,7 +98,7 @@ export function encodePayload<N extends OpcodeName>(name: N, value: PayloadInput
     case 'flag':
       return encodeInputAckFlag(value as InputAckStatus);
     case 'json': {
-      const parsed = spec.schema.safeParse(value);
+      const parsed = compiledSchema(spec.schema).safeParse(value);
       if (!parsed.success) {
         const issue = parsed.error.issues[0];
         throw new FrameEncodeError('PAYLOAD_INVALID', `${name} ${issue?.path.join('.') || '(root)'}: ${issue?.message}`);

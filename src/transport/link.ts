@@ -4,7 +4,10 @@
  * WebSocket, a length-framed byte stream, or an in-process test link.
  */
 export interface LinkHandlers {
-  /** One whole frame's bytes, as received. */
+  /**
+   * One whole frame's bytes, as received, valid during this call only: a link
+   * may reuse the memory for a later frame, so a handler that keeps them copies.
+   */
   frame(bytes: Uint8Array): void;
   /** The link is gone (closed by either side, or declared dead by liveness). Called once. */
   close(reason: string): void;

@@ -109,6 +109,24 @@ describe('streamLink over a real loopback TCP socket', () => {
     expect(received.frames).toEqual([hex(output('one', 1)), hex(output('two', 2))]);
   });
 
+  it('holds frames that spanned reads before attach as copies: the next spanning frame does not overwrite them', async () => {
+    const { client, server } = await socketPair();
+    const link = streamLink(server);
+    const frames = [output('a'.repeat(300), 300), output('b'.repeat(300), 600)];
+    let sent = 0;
+    for (const frame of frames) {
+      const wire = lengthPrefixed(frame);
+      for (const piece of [wire.subarray(0, 100), wire.subarray(100)]) {
+        client.write(piece);
+        sent += piece.length;
+        await waitFor(() => server.bytesRead >= sent, { what: `server to read ${sent} bytes` });
+      }
+    }
+    const received = collect();
+    link.attach(received.handlers);
+    expect(received.frames).toEqual(frames.map(hex));
+  });
+
   it('closing one side closes the other once; sends after close are dropped', async () => {
     const { client, server, a, atA, atB } = await linkedPair();
     const socketErrors: Error[] = [];
