@@ -17,6 +17,7 @@ export const STEP_NAMES = [
   'inputAfterReconnect',
   'provokedErrors',
   'inputResend',
+  'inputDuplicated',
   'deliveryUnknown',
   'secondClient',
   'resize',

@@ -1,6 +1,6 @@
 import type { ClientObservation, Observation } from '../journey/observed-state.js';
 import { CORE_STEPS, dropStep, first, type JourneyStep, screenShows, terminalGot } from '../journey/steps.js';
-import { deliveryUnknownStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
+import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
 import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
 
 /**
@@ -77,6 +77,7 @@ const dropAndResubscribe = (label: string): JourneyStep[] => [dropStep(`echo dar
 
 const lostInput = (n: number) => inputResendStep([1, 2, 3].map((k) => `echo lost ${n}.${k}\r`));
 const uncertainWrite = (n: number) => deliveryUnknownStep(`echo maybe ${n}\r`);
+const duplicatedInput = (n: number) => inputDuplicatedStep([1, 2].map((k) => `echo twice ${n}.${k}\r`));
 
 /** Sizes step away from the journey's 80x24 by the draw's index, so every resize really changes the size. */
 function resize(n: number): JourneyStep {
@@ -113,4 +114,5 @@ export const MOVES: readonly Move[] = [
   { name: 'resize', weight: 1, steps: (n) => [resize(n)] },
   // The second client is attached and subscribed (its own step's barrier) before it claims.
   { name: 'claimViewport', weight: 1, steps: (n) => [SURFACE_STEPS.secondClient, claimViewport(n)] },
+  { name: 'duplicatedInput', weight: 1, steps: (n) => [duplicatedInput(n)] },
 ];

@@ -59,8 +59,8 @@ export class RecordingProxy {
   private connections = 0;
   private holding = false;
   private readonly held: Array<() => void> = [];
-  /** Armed by dropSequencedInput: how many more sequenced Inputs of that client pass before one is dropped. */
-  private inputDrop: { client: ClientLabel; passBefore: number } | undefined;
+  /** Armed by dropSequencedInput or duplicateSequencedInput: how many more sequenced Inputs of that client pass before the fault. */
+  private inputFault: { client: ClientLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
 
   private upstream: Promise<Upstream>;
   private setUpstream!: (upstream: Upstream) => void;
@@ -114,7 +114,16 @@ export class RecordingProxy {
    * forwarded and the one after them is not, so the host sees a gap.
    */
   dropSequencedInput(client: ClientLabel, passBefore: number): void {
-    this.inputDrop = { client, passBefore };
+    this.inputFault = { client, passBefore, fault: 'drop' };
+  }
+
+  /**
+   * A fault: of the client's next sequenced Inputs, `passBefore` are forwarded
+   * once and the one after them twice (the copy recorded as injected), as a
+   * broken middlebox or a replaying load balancer would; the ledger must apply it once.
+   */
+  duplicateSequencedInput(client: ClientLabel, passBefore: number): void {
+    this.inputFault = { client, passBefore, fault: 'duplicate' };
   }
 
   /**
@@ -133,15 +142,15 @@ export class RecordingProxy {
     this.frames.push({ direction, step: this.step, bytes, connection: pair.id, client: pair.client, ...peekHeader(bytes), ...(fault ? { fault } : {}) });
   }
 
-  /** True when this client-to-host frame is the sequenced Input an armed fault drops. */
-  private dropsNow(pair: Pair, bytes: Uint8Array): boolean {
-    const drop = this.inputDrop;
-    if (!drop || drop.client !== pair.client) return false;
+  /** The armed fault, when this client-to-host frame is the sequenced Input it strikes. */
+  private inputFaultNow(pair: Pair, bytes: Uint8Array): 'drop' | 'duplicate' | undefined {
+    const armed = this.inputFault;
+    if (!armed || armed.client !== pair.client) return undefined;
     const { opcode, seq } = peekHeader(bytes);
-    if (opcode !== INPUT_OPCODE || seq === 0) return false;
-    if (drop.passBefore-- > 0) return false;
-    this.inputDrop = undefined;
-    return true;
+    if (opcode !== INPUT_OPCODE || seq === 0) return undefined;
+    if (armed.passBefore-- > 0) return undefined;
+    this.inputFault = undefined;
+    return armed.fault;
   }
 
   private bridge(downstream: WebSocket, target: Upstream, client: ClientLabel): void {
@@ -157,9 +166,14 @@ export class RecordingProxy {
     downstream.on('message', (data, isBinary) => {
       if (pair.blackholed || !isBinary) return;
       const bytes = copyBytes(data);
-      if (this.dropsNow(pair, bytes)) return this.record('clientToHost', bytes, pair, 'dropped');
+      const fault = this.inputFaultNow(pair, bytes);
+      if (fault === 'drop') return this.record('clientToHost', bytes, pair, 'dropped');
       this.record('clientToHost', bytes, pair);
       toHost(bytes);
+      if (fault === 'duplicate') {
+        this.record('clientToHost', bytes, pair, 'injected');
+        toHost(bytes);
+      }
     });
     upstream.on('message', (data, isBinary) => {
       if (pair.blackholed || !isBinary) return;

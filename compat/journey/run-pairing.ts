@@ -164,6 +164,7 @@ export async function runPairing(
           ops: decision.ops,
           drop: (mode) => p.drop(mode),
           dropSequencedInput: (who, passBefore) => p.dropSequencedInput(who, passBefore),
+          duplicateSequencedInput: (who, passBefore) => p.duplicateSequencedInput(who, passBefore),
           inject: (who, bytes) => p.inject(who, bytes),
           until: async (m) => void (await until(m, options.stepDeadlineMs, stallWindowMs)),
           observe,

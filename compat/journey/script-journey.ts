@@ -24,6 +24,7 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.inputAfterReconnect,
   step.provokedErrors,
   step.inputResend,
+  step.inputDuplicated,
   step.deliveryUnknown,
   step.secondClient,
   step.resize,

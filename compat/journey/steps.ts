@@ -28,6 +28,7 @@ export interface StepContext {
   /** Proxy faults. */
   drop(mode: DropMode): void;
   dropSequencedInput(client: ClientLabel, passBefore: number): void;
+  duplicateSequencedInput(client: ClientLabel, passBefore: number): void;
   inject(client: ClientLabel, bytes: Uint8Array): boolean;
   /** Waits until `missing` returns undefined; a stall names what it still returned. */
   until(missing: (o: Observation) => string | undefined): Promise<void>;

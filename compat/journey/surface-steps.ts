@@ -20,6 +20,7 @@ export const BURST_EMIT_BYTES = 1.5 * MiB;
 export const BURST_BUFFER_BOUND_BYTES = 2 * MiB + 128 * KiB;
 export const RESEND_INPUTS = ['echo r1\r', 'echo r2\r', 'echo r3\r'] as const;
 export const UNCERTAIN_INPUT = 'echo maybe\r';
+export const DUPLICATED_INPUTS = ['echo d1\r', 'echo d2\r'] as const;
 export const RESIZED_VIEWPORT = { cols: 100, rows: 30 } as const;
 export const CLAIMED_VIEWPORT = { cols: 90, rows: 28 } as const;
 export const EXIT_INPUT = 'exit\r';
@@ -81,6 +82,7 @@ export const SURFACE_STEPS = {
     },
   },
   inputResend: inputResendStep(RESEND_INPUTS),
+  inputDuplicated: inputDuplicatedStep(DUPLICATED_INPUTS),
   deliveryUnknown: deliveryUnknownStep(UNCERTAIN_INPUT),
   secondClient: {
     name: 'secondClient',
@@ -193,6 +195,26 @@ export function inputResendStep(inputs: readonly string[]): JourneyStep {
         sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.resend }, 'an InputAck asking for a resend (flag 2) after the gap'),
         terminalGot(o, inputs.join('')),
       ),
+  };
+}
+
+/** Two sequenced inputs, the first delivered twice by the proxy: the host applies it once and answers the copy too. */
+export function inputDuplicatedStep(inputs: readonly string[]): JourneyStep {
+  return {
+    name: 'inputDuplicated',
+    typed: inputs.join(''),
+    notApplicable: (before) => (negotiates(before.client, 'inputAck') ? undefined : 'inputAck not negotiated: unsequenced input carries nothing a host could tell a copy by'),
+    act: async ({ client, duplicateSequencedInput }) => {
+      duplicateSequencedInput('primary', 0);
+      for (const data of inputs) await client.call('write', { data });
+    },
+    done: (o, before) => {
+      const since = o.wire.slice(before.wireCount);
+      const copy = since.findIndex((f) => f.client === 'primary' && f.direction === 'clientToHost' && f.opcode === WIRE.opcode.Input && f.fault === 'injected');
+      const answered = copy >= 0 && since.slice(copy + 1).some((f) => f.client === 'primary' && f.direction === 'hostToClient' && f.opcode === WIRE.opcode.InputAck);
+      // The terminal's log must hold the inputs once: the journey's exactly-once rule reads it at the end.
+      return first(answered ? undefined : 'an InputAck after the duplicated Input', terminalGot(o, inputs.join('')), screenShows(o, `ran: ${inputs.at(-1)!.trimEnd()}`));
+    },
   };
 }
 
