@@ -7,6 +7,9 @@ export default defineConfig({
     hookTimeout: 60_000,
     // PTYs, sockets and child processes: keep files in separate forks.
     pool: 'forks',
+    // Two files at once (vitest's default on 2 cores is one): most files wait on processes and sockets,
+    // so the rest of the suite runs beside the gate's long self-test instead of after it.
+    maxWorkers: 2,
     // Concurrent tests within a file (the gate's self-test fixtures) run two at a time, one per core.
     maxConcurrency: 2,
   },
