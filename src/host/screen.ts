@@ -21,6 +21,8 @@ export class ScreenModel {
   private readonly term: InstanceType<typeof Terminal>;
   private readonly serializer: InstanceType<typeof SerializeAddon>;
   private parsed = 0;
+  /** Writes and barriers handed to xterm whose callbacks have not run yet. */
+  private inFlight = 0;
   private disposed = false;
   private lastText = '';
   private readonly settling = new Set<(parsedSeq: number) => void>();
@@ -47,18 +49,34 @@ export class ScreenModel {
   /** Feeds output whose high-water mark after it is `seqAfter`. */
   write(data: string, seqAfter: number): void {
     if (this.disposed) return;
+    this.inFlight++;
     this.term.write(data, () => {
+      this.inFlight--;
       this.parsed = seqAfter;
     });
   }
 
   /**
    * Calls `cb` once every write made before this call is parsed. xterm runs
-   * write callbacks in order, so an empty write is a barrier.
+   * write callbacks in order, so an empty write is a barrier. When nothing is
+   * in flight the screen is already there: `cb` runs in a microtask instead of
+   * waiting for xterm's next parse timer (a subscribe to an idle screen, a
+   * reconnect storm). xterm parses only on a timer, so nothing written after
+   * this call can reach the screen before that microtask.
    */
   whenParsed(cb: (parsedSeq: number) => void): void {
     if (this.disposed) return;
-    this.term.write('', () => cb(this.parsed));
+    if (this.inFlight === 0) {
+      queueMicrotask(() => {
+        if (!this.disposed) cb(this.parsed);
+      });
+      return;
+    }
+    this.inFlight++;
+    this.term.write('', () => {
+      this.inFlight--;
+      cb(this.parsed);
+    });
   }
 
   /** Resolves once everything written so far is parsed; at once for a disposed screen, whose writes will never be. */
