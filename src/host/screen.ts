@@ -25,6 +25,12 @@ export class ScreenModel {
   private inFlight = 0;
   private disposed = false;
   private lastText = '';
+  /**
+   * The last serialisation and the scrollback it was taken with, until the
+   * screen changes: a parsed write or a resize drops it. A reconnect storm or
+   * a snapshot flood then serialises an unchanged screen once, not per request.
+   */
+  private serialized: { readonly text: string; readonly scrollback: number } | undefined;
   private readonly settling = new Set<(parsedSeq: number) => void>();
 
   constructor(options: ScreenOptions) {
@@ -53,6 +59,7 @@ export class ScreenModel {
     this.term.write(data, () => {
       this.inFlight--;
       this.parsed = seqAfter;
+      this.serialized = undefined;
     });
   }
 
@@ -94,6 +101,7 @@ export class ScreenModel {
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
     this.term.resize(cols, rows);
+    this.serialized = undefined;
   }
 
   onTitle(cb: (title: string) => void): () => void {
@@ -103,7 +111,9 @@ export class ScreenModel {
 
   /** The screen and scrollback as escape sequences that rebuild it (the snapshot text). */
   serialize(): string {
-    return this.serializer.serialize();
+    const scrollback = this.term.options.scrollback ?? 0;
+    if (this.serialized?.scrollback !== scrollback) this.serialized = { text: this.serializer.serialize(), scrollback };
+    return this.serialized.text;
   }
 
   /** The visible lines, each trimmed right, trailing blank lines dropped. */
