@@ -170,8 +170,9 @@ export class ModelWorld {
       this.net.pump();
       const waiting = this.client.state === 'connecting' || (this.stream.state === 'subscribing' && this.current !== undefined && !this.current.dead && this.current.client.isOpen);
       if (!waiting) return;
-      // The host's snapshot waits for xterm's parser (a timer); yield to it, bounded.
-      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      // What a settle waits for runs in microtasks (the client's connect, the host's snapshot of an idle
+      // screen, which never waits for xterm's parse timer): a setImmediate lets it run, with no timer tick.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
   }
 
