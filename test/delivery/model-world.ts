@@ -35,6 +35,8 @@ export class ModelWorld {
   readonly notices: DeliveryNotice[] = [];
   readonly pastes: Array<{ handle: PasteHandle; units: Unit[] }> = [];
   runtime: HostRuntime;
+  /** Every runtime this world started, the restarted ones too: close() ends them all. */
+  private readonly runtimes: HostRuntime[] = [];
   restarts = 0;
   unknownFaults = 0;
   unreachable = false;
@@ -176,12 +178,24 @@ export class ModelWorld {
     }
   }
 
+  /**
+   * Ends the world: the client, and every runtime with its terminal, whose
+   * detached-terminal timer (an hour, real time) would otherwise keep each
+   * schedule's screens and writes alive for the rest of the run.
+   */
+  async close(): Promise<void> {
+    this.client.close();
+    await Promise.all(this.runtimes.map((r) => r.close()));
+  }
+
   private newRuntime(): HostRuntime {
     this.restarts++;
     // The model terminal outlives a runtime restart (a host that keeps its terminals while its runtime
     // restarts), so it keeps its instance id: only the ledger changes, which is the path this model proves.
     // A terminal replaced by a new shell is proven by test/client/host-restart.test.ts.
-    return new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, newInstanceId: () => 'model-terminal', sendGateMode: 'throw' });
+    const runtime = new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, newInstanceId: () => 'model-terminal', sendGateMode: 'throw' });
+    this.runtimes.push(runtime);
+    return runtime;
   }
 
   private noticed(notice: DeliveryNotice): void {
