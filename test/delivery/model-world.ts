@@ -16,6 +16,7 @@ export interface Unit {
   optional: boolean;
 }
 
+const DOTS = '.'.repeat(64);
 const isFaultable = (frame: Uint8Array): boolean => frame[2] === Op.Input || frame[2] === Op.InputAck;
 
 /**
@@ -81,8 +82,12 @@ export class ModelWorld {
   paste(): string {
     const id = ++this.typed;
     const size = 16 * 1024 + Math.floor(this.random() * 24 * 1024);
-    let text = '';
-    for (let k = 0; text.length < size; k++) text += `<p${id}#${k}>`.padEnd(64, '.');
+    const lines: string[] = [];
+    for (let k = 0; k * 64 < size; k++) {
+      const head = `<p${id}#${k}>`;
+      lines.push(head, DOTS.slice(head.length)); // each line 64 characters
+    }
+    const text = lines.join('');
     const handle = this.stream.paste(text);
     if (!handle) return `paste p${id} refused`;
     const units = splitPaste(text, DEFAULT_DELIVERY_OPTIONS.pasteChunkBytes).map((data) => ({ data, optional: false }));
