@@ -16,7 +16,14 @@ export interface Unit {
   optional: boolean;
 }
 
-const DOTS = '.'.repeat(64);
+/** A paste of at least `size` characters: 64-character lines `<p{id}#{k}>.....`, written into one buffer (pastes run to 40 KiB). */
+function pasteText(id: number, size: number): string {
+  const lines = Math.ceil(size / 64);
+  const text = Buffer.alloc(lines * 64, '.');
+  for (let k = 0; k < lines; k++) text.write(`<p${id}#${k}>`, k * 64, 'latin1');
+  return text.toString('latin1');
+}
+
 const isFaultable = (frame: Uint8Array): boolean => frame[2] === Op.Input || frame[2] === Op.InputAck;
 
 /**
@@ -82,12 +89,7 @@ export class ModelWorld {
   paste(): string {
     const id = ++this.typed;
     const size = 16 * 1024 + Math.floor(this.random() * 24 * 1024);
-    const lines: string[] = [];
-    for (let k = 0; k * 64 < size; k++) {
-      const head = `<p${id}#${k}>`;
-      lines.push(head, DOTS.slice(head.length)); // each line 64 characters
-    }
-    const text = lines.join('');
+    const text = pasteText(id, size);
     const handle = this.stream.paste(text);
     if (!handle) return `paste p${id} refused`;
     const units = splitPaste(text, DEFAULT_DELIVERY_OPTIONS.pasteChunkBytes).map((data) => ({ data, optional: false }));
