@@ -20,7 +20,10 @@ export interface Unit {
 function pasteText(id: number, size: number): string {
   const lines = Math.ceil(size / 64);
   const text = Buffer.alloc(lines * 64, '.');
-  for (let k = 0; k < lines; k++) text.write(`<p${id}#${k}>`, k * 64, 'latin1');
+  for (let k = 0; k < lines; k++) {
+    const head = `<p${id}#${k}>`;
+    for (let i = 0; i < head.length; i++) text[k * 64 + i] = head.charCodeAt(i); // ASCII: a byte per character, no native call per line
+  }
   return text.toString('latin1');
 }
 
