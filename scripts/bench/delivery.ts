@@ -11,20 +11,46 @@ import { ManualScheduler } from '../../test/client/manual-scheduler.js';
 import { ModelTerminal } from '../../test/delivery/model-terminal.js';
 import { runSchedule } from '../../test/delivery/model-schedule.js';
 import { seededRandom, SimNet } from '../../test/delivery/sim-net.js';
-import { compare } from './lib/measure.js';
+import { compare, median } from './lib/measure.js';
 import type { Row } from './lib/row.js';
 
 export const name = 'delivery';
 
-const TARGET_STEPS_PER_SECOND = 100_000;
+/** Issue 11's goal for the full-stack model test (2000 × 60 steps in at most 6 s). */
+const MODEL_TARGET_STEPS_PER_SECOND = 20_000;
+const CORE_TARGET_STEPS_PER_SECOND = 100_000;
+const MODEL_STEPS = 60;
+const MODEL_WARMUP_SCHEDULES = 20;
+const MODEL_ROUNDS = 3;
+const MODEL_SCHEDULES_PER_ROUND = 100;
 const V1_CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1 };
 
-/** The full model test (real client and host stack, xterm snapshots on every subscribe). */
-async function fullModelStepsPerSecond(): Promise<number> {
-  const schedules = 150;
-  const start = performance.now();
-  for (let i = 0; i < schedules; i++) await runSchedule(0xbe7c4 + i, 60);
-  return (schedules * 60) / ((performance.now() - start) / 1000);
+/**
+ * The full model test as CI runs it: whole schedules of the real client and
+ * host stack, each timed from start to teardown (its 60 steps, then heal,
+ * the quiet check and closing), counted as 60 steps as the test counts them.
+ * CI runs 2000 in one process, so a short warm-up is left out; the median of
+ * a few rounds is reported, with the process's CPU time over all rounds (all
+ * threads, GC included) to read it by on a loaded machine. A failing schedule
+ * stops the bench: it would be measuring a broken build.
+ */
+async function fullModelStepsPerSecond(): Promise<{ readonly wall: number; readonly cpu: number }> {
+  let seed = 0xbe7c4;
+  const next = async (): Promise<void> => {
+    const result = await runSchedule(seed++, MODEL_STEPS);
+    if (result.failure) throw new Error(`model schedule ${result.seed} failed: the bench is measuring a broken build: ${result.failure}`);
+  };
+  for (let i = 0; i < MODEL_WARMUP_SCHEDULES; i++) await next();
+  const rounds: number[] = [];
+  const cpuBefore = process.cpuUsage();
+  for (let round = 0; round < MODEL_ROUNDS; round++) {
+    const start = performance.now();
+    for (let i = 0; i < MODEL_SCHEDULES_PER_ROUND; i++) await next();
+    rounds.push((MODEL_SCHEDULES_PER_ROUND * MODEL_STEPS) / ((performance.now() - start) / 1000));
+  }
+  const cpu = process.cpuUsage(cpuBefore);
+  const cpuSeconds = (cpu.user + cpu.system) / 1e6;
+  return { wall: median(rounds), cpu: (MODEL_ROUNDS * MODEL_SCHEDULES_PER_ROUND * MODEL_STEPS) / cpuSeconds };
 }
 
 /**
@@ -99,8 +125,9 @@ export async function run(): Promise<Row[]> {
   const core = coreModelStepsPerSecond();
   const [sequenced, unsequenced] = compare([await inputPath(true), await inputPath(false)]);
   return [
-    { section: name, name: 'model test, full stack', value: full, unit: ' steps/s', ratio: full / TARGET_STEPS_PER_SECOND, baseline: '100k steps/s target', target: 1, note: 'real client+host, xterm snapshot per subscribe' },
-    { section: name, name: 'model, journal+ledger core', value: core, unit: ' steps/s', ratio: core / TARGET_STEPS_PER_SECOND, baseline: '100k steps/s target', target: 1 },
+    { section: name, name: 'model test, full stack', value: full.wall, unit: ' steps/s', ratio: full.wall / MODEL_TARGET_STEPS_PER_SECOND, baseline: '20k steps/s target (issue 11)', target: 1, note: `real client+host, whole schedules, median of ${MODEL_ROUNDS} × ${MODEL_SCHEDULES_PER_ROUND}` },
+    { section: name, name: 'model test, full stack, per CPU second', value: full.cpu, unit: ' steps/s', note: 'same rounds over process CPU time (all threads): the figure to read a loaded machine by' },
+    { section: name, name: 'model, journal+ledger core', value: core, unit: ' steps/s', ratio: core / CORE_TARGET_STEPS_PER_SECOND, baseline: '100k steps/s target', target: 1 },
     { section: name, name: 'sequenced input (journal+ledger+InputAck)', value: sequenced!, unit: ' inputs/s', ratio: sequenced! / unsequenced!, baseline: 'unsequenced input, same link' },
   ];
 }

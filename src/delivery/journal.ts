@@ -1,6 +1,6 @@
 import type { InputAckFlagStatus } from '../codec/input-ack-flags.js';
 import { type DeliveryNotice, type DeliveryNoticeCode, DELIVERY_NOTICE_CODES, type DeliveryNoticeEntry } from './notices.js';
-import { splitPaste, utf8Length } from './paste.js';
+import { pastePieces, utf8Length } from './paste.js';
 import { DEFAULT_DELIVERY_OPTIONS, type DeliveryClock, type DeliveryOptions } from './options.js';
 
 /** Where the journal sends sequenced Input: the current stream, once the host echoed inputAck. */
@@ -86,7 +86,7 @@ export class InputJournal {
   /** Journals a paste as chunks of at most pasteChunkBytes, each its own sequence; returns the operation id. */
   paste(text: string): { readonly op: number; readonly seqs: readonly number[] } {
     const op = this.nextOp++;
-    const seqs = splitPaste(text, this.options.pasteChunkBytes).map((chunk) => this.add(chunk, op));
+    const seqs = pastePieces(text, this.options.pasteChunkBytes).map((piece) => this.add(piece.text, op, piece.bytes));
     return { op, seqs };
   }
 
@@ -181,8 +181,7 @@ export class InputJournal {
     if (status === 'resend' && seq === this.acked && this.entries.length > 0) this.resendRequested();
   }
 
-  private add(data: string, op: number | undefined): number {
-    const bytes = utf8Length(data);
+  private add(data: string, op: number | undefined, bytes = utf8Length(data)): number {
     const seq = this.nextSeq++;
     const entry: Entry = { seq, data, bytes, op, withdrawn: false, sent: false };
     if (this.budgetGapSeq === undefined && this.retainedBytes + bytes > this.options.journalBudgetBytes) {

@@ -21,8 +21,16 @@ export class ScreenModel {
   private readonly term: InstanceType<typeof Terminal>;
   private readonly serializer: InstanceType<typeof SerializeAddon>;
   private parsed = 0;
+  /** Writes and barriers handed to xterm whose callbacks have not run yet. */
+  private inFlight = 0;
   private disposed = false;
   private lastText = '';
+  /**
+   * The last serialisation and the scrollback it was taken with, until the
+   * screen changes: a parsed write or a resize drops it. A reconnect storm or
+   * a snapshot flood then serialises an unchanged screen once, not per request.
+   */
+  private serialized: { readonly text: string; readonly scrollback: number } | undefined;
   private readonly settling = new Set<(parsedSeq: number) => void>();
 
   constructor(options: ScreenOptions) {
@@ -47,18 +55,35 @@ export class ScreenModel {
   /** Feeds output whose high-water mark after it is `seqAfter`. */
   write(data: string, seqAfter: number): void {
     if (this.disposed) return;
+    this.inFlight++;
     this.term.write(data, () => {
+      this.inFlight--;
       this.parsed = seqAfter;
+      this.serialized = undefined;
     });
   }
 
   /**
    * Calls `cb` once every write made before this call is parsed. xterm runs
-   * write callbacks in order, so an empty write is a barrier.
+   * write callbacks in order, so an empty write is a barrier. When nothing is
+   * in flight the screen is already there: `cb` runs in a microtask instead of
+   * waiting for xterm's next parse timer (a subscribe to an idle screen, a
+   * reconnect storm). xterm parses only on a timer, so nothing written after
+   * this call can reach the screen before that microtask.
    */
   whenParsed(cb: (parsedSeq: number) => void): void {
     if (this.disposed) return;
-    this.term.write('', () => cb(this.parsed));
+    if (this.inFlight === 0) {
+      queueMicrotask(() => {
+        if (!this.disposed) cb(this.parsed);
+      });
+      return;
+    }
+    this.inFlight++;
+    this.term.write('', () => {
+      this.inFlight--;
+      cb(this.parsed);
+    });
   }
 
   /** Resolves once everything written so far is parsed; at once for a disposed screen, whose writes will never be. */
@@ -76,6 +101,7 @@ export class ScreenModel {
   resize(cols: number, rows: number): void {
     if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
     this.term.resize(cols, rows);
+    this.serialized = undefined;
   }
 
   onTitle(cb: (title: string) => void): () => void {
@@ -85,7 +111,9 @@ export class ScreenModel {
 
   /** The screen and scrollback as escape sequences that rebuild it (the snapshot text). */
   serialize(): string {
-    return this.serializer.serialize();
+    const scrollback = this.term.options.scrollback ?? 0;
+    if (this.serialized?.scrollback !== scrollback) this.serialized = { text: this.serializer.serialize(), scrollback };
+    return this.serialized.text;
   }
 
   /** The visible lines, each trimmed right, trailing blank lines dropped. */

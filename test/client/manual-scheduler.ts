@@ -1,10 +1,15 @@
 import type { Scheduler } from '../../src/client/options.js';
 
+interface Timer {
+  readonly at: number;
+  readonly fn: () => void;
+}
+
 /** A clock the test moves by hand, so timer-driven behaviour is checked without sleeping. */
 export class ManualScheduler implements Scheduler {
   private now = 0;
   private nextId = 1;
-  private readonly timers = new Map<number, { at: number; fn: () => void }>();
+  private readonly timers = new Map<number, Timer>();
 
   setTimeout(fn: () => void, ms: number): unknown {
     const id = this.nextId++;
@@ -23,13 +28,18 @@ export class ManualScheduler implements Scheduler {
   /** Moves the clock forward, running due timers in time order. */
   advance(ms: number): void {
     const until = this.now + ms;
-    for (;;) {
-      const due = [...this.timers.entries()].filter(([, t]) => t.at <= until).sort((a, b) => a[1].at - b[1].at || a[0] - b[0])[0];
-      if (!due) break;
+    for (let due = this.earliest(until); due; due = this.earliest(until)) {
       this.timers.delete(due[0]);
       this.now = due[1].at;
       due[1].fn();
     }
     this.now = until;
+  }
+
+  /** The timer due first by `until`, the earliest set on a tie (the map keeps ids in the order they were set). */
+  private earliest(until: number): [number, Timer] | undefined {
+    let due: [number, Timer] | undefined;
+    for (const entry of this.timers) if (entry[1].at <= until && (!due || entry[1].at < due[1].at)) due = entry;
+    return due;
   }
 }

@@ -3,7 +3,7 @@ import { InputJournal } from '../../src/delivery/journal.js';
 import { InputLedger } from '../../src/delivery/ledger.js';
 import type { DeliveryNotice } from '../../src/delivery/notices.js';
 import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from '../../src/delivery/options.js';
-import { splitPaste } from '../../src/delivery/paste.js';
+import { pastePieces, splitPaste, utf8Length } from '../../src/delivery/paste.js';
 import { ManualScheduler } from '../client/manual-scheduler.js';
 
 function journal(options: Partial<DeliveryOptions> = {}) {
@@ -37,6 +37,16 @@ describe('InputJournal', () => {
     j.onAck(1, 'resend');
     clock.advance(100);
     expect(sent.length).toBe(before + 1);
+  });
+
+  it('budgets a paste by its UTF-8 bytes, not its characters', () => {
+    // 'é' is 2 bytes: 5 of them fill a 10-byte budget exactly, 6 go past it.
+    const within = journal({ journalBudgetBytes: 10, pasteChunkBytes: 4 });
+    within.j.paste('é'.repeat(5));
+    expect(within.notices).toEqual([]);
+    const past = journal({ journalBudgetBytes: 10, pasteChunkBytes: 4 });
+    past.j.paste('é'.repeat(6));
+    expect(past.notices.map((n) => n.code)).toEqual(['BUDGET_EXCEEDED']);
   });
 
   it('reports a persistent refusal once per episode', () => {
@@ -96,6 +106,15 @@ describe('splitPaste', () => {
     expect(chunks.join('')).toBe(text);
     for (const c of chunks) expect(new TextEncoder().encode(c).length).toBeLessThanOrEqual(16 * 1024);
     expect(chunks.length).toBeGreaterThan(1);
+  });
+
+  it('knows the UTF-8 length of each piece, as utf8Length counts it', () => {
+    for (const text of ['é€😀a'.repeat(5000), 'ascii only '.repeat(3000), 'x']) {
+      const pieces = pastePieces(text, 16 * 1024);
+      expect(pieces.map((p) => p.text)).toEqual(splitPaste(text, 16 * 1024));
+      for (const p of pieces) expect(p.bytes).toBe(new TextEncoder().encode(p.text).length);
+      expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length);
+    }
   });
 });
 

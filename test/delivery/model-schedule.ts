@@ -47,7 +47,7 @@ export async function runSchedule(seed: number, length: number): Promise<Schedul
   await w.settle();
   for (let i = 0; i < length; i++) steps.push(await pick(w.random)(w));
   const failure = (await heal(w, steps)) ?? checkInvariant(w) ?? (await checkQuiet(w));
-  w.client.close();
+  await w.close();
   return { seed, steps, failure, stats: { inputs: w.units.length, restarts: w.restarts - 1, notices: w.notices.length } };
 }
 

@@ -5,7 +5,8 @@ export type WriteFault = 'refuse' | 'unknownLanded' | 'unknownLost';
 /**
  * A SIMULATED terminal for the model test: it records every write as one
  * string and produces no output (the screen model is not under test). Faults
- * queued by the schedule decide what the next writes come to.
+ * queued by the schedule decide what the next writes come to. kill() ends it
+ * with an exit, as the backend contract says, so a closed runtime frees it at once.
  */
 export class ModelTerminal implements TerminalBackend {
   readonly writes: string[] = [];
@@ -16,9 +17,14 @@ export class ModelTerminal implements TerminalBackend {
   private readonly exits = new Listeners<TerminalExit>();
   readonly cols = 80;
   readonly rows = 24;
-  readonly exited = false;
+  private ended = false;
+
+  get exited(): boolean {
+    return this.ended;
+  }
 
   write(data: string): WriteOutcome {
+    if (this.ended) return 'refused';
     const fault = this.faults.shift();
     if (fault === 'refuse') return 'refused';
     if (fault === 'unknownLost') {
@@ -39,5 +45,9 @@ export class ModelTerminal implements TerminalBackend {
     return this.exits.add(cb);
   }
 
-  kill(): void {}
+  kill(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.exits.emit({ exitCode: null, signal: 1 });
+  }
 }

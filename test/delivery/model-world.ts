@@ -16,6 +16,17 @@ export interface Unit {
   optional: boolean;
 }
 
+/** A paste of at least `size` characters: 64-character lines `<p{id}#{k}>.....`, written into one buffer (pastes run to 40 KiB). */
+function pasteText(id: number, size: number): string {
+  const lines = Math.ceil(size / 64);
+  const text = Buffer.alloc(lines * 64, '.');
+  for (let k = 0; k < lines; k++) {
+    const head = `<p${id}#${k}>`;
+    for (let i = 0; i < head.length; i++) text[k * 64 + i] = head.charCodeAt(i); // ASCII: a byte per character, no native call per line
+  }
+  return text.toString('latin1');
+}
+
 const isFaultable = (frame: Uint8Array): boolean => frame[2] === Op.Input || frame[2] === Op.InputAck;
 
 /**
@@ -35,6 +46,8 @@ export class ModelWorld {
   readonly notices: DeliveryNotice[] = [];
   readonly pastes: Array<{ handle: PasteHandle; units: Unit[] }> = [];
   runtime: HostRuntime;
+  /** Every runtime this world started, the restarted ones too: close() ends them all. */
+  private readonly runtimes: HostRuntime[] = [];
   restarts = 0;
   unknownFaults = 0;
   unreachable = false;
@@ -79,8 +92,7 @@ export class ModelWorld {
   paste(): string {
     const id = ++this.typed;
     const size = 16 * 1024 + Math.floor(this.random() * 24 * 1024);
-    let text = '';
-    for (let k = 0; text.length < size; k++) text += `<p${id}#${k}>`.padEnd(64, '.');
+    const text = pasteText(id, size);
     const handle = this.stream.paste(text);
     if (!handle) return `paste p${id} refused`;
     const units = splitPaste(text, DEFAULT_DELIVERY_OPTIONS.pasteChunkBytes).map((data) => ({ data, optional: false }));
@@ -170,9 +182,20 @@ export class ModelWorld {
       this.net.pump();
       const waiting = this.client.state === 'connecting' || (this.stream.state === 'subscribing' && this.current !== undefined && !this.current.dead && this.current.client.isOpen);
       if (!waiting) return;
-      // The host's snapshot waits for xterm's parser (a timer); yield to it, bounded.
-      await new Promise<void>((resolve) => setTimeout(resolve, 0));
+      // What a settle waits for runs in microtasks (the client's connect, the host's snapshot of an idle
+      // screen, which never waits for xterm's parse timer): a setImmediate lets it run, with no timer tick.
+      await new Promise<void>((resolve) => setImmediate(resolve));
     }
+  }
+
+  /**
+   * Ends the world: the client, and every runtime with its terminal, whose
+   * detached-terminal timer (an hour, real time) would otherwise keep each
+   * schedule's screens and writes alive for the rest of the run.
+   */
+  async close(): Promise<void> {
+    this.client.close();
+    await Promise.all(this.runtimes.map((r) => r.close()));
   }
 
   private newRuntime(): HostRuntime {
@@ -180,7 +203,9 @@ export class ModelWorld {
     // The model terminal outlives a runtime restart (a host that keeps its terminals while its runtime
     // restarts), so it keeps its instance id: only the ledger changes, which is the path this model proves.
     // A terminal replaced by a new shell is proven by test/client/host-restart.test.ts.
-    return new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, newInstanceId: () => 'model-terminal', sendGateMode: 'throw' });
+    const runtime = new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, newInstanceId: () => 'model-terminal', sendGateMode: 'throw' });
+    this.runtimes.push(runtime);
+    return runtime;
   }
 
   private noticed(notice: DeliveryNotice): void {

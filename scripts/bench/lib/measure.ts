@@ -41,7 +41,7 @@ function opsPerSecond(op: () => void, ms: number): number {
   return (ops * 1000) / (performance.now() - start);
 }
 
-function median(values: number[]): number {
+export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 }
