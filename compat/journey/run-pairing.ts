@@ -9,7 +9,8 @@ import { recordFrames } from './record-frames.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { JOURNEY } from './script-journey.js';
 import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
-import { type DrivableOps, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, type StepContext } from './steps.js';
+import { type DrivableOps, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, type StepContext } from './steps.js';
+import { sequencedInputAnswered } from './wire-view.js';
 
 /** A journey: which terminal the host serves, and the steps (each says what it types). */
 export interface JourneyPlan {
@@ -175,7 +176,7 @@ export async function runPairing(
           segments.push({ text: step.typed, ...(step.typedAtMostOnce ? { atMostOnce: true as const } : {}) });
         }
         await step.act?.(ctx);
-        await until((o) => step.done(o, before), options.stepDeadlineMs, stallWindowMs);
+        await until((o) => first(step.done(o, before), sequencedInputAnswered(o, before)), options.stepDeadlineMs, stallWindowMs);
         steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - startedAt });
       } catch (error) {
         stalled = step.name;

@@ -44,6 +44,22 @@ export function sawSinceStep(o: Observation, before: Observation, wanted: FrameW
   return found ? undefined : what;
 }
 
+/**
+ * Undefined once the host has answered every sequenced Input the primary
+ * client sent since the step began: an InputAck (applied or delivery unknown)
+ * whose seq reaches the last of them. A step that ends before that leaves the
+ * trailing InputAcks to the next step, in some runs and not others. Input the
+ * proxy dropped or wrote itself is the step's own business.
+ */
+export function sequencedInputAnswered(o: Observation, before: Observation): string | undefined {
+  const since = o.wire.slice(before.wireCount).filter((f) => f.client === 'primary');
+  const sent = since.filter((f) => f.direction === 'clientToHost' && f.opcode === WIRE.opcode.Input && f.seq > 0 && f.fault === undefined);
+  if (sent.length === 0) return undefined;
+  const last = Math.max(...sent.map((f) => f.seq));
+  const answered = since.some((f) => f.direction === 'hostToClient' && f.opcode === WIRE.opcode.InputAck && f.seq >= last && inputAckFlag(f) !== WIRE.inputAckFlag.resend);
+  return answered ? undefined : `an InputAck reaching input seq ${last}`;
+}
+
 /** A client-to-host frame built by hand (wire v1 header, UTF-8 payload), for the proxy to inject. */
 export function handmadeFrame(opcode: number, streamId: number, text: string): Uint8Array {
   const payload = new TextEncoder().encode(text);
