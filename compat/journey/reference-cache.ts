@@ -1,5 +1,5 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PairingRecording } from '../recording.js';
@@ -16,6 +16,12 @@ export interface ReferenceCache {
   readonly dir: string;
   readonly baselineCommit: string;
 }
+
+/**
+ * References kept at most (each 5–10 MB: a burst's frames in hex); the oldest
+ * go first. Explore writes one per seed, so a long sweep must not fill the disk.
+ */
+export const REFERENCE_CACHE_MAX_ENTRIES = 64;
 
 let codeHash: string | undefined;
 
@@ -56,6 +62,16 @@ export async function cachedReference(cache: ReferenceCache | undefined, shape: 
     const partial = `${file}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(partial, JSON.stringify(recording));
     renameSync(partial, file);
+    pruneOldest(dirname(file), REFERENCE_CACHE_MAX_ENTRIES);
   }
   return recording;
+}
+
+/** Deletes the oldest references past `keep`; one another run is deleting at the same time is already gone. */
+function pruneOldest(dir: string, keep: number): void {
+  const entries = readdirSync(dir)
+    .filter((name) => name.endsWith('.json'))
+    .map((name) => ({ path: join(dir, name), mtimeMs: statSync(join(dir, name), { throwIfNoEntry: false })?.mtimeMs ?? 0 }))
+    .sort((a, b) => b.mtimeMs - a.mtimeMs);
+  for (const old of entries.slice(keep)) rmSync(old.path, { force: true });
 }

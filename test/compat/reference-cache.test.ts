@@ -1,8 +1,8 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedReference } from '../../compat/journey/reference-cache.js';
+import { cachedReference, REFERENCE_CACHE_MAX_ENTRIES } from '../../compat/journey/reference-cache.js';
 import type { PairingRecording, StepResult } from '../../compat/recording.js';
 
 const recording = (status: StepResult['status'], marker: string) => ({ steps: [{ name: 'subscribe', status, durationMs: 1 }], peerErrors: [marker] }) as unknown as PairingRecording;
@@ -41,5 +41,25 @@ describe('the old × old reference cache', () => {
     await cachedReference(undefined, {}, async () => recording('ok', `${++recorded}`));
     await cachedReference(undefined, {}, async () => recording('ok', `${++recorded}`));
     expect(recorded).toBe(2);
+  });
+});
+
+describe('the reference cache stays bounded', () => {
+  it(`keeps the newest ${REFERENCE_CACHE_MAX_ENTRIES} references and deletes the oldest`, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'termwire-references-'));
+    try {
+      const cache = { dir, baselineCommit: 'd'.repeat(40) };
+      for (let i = 0; i <= REFERENCE_CACHE_MAX_ENTRIES; i++) {
+        await cachedReference(cache, { seed: i }, async () => recording('ok', `seed ${i}`));
+        // Distinct mtimes, oldest first, whatever the file system's timestamp resolution.
+        utimesSync(join(dir, 'references', readdirSync(join(dir, 'references')).find((f) => readFileSync(join(dir, 'references', f), 'utf8').includes(`"seed ${i}"`))!), i, i);
+      }
+      expect(readdirSync(join(dir, 'references'))).toHaveLength(REFERENCE_CACHE_MAX_ENTRIES);
+      let recordedAgain = false;
+      await cachedReference(cache, { seed: 0 }, async () => ((recordedAgain = true), recording('ok', 'seed 0 again')));
+      expect(recordedAgain, 'the oldest reference was deleted').toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
