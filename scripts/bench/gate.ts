@@ -21,6 +21,7 @@ import { appendFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import type { GateReport } from '../../compat/report/model.js';
+import { median } from './lib/measure.js';
 import type { Row } from './lib/row.js';
 
 export const name = 'gate';
@@ -157,12 +158,6 @@ function pairingSeconds(run: Completed): { script: number; pty: number } {
     throw new Error(`bench gate: expected ${PAIRINGS.script - reused} script and ${PAIRINGS.pty} PTY pairings in the progress, saw ${counts.script} and ${counts.pty}:\n${marks.map((m) => m.text).join('\n')}`);
   }
   return totals;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 interface Runs {

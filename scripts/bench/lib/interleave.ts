@@ -1,5 +1,6 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { median } from './measure.js';
 
 // As in measure.ts: a full collection between trials, so no trial pays for the garbage of the one before it.
 setFlagsFromString('--expose-gc');
@@ -16,11 +17,6 @@ export interface InterleaveOptions {
   readonly rounds: number;
   /** Untimed rounds first, so windows, JIT tiers and caches are warm. */
   readonly warmupRounds: number;
-}
-
-function median(values: readonly number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
 }
 
 /**

@@ -41,9 +41,11 @@ function opsPerSecond(op: () => void, ms: number): number {
   return (ops * 1000) / (performance.now() - start);
 }
 
+/** The middle value; for an even count, the mean of the two middle ones. */
 export function median(values: readonly number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)]!;
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 }
 
 /**
