@@ -4,9 +4,10 @@ import type { Observation } from './observed-state.js';
 /**
  * How long a step may go without progress before it is reported stalled,
  * learned from how long the same step took in the same run's old × old
- * reference (the baseline's own peers, where nothing is broken). A planted break that stalls a step then costs seconds, not the
- * whole step deadline; a step that is slow but moving is never cut short,
- * because any progress restarts its window, and the step deadline still caps it.
+ * reference (the baseline's own peers, where nothing is broken). A planted
+ * break that stalls a step then costs seconds, not the whole step deadline;
+ * a step that is slow but moving is never cut short, because any progress
+ * restarts its window, and the step deadline still caps it.
  */
 export const STALL_WINDOW = {
   /** Times the slowest reference took for the step. */

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { procStatFields } from './proc-stat.js';
 import { waitFor } from './wait-for.js';
 
 /**
@@ -7,14 +7,7 @@ import { waitFor } from './wait-for.js';
  * or undefined when there is no such process.
  */
 export function processState(pid: number): string | undefined {
-  let stat: string;
-  try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  } catch {
-    return undefined;
-  }
-  // "pid (comm) S ...": comm may itself hold spaces and parentheses, so the state follows the last ')'.
-  return stat.slice(stat.lastIndexOf(')') + 2).charAt(0) || undefined;
+  return procStatFields(pid)?.[0] || undefined;
 }
 
 /**
