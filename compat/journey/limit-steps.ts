@@ -1,7 +1,7 @@
 import type { Observation } from './observed-state.js';
 import type { ClientLabel, ProxiedFrame } from './recording-proxy.js';
 import { first, type JourneyStep, type StepContext } from './steps.js';
-import { eventType, handmadeFrame, payloadText, sawSinceStep, WIRE } from './wire-view.js';
+import { eventType, handmadeFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 /** What the host peer's 'limits' op answers (compat/peer/host-peer.ts). */
 interface HostPeerLimits {
@@ -20,8 +20,7 @@ const EMBEDDER = { id: 'journey-embedder', type: 'gate' } as const;
 
 const subscribe = (streamId: number, terminal: string, extra: object = {}) => handmadeFrame(WIRE.opcode.Subscribe, 0, JSON.stringify({ streamId, terminal, ...extra }));
 
-const errorAnswer = (who: ClientLabel, code: string) => (o: Observation, before: Observation) =>
-  sawSinceStep(o, before, { client: who, direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith(`${code}:`) }, `an Error ${code} on the ${who} client`);
+const errorAnswer = (who: ClientLabel, code: string) => (o: Observation, before: Observation) => sawErrorSinceStep(o, before, who, code, `an Error ${code} on the ${who} client`);
 
 /** A host frame to `who` on `streamId`, with one of `opcodes`, since the wire held `from` frames. */
 const answeredSince = (o: Observation, from: number, who: ClientLabel, streamId: number, opcodes: readonly number[], where: (f: ProxiedFrame) => boolean = () => true) =>

@@ -1,6 +1,6 @@
 import type { ClientObservation, Observation } from './observed-state.js';
 import { first, JOURNEY_TERMINAL, type JourneyStep, screenShows, terminalGot } from './steps.js';
-import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawSinceStep, WIRE } from './wire-view.js';
+import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -137,7 +137,7 @@ export const SURFACE_STEPS = {
       if (!inject('primary', inputFrame(unsubscribe.streamId, 'echo late\r'))) throw new Error('the primary client has no live connection to inject into');
     },
     done: (o, before) =>
-      sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith('NOT_SUBSCRIBED:') }, 'an Error NOT_SUBSCRIBED answering input on the unsubscribed stream'),
+      sawErrorSinceStep(o, before, 'primary', 'NOT_SUBSCRIBED', 'an Error NOT_SUBSCRIBED answering input on the unsubscribed stream'),
   },
   provokedErrors: {
     name: 'provokedErrors',
@@ -149,7 +149,7 @@ export const SURFACE_STEPS = {
     done: (o, before) =>
       first(
         ...PROVOKED_CODES.map((code) =>
-          sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith(`${code}:`) }, `an Error ${code} answering the frame provoking it`),
+          sawErrorSinceStep(o, before, 'primary', code, `an Error ${code} answering the frame provoking it`),
         ),
       ),
   },
@@ -245,5 +245,5 @@ export function deliveryUnknownStep(data: string): JourneyStep {
 function answeredAfterExit(o: Observation, before: Observation): string | undefined {
   return negotiates(o.second, 'writeUnavailable')
     ? sawSinceStep(o, before, { client: 'second', direction: 'hostToClient', opcode: WIRE.opcode.WriteUnavailable }, 'WriteUnavailable answering input after exit')
-    : sawSinceStep(o, before, { client: 'second', direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith('WRITE_UNAVAILABLE:') }, 'an Error WRITE_UNAVAILABLE answering input after exit');
+    : sawErrorSinceStep(o, before, 'second', 'WRITE_UNAVAILABLE', 'an Error WRITE_UNAVAILABLE answering input after exit');
 }

@@ -44,6 +44,10 @@ export function sawSinceStep(o: Observation, before: Observation, wanted: FrameW
   return found ? undefined : what;
 }
 
+/** Undefined once the host has sent `who` an Error with this code ("CODE: message") since the step began; else `what`. */
+export const sawErrorSinceStep = (o: Observation, before: Observation, who: ClientLabel, code: string, what: string): string | undefined =>
+  sawSinceStep(o, before, { client: who, direction: 'hostToClient', opcode: WIRE.opcode.Error, where: (f) => payloadText(f).startsWith(`${code}:`) }, what);
+
 /**
  * Undefined once the host has answered every sequenced Input the primary
  * client sent since the step began: an InputAck (applied or delivery unknown)
