@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -56,14 +56,19 @@ export async function startSoakServer(): Promise<SoakServer> {
     peakRss: () => Math.max(peak, rssBytes(pid)),
     async terminate(giveUpMs) {
       clearInterval(sampler);
-      if (child.exitCode !== null || child.signalCode !== null) return undefined;
-      const started = performance.now();
-      child.kill('SIGTERM');
-      const inTime = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), giveUpMs))]);
-      if (inTime) return performance.now() - started;
-      child.kill('SIGKILL');
-      await exited;
-      return undefined;
+      try {
+        if (child.exitCode !== null || child.signalCode !== null) return undefined;
+        const started = performance.now();
+        child.kill('SIGTERM');
+        const inTime = await Promise.race([exited.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), giveUpMs))]);
+        if (inTime) return performance.now() - started;
+        child.kill('SIGKILL');
+        await exited;
+        return undefined;
+      } finally {
+        // The token file's folder: every soak run left one behind in the temp dir.
+        rmSync(dir, { recursive: true, force: true });
+      }
     },
   };
 }
