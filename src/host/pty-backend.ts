@@ -1,4 +1,5 @@
 import * as pty from 'node-pty';
+import { ReadGatherer, type ReadGathererOptions } from './read-gatherer.js';
 import { Listeners, type TerminalBackend, type TerminalExit, type Unsubscribe, type WriteOutcome } from './terminal.js';
 
 export interface PtyBackendOptions {
@@ -13,6 +14,8 @@ export interface PtyBackendOptions {
   /** Initial size; default 80x24. */
   readonly cols?: number;
   readonly rows?: number;
+  /** How reads are gathered into Output pieces (see ReadGatherer); default 4 ms windows of up to 64 Ki chars. */
+  readonly readGather?: ReadGathererOptions;
 }
 
 /** A real process in a real PTY (node-pty). */
@@ -22,6 +25,7 @@ export class PtyBackend implements TerminalBackend {
   private readonly exitListeners = new Listeners<TerminalExit>();
   private exitInfo: TerminalExit | undefined;
   private forceKillTimer: NodeJS.Timeout | undefined;
+  private readonly reads: ReadGatherer;
   cols: number;
   rows: number;
 
@@ -34,9 +38,11 @@ export class PtyBackend implements TerminalBackend {
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     Object.assign(env, options.env, { TERM: 'xterm-256color' });
     this.proc = pty.spawn(command, [...args], { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: options.cwd ?? process.cwd(), env });
-    this.proc.onData((data) => this.dataListeners.emit(data));
+    this.reads = new ReadGatherer((data) => this.dataListeners.emit(data), options.readGather);
+    this.proc.onData((data) => this.reads.add(data));
     this.proc.onExit(({ exitCode, signal }) => {
       clearTimeout(this.forceKillTimer);
+      this.reads.flush();
       this.exitInfo = { exitCode, signal: signal ?? null };
       this.exitListeners.emit(this.exitInfo);
     });

@@ -53,7 +53,7 @@ export class ScreenModel {
   }
 
   /** Feeds output whose high-water mark after it is `seqAfter`. */
-  write(data: string, seqAfter: number): void {
+  write(data: string | Uint8Array, seqAfter: number): void {
     if (this.disposed) return;
     this.inFlight++;
     this.term.write(data, () => {
