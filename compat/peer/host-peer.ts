@@ -107,10 +107,10 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
     state: async () => {
       // An exited terminal leaves the runtime (its name then starts a new one); its screen is still the outcome to compare.
       const hosted = (lastHosted = host.terminal(TERMINAL) ?? lastHosted);
-      await hosted?.screen.settled();
+      const screen = (await hosted?.screen.text()) ?? '';
       return {
         inputLog: terminal.inputLog(),
-        screen: hosted?.screen.text() ?? '',
+        screen,
         pausedStreams: host.pausedStreamCount(),
         errors: [],
         peakBufferedBytes: peak.bytes,

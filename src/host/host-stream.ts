@@ -100,12 +100,12 @@ export class HostStream implements TerminalSubscriber {
     // A subscribe's snapshot always goes: the stream does not exist for the client without it.
     if (source !== 'subscribe' && this.ctx.congested) return this.oweSnapshot(source, requestId);
     this.pendingSnapshots++;
-    this.terminal.screen.whenParsed((seq) => {
+    this.terminal.screen.snapshot((seq, text) => {
       this.pendingSnapshots--;
       if (!this.open) return;
       try {
         before?.(seq);
-        this.sendSnapshot(seq, source, requestId);
+        this.sendSnapshot(seq, text, source, requestId);
         this.dropCoveredOutput(seq);
         this.releaseHeld();
       } catch (error) {
@@ -278,10 +278,10 @@ export class HostStream implements TerminalSubscriber {
     }
   }
 
-  private sendSnapshot(seq: number, cause: SnapshotCause, requestId: string | undefined): void {
+  private sendSnapshot(seq: number, screenText: string, cause: SnapshotCause, requestId: string | undefined): void {
     const { cols, rows } = this.terminal;
     this.send('SnapshotStart', { kind: 'scrollback', cols, rows, ...(requestId !== undefined ? { requestId } : {}), seq, cause, truncated: false }, seq);
-    const text = utf8.encode(this.terminal.screen.serialize());
+    const text = utf8.encode(screenText);
     for (const chunk of splitUtf8(text, this.ctx.limits.snapshotChunkBytes)) {
       if (!this.gate.allows(OPCODES.SnapshotChunk.code)) return;
       const payload = this.projections.projectBytes('SnapshotChunk', chunk, seq);

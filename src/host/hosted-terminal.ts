@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { ScreenModel } from './screen.js';
+import type { ScreenThread } from './screen-thread.js';
 import { screenSizeRefusal } from './screen-limits.js';
 import type { HostLimits } from './options.js';
 import { splitUtf8 } from './utf8-chunks.js';
@@ -41,6 +42,10 @@ export class HostedTerminal {
   /** This process's id, published in `subscribed`: a client that finds another id knows its old shell is gone. */
   readonly instanceId: string;
   private hwm = 0;
+  /** The screen's parsed seq when last asked; reads pause while the screen is screenBacklogBytes behind it. */
+  private screenCaughtUp = 0;
+  private askingParsedSeq = false;
+  private readsHeld = false;
   private currentTitle: string | undefined;
   private exitInfo: TerminalExit | undefined;
   private readonly subscribers = new Set<TerminalSubscriber>();
@@ -54,10 +59,11 @@ export class HostedTerminal {
     private readonly limits: HostLimits,
     private readonly events: TerminalLifecycleEvents = {},
     newInstanceId: () => string = randomInstanceId,
+    screenThread?: ScreenThread,
   ) {
     this.instanceId = newInstanceId();
     this.exitSeen = new Promise((resolve) => (this.markExited = resolve));
-    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines });
+    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines }, screenThread);
     this.detach.push(this.screen.onTitle((title) => this.onTitle(title)));
     this.detach.push(backend.onData((data) => this.onOutput(data)));
     this.detach.push(backend.onExit((exit) => this.onExit(exit)));
@@ -139,6 +145,34 @@ export class HostedTerminal {
       this.screen.write(piece, this.hwm);
       for (const s of [...this.subscribers]) s.output(piece, this.hwm);
     }
+    this.watchScreenBacklog();
+  }
+
+  /**
+   * The screen parses on its own thread, so output can run ahead of it. The
+   * parsed seq is asked for once half the backlog limit is outstanding; past
+   * the limit the terminal is not read until its screen has caught up, and a
+   * program that writes faster than its screen parses waits, as on a slow
+   * terminal, instead of queueing without bound.
+   */
+  private watchScreenBacklog(): void {
+    const limit = this.limits.screenBacklogBytes;
+    const backlog = this.hwm - this.screenCaughtUp;
+    if (backlog > limit && !this.readsHeld && this.backend.pause) {
+      this.readsHeld = true;
+      this.backend.pause();
+    }
+    if (backlog <= limit / 2 || this.askingParsedSeq) return;
+    this.askingParsedSeq = true;
+    this.screen.whenParsed((seq) => {
+      this.askingParsedSeq = false;
+      this.screenCaughtUp = seq;
+      if (!this.readsHeld) return;
+      if (this.hwm - seq <= limit) {
+        this.readsHeld = false;
+        this.backend.resume?.();
+      } else this.watchScreenBacklog();
+    });
   }
 
   private onTitle(title: string): void {

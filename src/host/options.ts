@@ -59,11 +59,14 @@ export interface HostLimits {
   readonly detachedTerminalIdleMs: number;
   /** On close, a PTY child still running this long after SIGHUP gets SIGKILL. Default 500 ms. */
   readonly terminalKillGraceMs: number;
+  /** Output handed to a terminal's screen and not yet parsed; past it the terminal is not read until its screen catches up. Default 8 MiB. */
+  readonly screenBacklogBytes: number;
 }
 
 export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   snapshotChunkBytes: 48 * KiB,
   outputFrameBytes: 64 * KiB,
+  screenBacklogBytes: 8 * MiB,
   streamWindowInitialBytes: 512 * KiB,
   streamWindowMaxBytes: 2 * MiB,
   connectionWindowInitialBytes: 2 * MiB,

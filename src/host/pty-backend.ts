@@ -74,6 +74,14 @@ export class PtyBackend implements TerminalBackend {
     if (!this.exited) this.proc.resize(cols, rows);
   }
 
+  pause(): void {
+    if (!this.exited) this.proc.pause();
+  }
+
+  resume(): void {
+    if (!this.exited) this.proc.resume();
+  }
+
   onData(cb: (data: string) => void): Unsubscribe {
     return this.dataListeners.add(cb);
   }

@@ -9,6 +9,7 @@ import { resolveDeliveryOptions, type DeliveryOptions } from '../delivery/option
 import type { FrameLink } from '../transport/link.js';
 import { type ConnectionHost, HostConnection } from './host-connection.js';
 import { HostedTerminal } from './hosted-terminal.js';
+import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
 import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostErrorCode, type HostLimits, newCounters } from './options.js';
 import { checkScreenLimits } from './screen-limits.js';
 import type { TerminalBackend } from './terminal.js';
@@ -30,6 +31,8 @@ export interface HostRuntimeOptions {
   readonly ledgerId?: string;
   /** Makes each terminal's instanceId; default 96 random bits in hex. Ids must never repeat across runtimes. */
   readonly newInstanceId?: () => string;
+  /** Where terminal screens are parsed (see ScreenThreadKind). Default 'worker'. */
+  readonly screenThread?: ScreenThreadKind;
 }
 
 /** A terminal for a Subscribe, or why there is none (an Error code and its message). */
@@ -55,6 +58,7 @@ export class HostRuntime implements ConnectionHost {
   /** Grows over the runtime's life; tests read it. */
   readonly counters: HostCounters = newCounters();
   private readonly terminals = new Map<string, HostedTerminal>();
+  private screenThread: ScreenThread | undefined;
   /** Who started each running terminal, for maxTerminalsPerConnection. */
   private readonly startedBy = new Map<HostedTerminal, object>();
   private readonly idleTimers = new Map<HostedTerminal, NodeJS.Timeout>();
@@ -105,7 +109,7 @@ export class HostRuntime implements ConnectionHost {
     const terminal = new HostedTerminal(name, backend, this.limits, {
       exited: (t) => this.retire(t),
       subscribersChanged: (t) => this.watchIdle(t),
-    }, this.options.newInstanceId);
+    }, this.options.newInstanceId, (this.screenThread ??= ScreenThread.of(this.options.screenThread ?? 'worker')));
     this.terminals.set(name, terminal);
     this.startedBy.set(terminal, starter);
     this.watchIdle(terminal);

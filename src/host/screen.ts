@@ -1,9 +1,6 @@
-import headless from '@xterm/headless';
-import serializeAddon from '@xterm/addon-serialize';
+import { ScreenThread } from './screen-thread.js';
 
-// Both packages ship CommonJS; a default import is the portable way to reach them from ESM.
-const { Terminal } = headless;
-const { SerializeAddon } = serializeAddon;
+export { replaySnapshot, screenText } from './screen-text.js';
 
 export interface ScreenOptions {
   readonly cols: number;
@@ -13,143 +10,92 @@ export interface ScreenOptions {
 }
 
 /**
- * The host's model of a terminal's screen, over @xterm/headless. xterm parses
- * asynchronously, so the model tracks the output high-water mark of what it has
- * parsed: a snapshot is serialised only once everything up to its seq was parsed.
+ * The host's model of a terminal's screen. It is parsed on a screen thread
+ * (see ScreenThread), so everything it answers comes later: a snapshot is
+ * taken there once everything written before the request was parsed, and
+ * carries the output high-water mark it matches.
  */
 export class ScreenModel {
-  private readonly term: InstanceType<typeof Terminal>;
-  private readonly serializer: InstanceType<typeof SerializeAddon>;
-  private parsed = 0;
-  /** Writes and barriers handed to xterm whose callbacks have not run yet. */
-  private inFlight = 0;
+  private readonly id: number;
+  private size: { cols: number; rows: number };
   private disposed = false;
-  private lastText = '';
-  /**
-   * The last serialisation and the scrollback it was taken with, until the
-   * screen changes: a parsed write or a resize drops it. A reconnect storm or
-   * a snapshot flood then serialises an unchanged screen once, not per request.
-   */
-  private serialized: { readonly text: string; readonly scrollback: number } | undefined;
-  private readonly settling = new Set<(parsedSeq: number) => void>();
+  private lastText: Promise<string> | undefined;
+  private lastSeq = 0;
+  private readonly titleListeners = new Set<(title: string) => void>();
 
-  constructor(options: ScreenOptions) {
-    this.term = new Terminal({ cols: options.cols, rows: options.rows, scrollback: options.scrollback, allowProposedApi: true });
-    this.serializer = new SerializeAddon();
-    this.term.loadAddon(this.serializer);
-  }
-
-  /** The high-water mark of output the screen has parsed. */
-  get parsedSeq(): number {
-    return this.parsed;
+  constructor(
+    options: ScreenOptions,
+    private readonly thread: ScreenThread = ScreenThread.inline(),
+  ) {
+    this.size = { cols: options.cols, rows: options.rows };
+    this.id = thread.open(options.cols, options.rows, options.scrollback, (title) => {
+      for (const cb of [...this.titleListeners]) cb(title);
+    });
   }
 
   get cols(): number {
-    return this.term.cols;
+    return this.size.cols;
   }
 
   get rows(): number {
-    return this.term.rows;
+    return this.size.rows;
   }
 
-  /** Feeds output whose high-water mark after it is `seqAfter`. */
+  /** Feeds output whose high-water mark after it is `seqAfter`. The bytes must not change afterwards. */
   write(data: string | Uint8Array, seqAfter: number): void {
-    if (this.disposed) return;
-    this.inFlight++;
-    this.term.write(data, () => {
-      this.inFlight--;
-      this.parsed = seqAfter;
-      this.serialized = undefined;
-    });
+    if (!this.disposed) this.thread.write(this.id, data, seqAfter);
   }
 
-  /**
-   * Calls `cb` once every write made before this call is parsed. xterm runs
-   * write callbacks in order, so an empty write is a barrier. When nothing is
-   * in flight the screen is already there: `cb` runs in a microtask instead of
-   * waiting for xterm's next parse timer (a subscribe to an idle screen, a
-   * reconnect storm). xterm parses only on a timer, so nothing written after
-   * this call can reach the screen before that microtask.
-   */
+  /** Calls `cb`, never synchronously, with the parsed seq once every write before this call is parsed; never once disposed. */
   whenParsed(cb: (parsedSeq: number) => void): void {
-    if (this.disposed) return;
-    if (this.inFlight === 0) {
-      queueMicrotask(() => {
-        if (!this.disposed) cb(this.parsed);
-      });
-      return;
-    }
-    this.inFlight++;
-    this.term.write('', () => {
-      this.inFlight--;
-      cb(this.parsed);
-    });
+    this.ask('seq', (seq) => cb(seq));
+  }
+
+  /** Like whenParsed, with the snapshot text of the screen at that seq (the screen and scrollback as escape sequences that rebuild it). */
+  snapshot(cb: (parsedSeq: number, text: string) => void): void {
+    this.ask('snapshot', (seq, text) => cb(seq, text ?? ''));
   }
 
   /** Resolves once everything written so far is parsed; at once for a disposed screen, whose writes will never be. */
   settled(): Promise<number> {
-    if (this.disposed) return Promise.resolve(this.parsed);
-    return new Promise((resolve) => {
-      this.settling.add(resolve);
-      this.whenParsed((seq) => {
-        this.settling.delete(resolve);
-        resolve(seq);
-      });
-    });
+    if (this.disposed) return Promise.resolve(this.lastSeq);
+    return new Promise((resolve) => this.thread.query(this.id, 'seq', (seq) => resolve(this.track(seq))));
+  }
+
+  /** The visible lines once everything written so far is parsed, each trimmed right, trailing blank lines dropped; the last ones shown once disposed. */
+  text(): Promise<string> {
+    if (this.lastText) return this.lastText;
+    return new Promise((resolve) => this.thread.query(this.id, 'text', (_seq, text) => resolve(text ?? '')));
   }
 
   resize(cols: number, rows: number): void {
-    if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
-    this.term.resize(cols, rows);
-    this.serialized = undefined;
+    if (this.disposed || (cols === this.size.cols && rows === this.size.rows)) return;
+    this.size = { cols, rows };
+    this.thread.resize(this.id, cols, rows);
   }
 
   onTitle(cb: (title: string) => void): () => void {
-    const sub = this.term.onTitleChange(cb);
-    return () => sub.dispose();
+    this.titleListeners.add(cb);
+    return () => this.titleListeners.delete(cb);
   }
 
-  /** The screen and scrollback as escape sequences that rebuild it (the snapshot text). */
-  serialize(): string {
-    const scrollback = this.term.options.scrollback ?? 0;
-    if (this.serialized?.scrollback !== scrollback) this.serialized = { text: this.serializer.serialize(), scrollback };
-    return this.serialized.text;
-  }
-
-  /** The visible lines, each trimmed right, trailing blank lines dropped. */
-  text(): string {
-    return this.disposed ? this.lastText : screenText(this.term);
-  }
-
-  /** Frees the screen. Waiters for a parse are answered now (xterm drops pending write callbacks), and the text stays readable. */
+  /** Frees the screen. Waiters for a parse are answered now; the text it last showed stays readable. */
   dispose(): void {
     if (this.disposed) return;
-    this.lastText = screenText(this.term);
     this.disposed = true;
-    this.term.dispose();
-    for (const resolve of this.settling) resolve(this.parsed);
-    this.settling.clear();
+    this.titleListeners.clear();
+    this.lastText = this.thread.dispose(this.id);
   }
-}
 
-type HeadlessTerminal = InstanceType<typeof Terminal>;
-
-/** The visible lines of any headless terminal; tests use it on a terminal rebuilt from a snapshot. */
-export function screenText(term: HeadlessTerminal): string {
-  const buffer = term.buffer.active;
-  const lines: string[] = [];
-  for (let y = 0; y < term.rows; y++) {
-    lines.push(buffer.getLine(buffer.viewportY + y)?.translateToString(true).trimEnd() ?? '');
+  private ask(want: 'seq' | 'snapshot', cb: (seq: number, text: string | undefined) => void): void {
+    if (this.disposed) return;
+    this.thread.query(this.id, want, (seq, text) => {
+      if (!this.disposed) cb(this.track(seq), text);
+    });
   }
-  while (lines.length > 0 && lines[lines.length - 1] === '') lines.pop();
-  return lines.join('\n');
-}
 
-/** Rebuilds a screen from snapshot text in a fresh terminal of the given size and returns its text. */
-export async function replaySnapshot(snapshot: string, cols: number, rows: number): Promise<string> {
-  const term = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
-  await new Promise<void>((resolve) => term.write(snapshot, resolve));
-  const text = screenText(term);
-  term.dispose();
-  return text;
+  private track(seq: number): number {
+    this.lastSeq = Math.max(this.lastSeq, seq);
+    return seq;
+  }
 }

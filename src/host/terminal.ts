@@ -24,6 +24,9 @@ export interface TerminalBackend {
   /** Output, in order; chunks never split a code point. */
   onData(cb: (data: string) => void): Unsubscribe;
   onExit(cb: (exit: TerminalExit) => void): Unsubscribe;
+  /** Stops reading output until resume(): the program then blocks on its writes, as on a slow terminal. A backend without them is never held. */
+  pause?(): void;
+  resume?(): void;
   /**
    * Ends the terminal; an exit follows. A process gets SIGHUP, then SIGKILL
    * when it is still running `graceMs` later (default: SIGHUP only). Safe to call twice.

@@ -52,7 +52,7 @@ describe('TerminalClient against the reference host over WebSocket', () => {
     expect(stream.screenText()).toContain('one-42'); // restored by the reconnect snapshot
     const hostScreen = rt.terminal('bash')!.screen;
     await hostScreen.settled();
-    await waitFor(async () => (await stream.whenIdle(), stream.screenText() === hostScreen.text()), { what: 'client screen equal to the host screen' });
+    await waitFor(async () => (await stream.whenIdle(), stream.screenText() === (await hostScreen.text())), { what: 'client screen equal to the host screen' });
     expect(stream.counters.gaps).toBe(0);
   });
 });

@@ -27,6 +27,13 @@ function pasteText(id: number, size: number): string {
   return text.toString('latin1');
 }
 
+/**
+ * The model's host parses its screens inline: the screen thread's work is the
+ * same either way (ScreenBook), and thousands of schedules each waiting on a
+ * worker's thread hops would measure the hops, not the delivery.
+ */
+const MODEL_SCREEN_THREAD = 'inline';
+
 const isFaultable = (frame: Uint8Array): boolean => frame[2] === Op.Input || frame[2] === Op.InputAck;
 
 /**
@@ -203,7 +210,7 @@ export class ModelWorld {
     // The model terminal outlives a runtime restart (a host that keeps its terminals while its runtime
     // restarts), so it keeps its instance id: only the ledger changes, which is the path this model proves.
     // A terminal replaced by a new shell is proven by test/client/host-restart.test.ts.
-    const runtime = new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, newInstanceId: () => 'model-terminal', sendGateMode: 'throw' });
+    const runtime = new HostRuntime({ terminals: (name) => (name === 't' ? this.terminal : undefined), ledgerId: `ledger-${this.restarts}`, newInstanceId: () => 'model-terminal', sendGateMode: 'throw', screenThread: MODEL_SCREEN_THREAD });
     this.runtimes.push(runtime);
     return runtime;
   }

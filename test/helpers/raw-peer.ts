@@ -107,7 +107,7 @@ export class RawPeer {
     return out;
   }
 
-  async waitFor(predicate: () => boolean, what: string, timeoutMs = 10_000): Promise<void> {
+  async waitFor(predicate: () => boolean | Promise<boolean>, what: string, timeoutMs = 10_000): Promise<void> {
     await waitFor(predicate, { what, timeoutMs });
   }
 

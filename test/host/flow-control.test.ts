@@ -84,7 +84,7 @@ describe('output flow control', () => {
     expectContinuousAfterLastSnapshot(peer, 1);
     const recovery = peer.snapshots(1).filter((s) => s.start.source === 'recovery').at(-1)!;
     expect(recovery.start.seq).toBe(recovery.seq);
-    expect(await replaySnapshot(recovery.text + outputAfter(peer, 1, recovery.seq), 80, 24)).toBe(await settledText(terminal));
+    expect(await replaySnapshot(recovery.text + outputAfter(peer, 1, recovery.seq), 80, 24)).toBe(await terminal.screen.text());
   });
 
   it('chunks a large snapshot at most 48 KiB per chunk, never inside a code point', async () => {
@@ -104,9 +104,4 @@ describe('output flow control', () => {
 
 function outputAfter(peer: RawPeer, streamId: number, seq: number): string {
   return peer.on(streamId, Op.Output).filter((f) => f.seq > seq).map((f) => peer.text(f)).join('');
-}
-
-async function settledText(terminal: { screen: { settled(): Promise<number>; text(): string } }): Promise<string> {
-  await terminal.screen.settled();
-  return terminal.screen.text();
 }

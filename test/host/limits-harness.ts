@@ -30,6 +30,9 @@ export async function startLimitsRig(limits: Partial<HostLimits> = {}, server: P
   const backends = new Map<string, ScriptBackend>();
   const test = await startTestHost({
     limits,
+    // Screens are parsed inline here so that their memory is counted in this thread's heap, which is
+    // what the rig measures; the screen worker runs the same ScreenBook.
+    screenThread: 'inline',
     terminals: (name) => {
       const backend = new ScriptBackend({ banner: `${name}\r\n$ ` });
       backends.set(name, backend);

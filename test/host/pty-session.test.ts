@@ -34,14 +34,14 @@ describe('host with a real bash in a PTY', () => {
 
     const terminal = testHost.host.terminal('bash')!;
     // Wait for the prompt after the output, so bash is idle when the snapshot is taken.
-    await peer.waitFor(() => /42x\npty\$$/.test(terminal.screen.text()), 'host screen shows 42x and the next prompt');
+    await peer.waitFor(async () => /42x\npty\$$/.test(await terminal.screen.text()), 'host screen shows 42x and the next prompt');
     peer.send('SnapshotRequest', 1, { requestId: 'reveal-1' });
     await peer.waitFor(() => peer.snapshots(1).length === 2, 'requested snapshot');
     const requested = peer.snapshots(1)[1]!;
     expect(requested.start).toMatchObject({ requestId: 'reveal-1', source: 'request', cols: 80, rows: 24 });
     await terminal.screen.settled();
     expect(requested.seq).toBe(terminal.seq); // bash is idle: the snapshot covers everything
-    expect(await replaySnapshot(requested.text, 80, 24)).toBe(terminal.screen.text());
-    expect(terminal.screen.text()).toContain('42x');
+    expect(await replaySnapshot(requested.text, 80, 24)).toBe(await terminal.screen.text());
+    expect(await terminal.screen.text()).toContain('42x');
   });
 });

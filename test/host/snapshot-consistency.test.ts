@@ -42,9 +42,9 @@ describe('snapshots stay consistent with the output around them', () => {
       await peer.waitFor(() => clientView(peer, 1).seq === testHost.host.terminal('a')!.seq, `output after snapshot r${round}`);
       const terminal = testHost.host.terminal('a')!;
       await terminal.screen.settled();
-      expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(terminal.screen.text());
+      expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(await terminal.screen.text());
     }
-    expect(testHost.host.terminal('a')!.screen.text()).toContain('ran: line4');
+    expect(await testHost.host.terminal('a')!.screen.text()).toContain('ran: line4');
   });
 
   it('drops held output a later snapshot covers when two snapshots are pending at once', async () => {
@@ -63,7 +63,7 @@ describe('snapshots stay consistent with the output around them', () => {
     }
     const terminal = testHost.host.terminal('a')!;
     await terminal.screen.settled();
-    expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(terminal.screen.text());
+    expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(await terminal.screen.text());
   });
 
   it('drops queued output that a requested snapshot covers, so output after it does not rewind', async () => {
@@ -80,6 +80,6 @@ describe('snapshots stay consistent with the output around them', () => {
     (terminal.backend as ScriptBackend).emit('tail\r\n');
     await peer.waitFor(() => clientView(peer, 1).seq === terminal.seq, 'output after the snapshot');
     await terminal.screen.settled();
-    expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(terminal.screen.text());
+    expect(await replaySnapshot(clientView(peer, 1).text, 80, 24)).toBe(await terminal.screen.text());
   });
 });

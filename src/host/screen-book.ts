@@ -1,0 +1,135 @@
+import headless from '@xterm/headless';
+import serializeAddon from '@xterm/addon-serialize';
+import { screenText } from './screen-text.js';
+
+// Both packages ship CommonJS; a default import is the portable way to reach them from ESM.
+const { Terminal } = headless;
+const { SerializeAddon } = serializeAddon;
+
+/** What a screen is asked to do, in order, by the thread that forwards output. */
+export type ScreenRequest =
+  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number }
+  | { readonly op: 'write'; readonly id: number; readonly data: string | Uint8Array; readonly seq: number }
+  | { readonly op: 'resize'; readonly id: number; readonly cols: number; readonly rows: number }
+  /** Answered once every earlier write is parsed: the seq, with the snapshot text or the visible lines when asked. */
+  | { readonly op: 'query'; readonly id: number; readonly token: number; readonly want: ScreenQuery }
+  /** Frees the screen; answered with the lines it last showed. Queries still waiting are answered first. */
+  | { readonly op: 'dispose'; readonly id: number; readonly token: number };
+
+export type ScreenQuery = 'seq' | 'snapshot' | 'text';
+
+export type ScreenReply =
+  | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string }
+  | { readonly kind: 'title'; readonly id: number; readonly title: string };
+
+type HeadlessTerminal = InstanceType<typeof Terminal>;
+
+/** One screen: its xterm, what it has parsed, and its snapshot text until the screen changes. */
+class BookScreen {
+  readonly term: HeadlessTerminal;
+  private readonly serializer: InstanceType<typeof SerializeAddon>;
+  parsed = 0;
+  /** Writes and barriers handed to xterm whose callbacks have not run yet. */
+  inFlight = 0;
+  /** Queries waiting on a barrier, answered early if the screen is disposed (xterm drops pending callbacks). */
+  readonly waiting = new Set<() => void>();
+  /**
+   * The last serialisation, until the screen changes: a parsed write or a
+   * resize drops it. A reconnect storm or a snapshot flood then serialises an
+   * unchanged screen once, not per request.
+   */
+  serialized: string | undefined;
+
+  constructor(cols: number, rows: number, scrollback: number) {
+    this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+    this.serializer = new SerializeAddon();
+    this.term.loadAddon(this.serializer);
+  }
+
+  serialize(): string {
+    return (this.serialized ??= this.serializer.serialize());
+  }
+}
+
+/**
+ * Every screen of a host, over @xterm/headless, driven by requests and
+ * answering through `reply`. It runs where the screens are parsed: in the
+ * screen worker, so parsing a flood of output never holds up forwarding it,
+ * or inline on the host's own thread. xterm parses asynchronously, so each
+ * screen tracks the output high-water mark it has parsed, and a query is
+ * answered only once every write before it was parsed.
+ */
+export class ScreenBook {
+  private readonly screens = new Map<number, BookScreen>();
+
+  constructor(private readonly reply: (reply: ScreenReply) => void) {}
+
+  handle(request: ScreenRequest): void {
+    if (request.op === 'open') return this.open(request.id, request.cols, request.rows, request.scrollback);
+    const screen = this.screens.get(request.id);
+    switch (request.op) {
+      case 'write':
+        if (screen) this.write(screen, request.data, request.seq);
+        return;
+      case 'resize':
+        if (screen && (request.cols !== screen.term.cols || request.rows !== screen.term.rows)) {
+          screen.term.resize(request.cols, request.rows);
+          screen.serialized = undefined;
+        }
+        return;
+      case 'query':
+        // A query for a screen already gone is never answered: its asker disposed it.
+        if (screen) this.whenParsed(screen, () => this.answer(screen, request.token, request.want));
+        return;
+      case 'dispose':
+        return this.dispose(request.id, request.token);
+    }
+  }
+
+  private open(id: number, cols: number, rows: number, scrollback: number): void {
+    const screen = new BookScreen(cols, rows, scrollback);
+    screen.term.onTitleChange((title) => this.reply({ kind: 'title', id, title }));
+    this.screens.set(id, screen);
+  }
+
+  private write(screen: BookScreen, data: string | Uint8Array, seq: number): void {
+    screen.inFlight++;
+    screen.term.write(data, () => {
+      screen.inFlight--;
+      screen.parsed = seq;
+      screen.serialized = undefined;
+    });
+  }
+
+  /**
+   * Runs `answer` once every write so far is parsed. xterm runs write
+   * callbacks in order, so an empty write is a barrier. When nothing is in
+   * flight the screen is already there: no need to wait for xterm's next parse
+   * timer (a subscribe to an idle screen, a reconnect storm).
+   */
+  private whenParsed(screen: BookScreen, answer: () => void): void {
+    if (screen.inFlight === 0) return answer();
+    screen.inFlight++;
+    screen.waiting.add(answer);
+    screen.term.write('', () => {
+      screen.inFlight--;
+      if (screen.waiting.delete(answer)) answer();
+    });
+  }
+
+  private answer(screen: BookScreen, token: number, want: ScreenQuery): void {
+    const text = want === 'snapshot' ? screen.serialize() : want === 'text' ? screenText(screen.term) : undefined;
+    this.reply({ kind: 'answer', token, seq: screen.parsed, ...(text !== undefined ? { text } : {}) });
+  }
+
+  private dispose(id: number, token: number): void {
+    const screen = this.screens.get(id);
+    if (!screen) return this.reply({ kind: 'answer', token, seq: 0, text: '' });
+    this.screens.delete(id);
+    for (const answer of screen.waiting) answer();
+    screen.waiting.clear();
+    const text = screenText(screen.term);
+    screen.term.dispose();
+    this.reply({ kind: 'answer', token, seq: screen.parsed, text });
+  }
+}

@@ -1,0 +1,130 @@
+import { Worker } from 'node:worker_threads';
+import { ScreenBook, type ScreenQuery, type ScreenReply, type ScreenRequest } from './screen-book.js';
+
+/**
+ * Where a host's screens are parsed. 'worker': one worker thread per process,
+ * shared by every runtime in it, so parsing a flood of output runs beside
+ * forwarding it instead of in turn with it (the default). 'inline': on the
+ * host's own thread, for embedders that must not start threads and for the
+ * exactly-once model test, whose thousands of schedules would otherwise each
+ * wait on thread hops.
+ */
+export type ScreenThreadKind = 'worker' | 'inline';
+
+type Answer = (seq: number, text: string | undefined) => void;
+
+/**
+ * The host's side of a screen thread: hands screens their requests in order
+ * and routes the answers and title changes back. Answers never come
+ * synchronously, wherever the screens run.
+ */
+export class ScreenThread {
+  private nextId = 1;
+  private nextToken = 1;
+  private readonly answers = new Map<number, Answer>();
+  private readonly titleListeners = new Map<number, (title: string) => void>();
+
+  private constructor(
+    private readonly post: (request: ScreenRequest) => void,
+    /** Tells the carrier whether answers are awaited (a worker keeps the process alive only then). */
+    private readonly awaiting: (yes: boolean) => void = () => {},
+  ) {}
+
+  /** Screens parsed on this thread; a fresh book each time. */
+  static inline(): ScreenThread {
+    let thread!: ScreenThread;
+    const book = new ScreenBook((reply) => queueMicrotask(() => thread.received(reply)));
+    thread = new ScreenThread((request) => book.handle(request));
+    return thread;
+  }
+
+  /** Screens parsed in the process's screen worker, started on first use. */
+  static worker(): ScreenThread {
+    return (sharedWorkerThread ??= startWorkerThread());
+  }
+
+  static of(kind: ScreenThreadKind): ScreenThread {
+    return kind === 'worker' ? ScreenThread.worker() : ScreenThread.inline();
+  }
+
+  open(cols: number, rows: number, scrollback: number, onTitle: (title: string) => void): number {
+    const id = this.nextId++;
+    this.titleListeners.set(id, onTitle);
+    this.post({ op: 'open', id, cols, rows, scrollback });
+    return id;
+  }
+
+  write(id: number, data: string | Uint8Array, seq: number): void {
+    this.post({ op: 'write', id, data, seq });
+  }
+
+  resize(id: number, cols: number, rows: number): void {
+    this.post({ op: 'resize', id, cols, rows });
+  }
+
+  query(id: number, want: ScreenQuery, answer: Answer): void {
+    const token = this.expect(answer);
+    this.post({ op: 'query', id, token, want });
+  }
+
+  /** Frees the screen; resolves with the lines it last showed. */
+  dispose(id: number): Promise<string> {
+    this.titleListeners.delete(id);
+    return new Promise((resolve) => {
+      const token = this.expect((_seq, text) => resolve(text ?? ''));
+      this.post({ op: 'dispose', id, token });
+    });
+  }
+
+  private expect(answer: Answer): number {
+    const token = this.nextToken++;
+    if (this.answers.size === 0) this.awaiting(true);
+    this.answers.set(token, answer);
+    return token;
+  }
+
+  private received(reply: ScreenReply): void {
+    if (reply.kind === 'title') return this.titleListeners.get(reply.id)?.(reply.title);
+    const answer = this.answers.get(reply.token);
+    if (!answer) return;
+    this.answers.delete(reply.token);
+    if (this.answers.size === 0) this.awaiting(false);
+    answer(reply.seq, reply.text);
+  }
+
+  /** For the worker carrier. */
+  static overWorker(worker: Worker): ScreenThread {
+    const thread = new ScreenThread(
+      (request) => {
+        // Bytes are copied, not moved: the host still holds them (queued Output), and a moved
+        // buffer stays counted against this thread until the worker collects it (a 48 MiB flood
+        // kept 16 MiB more here). A piece of a larger buffer is cut out first, so only it is copied.
+        if (request.op === 'write' && typeof request.data !== 'string' && request.data.byteLength !== request.data.buffer.byteLength) {
+          worker.postMessage({ ...request, data: request.data.slice() });
+        } else worker.postMessage(request);
+      },
+      (yes) => (yes ? worker.ref() : worker.unref()),
+    );
+    worker.on('message', (reply: ScreenReply) => thread.received(reply));
+    worker.unref();
+    return thread;
+  }
+}
+
+let sharedWorkerThread: ScreenThread | undefined;
+
+function startWorkerThread(): ScreenThread {
+  const worker = newScreenWorker();
+  // Every screen of the process is in there: a host cannot serve without it.
+  worker.on('error', (error) => {
+    throw new Error(`termwire: the screen worker failed: ${error.message}`, { cause: error });
+  });
+  return ScreenThread.overWorker(worker);
+}
+
+function newScreenWorker(): Worker {
+  if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./screen-worker.js', import.meta.url));
+  // Running from the TypeScript sources (vitest, tsx): the worker loads them through tsx too.
+  const entry = new URL('./screen-worker.ts', import.meta.url).href;
+  return new Worker(`import('tsx/esm/api').then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`, { eval: true });
+}
