@@ -1,9 +1,8 @@
 import headless from '@xterm/headless';
-import serializeAddon from '@xterm/addon-serialize';
+import { type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 
-// Both packages ship CommonJS; a default import is the portable way to reach them from ESM.
+// @xterm/headless ships CommonJS; a default import is the portable way to reach it from ESM.
 const { Terminal } = headless;
-const { SerializeAddon } = serializeAddon;
 
 export interface ScreenOptions {
   readonly cols: number;
@@ -18,13 +17,16 @@ export interface ScreenOptions {
  * parsed: a snapshot is serialised only once everything up to its seq was parsed.
  */
 export class ScreenModel {
-  private readonly term: InstanceType<typeof Terminal>;
-  private readonly serializer: InstanceType<typeof SerializeAddon>;
+  private readonly pooled: PooledTerminal;
   private parsed = 0;
   /** Writes and barriers handed to xterm whose callbacks have not run yet. */
   private inFlight = 0;
   private disposed = false;
   private lastText = '';
+  /** The size when disposed: the terminal may serve another screen by then. */
+  private lastSize = { cols: 0, rows: 0 };
+  /** Listeners this screen put on its terminal, removed on dispose so the terminal's next owner is not heard. */
+  private readonly listeners = new Set<{ dispose(): void }>();
   /**
    * The last serialisation and the scrollback it was taken with, until the
    * screen changes: a parsed write or a resize drops it. A reconnect storm or
@@ -34,9 +36,11 @@ export class ScreenModel {
   private readonly settling = new Set<(parsedSeq: number) => void>();
 
   constructor(options: ScreenOptions) {
-    this.term = new Terminal({ cols: options.cols, rows: options.rows, scrollback: options.scrollback, allowProposedApi: true });
-    this.serializer = new SerializeAddon();
-    this.term.loadAddon(this.serializer);
+    this.pooled = screenTerminals.take(options.cols, options.rows, options.scrollback);
+  }
+
+  private get term(): HeadlessTerminal {
+    return this.pooled.term;
   }
 
   /** The high-water mark of output the screen has parsed. */
@@ -45,11 +49,11 @@ export class ScreenModel {
   }
 
   get cols(): number {
-    return this.term.cols;
+    return this.disposed ? this.lastSize.cols : this.term.cols;
   }
 
   get rows(): number {
-    return this.term.rows;
+    return this.disposed ? this.lastSize.rows : this.term.rows;
   }
 
   /** Feeds output whose high-water mark after it is `seqAfter`. */
@@ -105,14 +109,20 @@ export class ScreenModel {
   }
 
   onTitle(cb: (title: string) => void): () => void {
+    if (this.disposed) return () => {};
     const sub = this.term.onTitleChange(cb);
-    return () => sub.dispose();
+    this.listeners.add(sub);
+    return () => {
+      this.listeners.delete(sub);
+      sub.dispose();
+    };
   }
 
-  /** The screen and scrollback as escape sequences that rebuild it (the snapshot text). */
+  /** The screen and scrollback as escape sequences that rebuild it (the snapshot text). A disposed screen has none. */
   serialize(): string {
+    if (this.disposed) throw new Error('ScreenModel.serialize() after dispose(): the screen is gone');
     const scrollback = this.term.options.scrollback ?? 0;
-    if (this.serialized?.scrollback !== scrollback) this.serialized = { text: this.serializer.serialize(), scrollback };
+    if (this.serialized?.scrollback !== scrollback) this.serialized = { text: this.pooled.serializer.serialize(), scrollback };
     return this.serialized.text;
   }
 
@@ -121,18 +131,25 @@ export class ScreenModel {
     return this.disposed ? this.lastText : screenText(this.term);
   }
 
-  /** Frees the screen. Waiters for a parse are answered now (xterm drops pending write callbacks), and the text stays readable. */
+  /**
+   * Frees the screen: its terminal goes back to the pool, or is disposed when
+   * writes are still queued (xterm then drops them and their callbacks, rather
+   * than parse output nobody will read). Waiters for a parse are answered now,
+   * and the text and size stay readable.
+   */
   dispose(): void {
     if (this.disposed) return;
     this.lastText = screenText(this.term);
+    this.lastSize = { cols: this.term.cols, rows: this.term.rows };
     this.disposed = true;
-    this.term.dispose();
+    for (const listener of this.listeners) listener.dispose();
+    this.listeners.clear();
+    if (this.inFlight === 0) screenTerminals.give(this.pooled);
+    else this.term.dispose();
     for (const resolve of this.settling) resolve(this.parsed);
     this.settling.clear();
   }
 }
-
-type HeadlessTerminal = InstanceType<typeof Terminal>;
 
 /** The visible lines of any headless terminal; tests use it on a terminal rebuilt from a snapshot. */
 export function screenText(term: HeadlessTerminal): string {
