@@ -30,7 +30,7 @@ export const DEFAULT_TERMINAL_POOL_OPTIONS: TerminalPoolOptions = Object.freeze(
 export const FULL_RESET = '\x1bc';
 
 /**
- * Headless terminals of one size and scrollback, reused. Building an xterm
+ * Headless terminals, reused, each only at its own size and scrollback. Building an xterm
  * terminal costs about 0.3 ms and 200 KB of garbage (it registers hundreds of
  * parser handlers); a full reset costs a tenth of that. A terminal given back
  * is reset through its parser and handed out again only once that reset was
@@ -43,7 +43,7 @@ export class TerminalPool {
   private readonly options: TerminalPoolOptions;
   private readonly idle: PooledTerminal[] = [];
   private resetting = 0;
-  private waiters: Array<() => void> = [];
+  private readonly waiters: Array<() => void> = [];
   /** Terminals built because none of the size was idle; tests read it. */
   built = 0;
 
