@@ -1,11 +1,4 @@
-import xtermHeadless from '@xterm/headless';
-
-const { Terminal } = xtermHeadless;
-type HeadlessTerminal = InstanceType<typeof Terminal>;
-
-// RIS (full reset): queued through the parser like any output, so it cannot
-// overtake writes still waiting in xterm's async write buffer (reset() would).
-const FULL_RESET = '\x1bc';
+import { FULL_RESET, type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 
 /**
  * The client's own model of one terminal's screen. Writes go straight into
@@ -15,21 +8,27 @@ const FULL_RESET = '\x1bc';
  * time and waiting for each parse cost a timer tick per chunk (about 1 ms).
  */
 export class LocalScreen {
-  private readonly term: HeadlessTerminal;
+  private readonly pooled: PooledTerminal;
   private disposed = false;
+  /** What the screen showed when its terminal went back to the pool, which may hand it to another screen. */
+  private final: { readonly cols: number; readonly rows: number; readonly lines: string[] } | undefined;
   /** The first error an operation threw; later operations still run, so one bad write cannot wedge the screen. */
   lastError: unknown;
 
   constructor(cols: number, rows: number, scrollback: number) {
-    this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+    this.pooled = screenTerminals.take(cols, rows, scrollback);
+  }
+
+  private get term(): HeadlessTerminal {
+    return this.pooled.term;
   }
 
   get cols(): number {
-    return this.term.cols;
+    return this.final?.cols ?? this.term.cols;
   }
 
   get rows(): number {
-    return this.term.rows;
+    return this.final?.rows ?? this.term.rows;
   }
 
   /**
@@ -68,15 +67,20 @@ export class LocalScreen {
 
   /** The visible lines, each trimmed on the right. Reflects what has been parsed so far. */
   lines(): string[] {
+    if (this.final) return [...this.final.lines];
     const buffer = this.term.buffer.active;
     const out: string[] = [];
     for (let row = 0; row < this.term.rows; row++) out.push(buffer.getLine(buffer.viewportY + row)?.translateToString(true).trimEnd() ?? '');
     return out;
   }
 
+  /** Frees the screen once everything queued is parsed: its terminal goes back to the pool; lines() keeps showing its last screen. */
   dispose(): void {
     if (this.disposed) return;
-    this.afterQueued(() => this.term.dispose());
+    this.afterQueued(() => {
+      this.final = { cols: this.term.cols, rows: this.term.rows, lines: this.lines() };
+      screenTerminals.give(this.pooled);
+    });
     this.disposed = true;
   }
 

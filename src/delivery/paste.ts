@@ -21,6 +21,8 @@ export function splitPaste(text: string, maxBytes: number): string[] {
 export function pastePieces(text: string, maxBytes: number): PastePiece[] {
   if (maxBytes < 4) throw new DeliveryUsageError('BAD_CHUNK_SIZE', `chunk size ${maxBytes} < 4 cannot hold every code point`);
   const bytes = utf8.encode(text);
+  // Each non-ASCII UTF-16 unit takes two bytes or more: as many bytes as units means ASCII, cut as it is.
+  if (bytes.length === text.length) return asciiPieces(text, maxBytes);
   if (bytes.length <= maxBytes) return text.length === 0 ? [] : [{ text, bytes: bytes.length }];
   const pieces: PastePiece[] = [];
   let start = 0;
@@ -29,6 +31,16 @@ export function pastePieces(text: string, maxBytes: number): PastePiece[] {
     while (end < bytes.length && end > start && (bytes[end]! & 0xc0) === 0x80) end--;
     pieces.push({ text: utf8Decoder.decode(bytes.subarray(start, end)), bytes: end - start });
     start = end;
+  }
+  return pieces;
+}
+
+/** ASCII, the common paste, has a byte per character: the string is cut as it is, with no decoding of each piece. */
+function asciiPieces(text: string, maxBytes: number): PastePiece[] {
+  const pieces: PastePiece[] = [];
+  for (let start = 0; start < text.length; start += maxBytes) {
+    const piece = text.slice(start, start + maxBytes);
+    pieces.push({ text: piece, bytes: piece.length });
   }
   return pieces;
 }

@@ -1,10 +1,5 @@
-import headless from '@xterm/headless';
-import serializeAddon from '@xterm/addon-serialize';
+import { type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 import { screenText } from './screen-text.js';
-
-// Both packages ship CommonJS; a default import is the portable way to reach them from ESM.
-const { Terminal } = headless;
-const { SerializeAddon } = serializeAddon;
 
 /** What a screen is asked to do, in order, by the thread that forwards output. */
 export type ScreenRequest =
@@ -22,12 +17,9 @@ export type ScreenReply =
   | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string }
   | { readonly kind: 'title'; readonly id: number; readonly title: string };
 
-type HeadlessTerminal = InstanceType<typeof Terminal>;
-
-/** One screen: its xterm, what it has parsed, and its snapshot text until the screen changes. */
+/** One screen: its xterm terminal (from the pool), what it has parsed, and its snapshot text until the screen changes. */
 class BookScreen {
-  readonly term: HeadlessTerminal;
-  private readonly serializer: InstanceType<typeof SerializeAddon>;
+  readonly pooled: PooledTerminal;
   parsed = 0;
   /** Writes and barriers handed to xterm whose callbacks have not run yet. */
   inFlight = 0;
@@ -40,14 +32,30 @@ class BookScreen {
    */
   serialized: string | undefined;
 
-  constructor(cols: number, rows: number, scrollback: number) {
-    this.term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
-    this.serializer = new SerializeAddon();
-    this.term.loadAddon(this.serializer);
+  private readonly titleSubscription: { dispose(): void };
+
+  constructor(cols: number, rows: number, scrollback: number, onTitle: (title: string) => void) {
+    this.pooled = screenTerminals.take(cols, rows, scrollback);
+    this.titleSubscription = this.term.onTitleChange(onTitle);
+  }
+
+  get term(): HeadlessTerminal {
+    return this.pooled.term;
   }
 
   serialize(): string {
-    return (this.serialized ??= this.serializer.serialize());
+    return (this.serialized ??= this.pooled.serializer.serialize());
+  }
+
+  /**
+   * Gives the terminal back to the pool, or disposes it when writes are still
+   * queued: xterm then drops them and their callbacks, rather than parse output
+   * nobody will read, and the next owner never hears them.
+   */
+  release(): void {
+    this.titleSubscription.dispose();
+    if (this.inFlight === 0) screenTerminals.give(this.pooled);
+    else this.term.dispose();
   }
 }
 
@@ -87,9 +95,7 @@ export class ScreenBook {
   }
 
   private open(id: number, cols: number, rows: number, scrollback: number): void {
-    const screen = new BookScreen(cols, rows, scrollback);
-    screen.term.onTitleChange((title) => this.reply({ kind: 'title', id, title }));
-    this.screens.set(id, screen);
+    this.screens.set(id, new BookScreen(cols, rows, scrollback, (title) => this.reply({ kind: 'title', id, title })));
   }
 
   private write(screen: BookScreen, data: string | Uint8Array, seq: number): void {
@@ -129,7 +135,7 @@ export class ScreenBook {
     for (const answer of screen.waiting) answer();
     screen.waiting.clear();
     const text = screenText(screen.term);
-    screen.term.dispose();
+    screen.release();
     this.reply({ kind: 'answer', token, seq: screen.parsed, text });
   }
 }

@@ -1,4 +1,5 @@
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { screenTerminals } from '../screen/terminal-pool.js';
 import { ScreenModel } from './screen.js';
 import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
 
@@ -34,5 +35,56 @@ describe.each<ScreenThreadKind>(['inline', 'worker'])('a screen model (%s) that 
     screen.write('\x1b]0;second\x07', 25);
     await screen.text();
     expect(titles).toEqual(['first']);
+  });
+});
+
+describe('a screen model parsed inline, and the terminal pool', () => {
+  const SIZE = { cols: 20, rows: 4, scrollback: 10 };
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Watches the shared pool: which terminal each screen took, and which each gave back. */
+  function watchPool() {
+    const take = vi.spyOn(screenTerminals, 'take');
+    const give = vi.spyOn(screenTerminals, 'give');
+    return { taken: (i: number) => take.mock.results[i]?.value, given: (i: number) => give.mock.calls[i]?.[0], gives: () => give.mock.calls.length };
+  }
+
+  it('hands its terminal to the next screen model of its size, which still answers for itself alone', async () => {
+    const pool = watchPool();
+    const thread = ScreenThread.inline();
+    const screen = new ScreenModel(SIZE, thread);
+    const titles: string[] = [];
+    screen.onTitle((title) => titles.push(title)); // never unsubscribed: dispose must drop it
+    screen.write('mine\r\n', 6);
+    await screen.settled();
+    screen.dispose();
+    expect(await screen.text()).toBe('mine');
+    await screenTerminals.whenIdle();
+    const next = new ScreenModel(SIZE, thread);
+    expect(pool.taken(1)).toBeDefined();
+    expect(pool.taken(1)).toBe(pool.given(0));
+    next.resize(30, 6);
+    next.write('\x1b]0;theirs\x07theirs\r\n', 20);
+    expect(await next.text()).toBe('theirs');
+    expect([await screen.text(), screen.cols, screen.rows]).toEqual(['mine', 20, 4]);
+    expect(titles).toEqual([]);
+    next.dispose();
+  });
+
+  it('with output still queued, hands its terminal to no one, and its waiters hear nothing more', async () => {
+    const pool = watchPool();
+    const thread = ScreenThread.inline();
+    const screen = new ScreenModel(SIZE, thread);
+    screen.write('x'.repeat(50_000), 1);
+    const answers: number[] = [];
+    screen.whenParsed((seq) => answers.push(seq));
+    screen.dispose();
+    await screen.text();
+    expect(pool.gives()).toBe(0);
+    const next = new ScreenModel(SIZE, thread);
+    next.write('after', 5);
+    await next.settled(); // xterm's parse timer has run: the disposed screen's output would have been parsed by now
+    expect(answers).toEqual([]);
+    next.dispose();
   });
 });

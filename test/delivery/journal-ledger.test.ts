@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { InputJournal } from '../../src/delivery/journal.js';
 import { InputLedger } from '../../src/delivery/ledger.js';
@@ -5,6 +6,7 @@ import type { DeliveryNotice } from '../../src/delivery/notices.js';
 import { DEFAULT_DELIVERY_OPTIONS, type DeliveryOptions } from '../../src/delivery/options.js';
 import { pastePieces, splitPaste, utf8Length } from '../../src/delivery/paste.js';
 import { ManualScheduler } from '../client/manual-scheduler.js';
+import { assertSeeded } from '../helpers/seeded-property.js';
 
 function journal(options: Partial<DeliveryOptions> = {}) {
   const clock = new ManualScheduler();
@@ -106,6 +108,24 @@ describe('splitPaste', () => {
     expect(chunks.join('')).toBe(text);
     for (const c of chunks) expect(new TextEncoder().encode(c).length).toBeLessThanOrEqual(16 * 1024);
     expect(chunks.length).toBeGreaterThan(1);
+  });
+
+  it('fills each piece but the last as far as a whole code point allows, in ASCII and beyond', () => {
+    const utf8 = new TextEncoder();
+    assertSeeded(
+      fc.property(fc.oneof(fc.string({ unit: 'binary-ascii', maxLength: 300 }), fc.string({ unit: 'grapheme', maxLength: 300 })), fc.integer({ min: 4, max: 40 }), (text, max) => {
+        const pieces = pastePieces(text, max);
+        expect(pieces.map((p) => p.text).join('')).toBe(text);
+        pieces.forEach((p, i) => {
+          const bytes = utf8.encode(p.text).length;
+          expect(p.bytes).toBe(bytes);
+          expect(bytes).toBeLessThanOrEqual(max);
+          if (i < pieces.length - 1) expect(bytes + utf8.encode(String.fromCodePoint(pieces[i + 1]!.text.codePointAt(0)!)).length).toBeGreaterThan(max); // the next code point did not fit
+        });
+      }),
+      703,
+      500,
+    );
   });
 
   it('knows the UTF-8 length of each piece, as utf8Length counts it', () => {

@@ -18,7 +18,21 @@ export function assertSeeded<Ts>(property: fc.IProperty<Ts>, offset: number, num
   try {
     fc.assert(property, { seed, numRuns });
   } catch (error) {
-    const message = error instanceof Error ? error.message : String(error);
-    throw new Error(`property failed with seed ${seed} (replay with TERMWIRE_SEED=${BASE_SEED})\n${message}`, { cause: error });
+    throw seededFailure(error, seed);
   }
+}
+
+/** assertSeeded for a property that awaits (fc.asyncProperty). */
+export async function assertSeededAsync<Ts>(property: fc.IAsyncProperty<Ts>, offset: number, numRuns: number): Promise<void> {
+  const seed = BASE_SEED + offset;
+  try {
+    await fc.assert(property, { seed, numRuns });
+  } catch (error) {
+    throw seededFailure(error, seed);
+  }
+}
+
+function seededFailure(error: unknown, seed: number): Error {
+  const message = error instanceof Error ? error.message : String(error);
+  return new Error(`property failed with seed ${seed} (replay with TERMWIRE_SEED=${BASE_SEED})\n${message}`, { cause: error });
 }
