@@ -94,5 +94,5 @@ export class TerminalPool {
   }
 }
 
-/** The pool the host's screen models and the client's local screens share. */
+/** This thread's pool: the screen worker's serves the host's screens; the main thread's the client's local screens and inline host screens. */
 export const screenTerminals = new TerminalPool();
