@@ -278,10 +278,10 @@ export class HostStream implements TerminalSubscriber {
     }
   }
 
-  private sendSnapshot(seq: number, screenText: string, cause: SnapshotCause, requestId: string | undefined): void {
+  private sendSnapshot(seq: number, snapshotText: string, cause: SnapshotCause, requestId: string | undefined): void {
     const { cols, rows } = this.terminal;
     this.send('SnapshotStart', { kind: 'scrollback', cols, rows, ...(requestId !== undefined ? { requestId } : {}), seq, cause, truncated: false }, seq);
-    const text = utf8.encode(screenText);
+    const text = utf8.encode(snapshotText);
     for (const chunk of splitUtf8(text, this.ctx.limits.snapshotChunkBytes)) {
       if (!this.gate.allows(OPCODES.SnapshotChunk.code)) return;
       const payload = this.projections.projectBytes('SnapshotChunk', chunk, seq);
