@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { interleave, measure, type Sample } from './lib/interleave.js';
-import { processCpuSeconds } from './lib/process-cpu.js';
+import { mainThreadCpuSeconds, processCpuSeconds } from './lib/process-cpu.js';
 import { PtySession } from './lib/pty-session.js';
 import type { Row } from './lib/row.js';
 import { ServeAttach } from './lib/serve-attach.js';
@@ -36,12 +36,13 @@ let markers = 0;
 /** Runs the cat in `session`; the marker's digits are computed by the shell, so the typed line never matches it. */
 async function catTrial(session: PtySession, file: string, processes: Readonly<Record<string, number>>): Promise<Sample> {
   const n = ++markers;
-  const cpuBefore = Object.fromEntries(Object.entries(processes).map(([key, pid]) => [key, processCpuSeconds(pid) ?? 0]));
+  const cpuNow = () => Object.fromEntries(Object.entries(processes).flatMap(([key, pid]) => [[`${key}Cpu`, processCpuSeconds(pid) ?? 0], [`${key}MainCpu`, mainThreadCpuSeconds(pid) ?? 0]]));
+  const cpuBefore = cpuNow();
   const drainBefore = process.cpuUsage();
   const readBefore = session.bytesRead;
   const ms = await session.typeUntil(`cat ${file}; echo cat-done-$((${n}*1000+7))`, `cat-done-${n * 1000 + 7}`);
   const drain = process.cpuUsage(drainBefore);
-  const cpu = Object.fromEntries(Object.entries(processes).map(([key, pid]) => [`${key}Cpu`, (processCpuSeconds(pid) ?? 0) - cpuBefore[key]!]));
+  const cpu = Object.fromEntries(Object.entries(cpuNow()).map(([key, seconds]) => [key, seconds - cpuBefore[key]!]));
   return { seconds: ms / 1000, drainCpu: (drain.user + drain.system) / 1e6, read: session.bytesRead - readBefore, ...cpu };
 }
 
@@ -66,7 +67,9 @@ export async function run(): Promise<Row[]> {
       { section: name, name: `cat ${FILE_MIB} MiB via serve + attach, read on a PTY`, value: mbps(termwire!), unit: ' MB/s', ratio: mbps(termwire!) / base, baseline: 'same cat, local PTY', target: TARGET_VS_LOCAL_PTY },
       { section: name, name: `cat ${FILE_MIB} MiB in a local PTY (node-pty)`, value: base, unit: ' MB/s' },
       { section: name, name: '  serve process CPU (diagnostic)', ...msPerMiB(termwire!, 'serveCpu') },
+      { section: name, name: '    of which its main thread: PTY reads, framing, socket writes (diagnostic)', ...msPerMiB(termwire!, 'serveMainCpu') },
       { section: name, name: '  attach process CPU (diagnostic)', ...msPerMiB(termwire!, 'attachCpu') },
+      { section: name, name: '    of which its main thread (diagnostic)', ...msPerMiB(termwire!, 'attachMainCpu') },
       { section: name, name: '  draining attach PTY, this process CPU (diagnostic)', ...msPerMiB(termwire!, 'drainCpu') },
       { section: name, name: '  draining local PTY, this process CPU (diagnostic)', ...msPerMiB(localPty!, 'drainCpu') },
       { section: name, name: '  bytes read from attach PTY (diagnostic)', value: measure(termwire!, 'read') / MiB, unit: ' MiB', ratio: measure(termwire!, 'read') / measure(localPty!, 'read'), baseline: 'bytes read from local PTY', note: 'below 1: output replaced by snapshots' },

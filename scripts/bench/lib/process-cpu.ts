@@ -8,8 +8,16 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/** CPU seconds (user + system) process `pid` itself has used so far, from /proc; undefined where there is none. */
+/** CPU seconds (user + system) process `pid` itself has used so far, all its threads, from /proc; undefined where there is none. */
 export function processCpuSeconds(pid: number): number | undefined {
-  const fields = procStatFields(pid);
+  return cpuSeconds(procStatFields(pid));
+}
+
+/** The same for the process's main thread alone (its event loop). */
+export function mainThreadCpuSeconds(pid: number): number | undefined {
+  return cpuSeconds(procStatFields(pid, pid));
+}
+
+function cpuSeconds(fields: string[] | undefined): number | undefined {
   return fields && (Number(fields[11]) + Number(fields[12])) / clockTicks();
 }
