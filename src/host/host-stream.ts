@@ -10,6 +10,7 @@ import type { InputLedger, LedgerSession } from '../delivery/ledger.js';
 import { FlowWindow } from './flow-window.js';
 import type { HostedTerminal, TerminalSubscriber } from './hosted-terminal.js';
 import type { HostCounters, HostErrorCode, HostLimits } from './options.js';
+import type { ScreenSize } from './screen.js';
 import { splitUtf8 } from './utf8-chunks.js';
 import type { TerminalExit } from './terminal.js';
 
@@ -100,12 +101,12 @@ export class HostStream implements TerminalSubscriber {
     // A subscribe's snapshot always goes: the stream does not exist for the client without it.
     if (source !== 'subscribe' && this.ctx.congested) return this.oweSnapshot(source, requestId);
     this.pendingSnapshots++;
-    this.terminal.screen.snapshot((seq, text) => {
+    this.terminal.screen.snapshot((seq, text, size) => {
       this.pendingSnapshots--;
       if (!this.open) return;
       try {
         before?.(seq);
-        this.sendSnapshot(seq, text, source, requestId);
+        this.sendSnapshot(seq, text, size, source, requestId);
         this.dropCoveredOutput(seq);
         this.releaseHeld();
       } catch (error) {
@@ -278,8 +279,7 @@ export class HostStream implements TerminalSubscriber {
     }
   }
 
-  private sendSnapshot(seq: number, snapshotText: string, cause: SnapshotCause, requestId: string | undefined): void {
-    const { cols, rows } = this.terminal;
+  private sendSnapshot(seq: number, snapshotText: string, { cols, rows }: ScreenSize, cause: SnapshotCause, requestId: string | undefined): void {
     this.send('SnapshotStart', { kind: 'scrollback', cols, rows, ...(requestId !== undefined ? { requestId } : {}), seq, cause, truncated: false }, seq);
     const text = utf8.encode(snapshotText);
     for (const chunk of splitUtf8(text, this.ctx.limits.snapshotChunkBytes)) {

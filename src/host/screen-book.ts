@@ -13,8 +13,14 @@ export type ScreenRequest =
 
 export type ScreenQuery = 'seq' | 'snapshot' | 'text';
 
+export interface ScreenSize {
+  readonly cols: number;
+  readonly rows: number;
+}
+
 export type ScreenReply =
-  | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string }
+  /** `size` comes with a snapshot: the size its text was serialised at. */
+  | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string; readonly size?: ScreenSize }
   | { readonly kind: 'title'; readonly id: number; readonly title: string };
 
 /** One screen: its xterm terminal (from the pool), what it has parsed, and its snapshot text until the screen changes. */
@@ -124,8 +130,11 @@ export class ScreenBook {
   }
 
   private answer(screen: BookScreen, token: number, want: ScreenQuery): void {
-    const text = want === 'snapshot' ? screen.serialize() : want === 'text' ? screenText(screen.term) : undefined;
-    this.reply({ kind: 'answer', token, seq: screen.parsed, ...(text !== undefined ? { text } : {}) });
+    if (want === 'snapshot') {
+      const { cols, rows } = screen.term;
+      return this.reply({ kind: 'answer', token, seq: screen.parsed, text: screen.serialize(), size: { cols, rows } });
+    }
+    this.reply({ kind: 'answer', token, seq: screen.parsed, ...(want === 'text' ? { text: screenText(screen.term) } : {}) });
   }
 
   private dispose(id: number, token: number): void {

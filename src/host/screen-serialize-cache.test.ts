@@ -43,6 +43,18 @@ describe.each<ScreenThreadKind>(['inline', 'worker'])('the snapshot text of a sc
     expect(r.after).toBe(r.twin);
   });
 
+  it('carries the size its text was serialised at, not the size when the answer comes', async () => {
+    const screen = new ScreenModel({ cols: 20, rows: 4, scrollback: 10 }, ScreenThread.of(kind));
+    const twin = new ScreenModel({ cols: 20, rows: 4, scrollback: 10 }, ScreenThread.of(kind));
+    for (const s of [screen, twin]) s.write('0123456789abcdef\r\n', 18);
+    await screen.settled(); // nothing left to parse: the request is answered before the resize reaches the screen thread
+    const answer = new Promise<{ text: string; size: { cols: number; rows: number } }>((resolve) => screen.snapshot((_seq, text, size) => resolve({ text, size })));
+    screen.resize(10, 4); // this handle's size changes at once, before the answer comes
+    expect(await answer).toEqual({ text: await snapshotText(twin), size: { cols: 20, rows: 4 } });
+    screen.dispose();
+    twin.dispose();
+  });
+
   it('answers with the seq of everything written before the request', async () => {
     const screen = new ScreenModel({ cols: 20, rows: 4, scrollback: 10 }, ScreenThread.of(kind));
     screen.write('one\r\n', 5);

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { ScreenBook, type ScreenQuery, type ScreenReply, type ScreenRequest } from './screen-book.js';
+import { ScreenBook, type ScreenQuery, type ScreenReply, type ScreenRequest, type ScreenSize } from './screen-book.js';
 
 /**
  * Where a host's screens are parsed. 'worker': one worker thread per process,
@@ -11,7 +11,7 @@ import { ScreenBook, type ScreenQuery, type ScreenReply, type ScreenRequest } fr
  */
 export type ScreenThreadKind = 'worker' | 'inline';
 
-type Answer = (seq: number, text: string | undefined) => void;
+type Answer = (seq: number, text: string | undefined, size: ScreenSize | undefined) => void;
 
 /**
  * The host's side of a screen thread: hands screens their requests in order
@@ -89,7 +89,7 @@ export class ScreenThread {
     if (!answer) return;
     this.answers.delete(reply.token);
     if (this.answers.size === 0) this.awaiting(false);
-    answer(reply.seq, reply.text);
+    answer(reply.seq, reply.text, reply.size);
   }
 
   /** For the worker carrier. */

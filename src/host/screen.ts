@@ -1,4 +1,7 @@
+import type { ScreenSize } from './screen-book.js';
 import { ScreenThread } from './screen-thread.js';
+
+export type { ScreenSize } from './screen-book.js';
 
 export { replaySnapshot, screenText } from './screen-text.js';
 
@@ -51,9 +54,15 @@ export class ScreenModel {
     this.ask('seq', (seq) => cb(seq));
   }
 
-  /** Like whenParsed, with the snapshot text of the screen at that seq (the screen and scrollback as escape sequences that rebuild it). */
-  snapshot(cb: (parsedSeq: number, text: string) => void): void {
-    this.ask('snapshot', (seq, text) => cb(seq, text ?? ''));
+  /**
+   * Like whenParsed, with the snapshot text of the screen at that seq (the
+   * screen and scrollback as escape sequences that rebuild it) and the size it
+   * was serialised at. That size is the screen thread's: xterm applies a resize
+   * at once, ahead of writes it has not parsed yet, so a resize made after this
+   * call may or may not be in the snapshot.
+   */
+  snapshot(cb: (parsedSeq: number, text: string, size: ScreenSize) => void): void {
+    this.ask('snapshot', (seq, text, size) => cb(seq, text ?? '', size ?? this.size));
   }
 
   /** Resolves once everything written so far is parsed; at once for a disposed screen, whose writes will never be. */
@@ -87,10 +96,10 @@ export class ScreenModel {
     this.lastText = this.thread.dispose(this.id);
   }
 
-  private ask(want: 'seq' | 'snapshot', cb: (seq: number, text: string | undefined) => void): void {
+  private ask(want: 'seq' | 'snapshot', cb: (seq: number, text: string | undefined, size: ScreenSize | undefined) => void): void {
     if (this.disposed) return;
-    this.thread.query(this.id, want, (seq, text) => {
-      if (!this.disposed) cb(this.track(seq), text);
+    this.thread.query(this.id, want, (seq, text, size) => {
+      if (!this.disposed) cb(this.track(seq), text, size);
     });
   }
 
