@@ -20,6 +20,7 @@ function observable({ term, serializer }: PooledTerminal) {
     active: active.type,
     cursor: [active.cursorX, active.cursorY, active.baseY, active.viewportY],
     modes: { ...term.modes },
+    options: { ...term.options },
   };
 }
 
@@ -28,12 +29,12 @@ function observable({ term, serializer }: PooledTerminal) {
 const LEFTOVERS = [
   'hello\r\n', 'line\r\n'.repeat(30), '\x1b[1;31;44m', '\x1b[38;2;1;2;3m', '\x1b[?1049h', '\x1b[?47h',
   '\x1b[?1h', '\x1b=', '\x1b[?2004h', '\x1b[4h', '\x1b[?6h', '\x1b[?45h', '\x1b[?1004h', '\x1b[?7l',
-  '\x1b[?1000h', '\x1b[?1003h', '\x1b[?25l', '\x1b[?12h', '\x1b[5 q', '\x1b[2;4r', '\x1b(0', '\x1b)0\x0e',
+  '\x1b[?1000h', '\x1b[?1003h', '\x1b[?25l', '\x1b[?12h', '\x1b[20h', '\x1b[5 q', '\x1b[2;4r', '\x1b(0', '\x1b)0\x0e',
   '\x1b[3g', '\x1bH', '\x1b[3;5H\x1b7', '\x1b]0;secret\x07', '\x1b[22t', '\x1b]8;;http://x\x07link\x1b]8;;\x07',
   '界', '\x1b[3;7H', '\x1b[3', '\x1b]0;unterminated', '\x1bP1$r', '\x1b', '\ud83d',
 ];
 // Output whose effect shows that state: text, tabs, a restored cursor, line drawing, scrolling, titles popped.
-const PROBES = ['abc', 'x\ty', '\x1b8', '\r\n', 'q', '\x1b[H', 'more\r\n'.repeat(8), '\x1b[23t', '\x1b[?1049l', '\x1b[L', '\x1b[10B', 'wrapping past the edge'];
+const PROBES = ['bare\nline', 'abc', 'x\ty', '\x1b8', '\r\n', 'q', '\x1b[H', 'more\r\n'.repeat(8), '\x1b[23t', '\x1b[?1049l', '\x1b[L', '\x1b[10B', 'wrapping past the edge'];
 
 describe('a pooled terminal', () => {
   it('is, once handed out again, indistinguishable from a new one', async () => {

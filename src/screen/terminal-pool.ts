@@ -11,6 +11,8 @@ export type HeadlessTerminal = InstanceType<typeof Terminal>;
 export interface PooledTerminal {
   readonly term: HeadlessTerminal;
   readonly serializer: InstanceType<typeof SerializeAddon>;
+  /** Its options as built: output can change some (LNM sets convertEol, DECSET 12 cursorBlink) that RIS leaves alone. */
+  readonly builtOptions: Readonly<Record<string, unknown>>;
 }
 
 export interface TerminalPoolOptions {
@@ -66,7 +68,7 @@ export class TerminalPool {
     const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     const serializer = new SerializeAddon();
     term.loadAddon(serializer);
-    return { term, serializer };
+    return { term, serializer, builtOptions: { ...term.options } };
   }
 
   /**
@@ -81,6 +83,7 @@ export class TerminalPool {
     }
     this.resetting++;
     term.write(FULL_RESET, () => {
+      restoreOptions(pooled);
       this.resetting--;
       this.idle.push(pooled);
       if (this.resetting === 0) for (const resolve of this.waiters.splice(0)) resolve();
@@ -92,6 +95,12 @@ export class TerminalPool {
     if (this.resetting === 0) return Promise.resolve();
     return new Promise((resolve) => this.waiters.push(resolve));
   }
+}
+
+/** Sets back every option that output changed since the terminal was built. */
+function restoreOptions({ term, builtOptions }: PooledTerminal): void {
+  const options = term.options as Record<string, unknown>;
+  for (const [name, value] of Object.entries(builtOptions)) if (options[name] !== value) options[name] = value;
 }
 
 /** This thread's pool: the screen worker's serves the host's screens; the main thread's the client's local screens and inline host screens. */
