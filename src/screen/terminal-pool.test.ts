@@ -81,6 +81,15 @@ describe('a pooled terminal', () => {
     expect(pool.take(COLS, ROWS, SCROLLBACK + 1)).not.toBe(used);
     expect(pool.take(COLS, ROWS, SCROLLBACK)).toBe(used);
   });
+
+  it('given back after a resize, is kept at its new size', async () => {
+    const pool = new TerminalPool();
+    const used = pool.take(COLS, ROWS, SCROLLBACK);
+    used.term.resize(COLS + 3, ROWS + 1);
+    pool.give(used);
+    await pool.whenIdle();
+    expect(pool.take(COLS + 3, ROWS + 1, SCROLLBACK)).toBe(used);
+  });
 });
 
 describe('a terminal pool', () => {

@@ -68,7 +68,9 @@ export class TerminalPool {
     const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     const serializer = new SerializeAddon();
     term.loadAddon(serializer);
-    return { term, serializer, builtOptions: { ...term.options } };
+    // The size is the pool's key, not an option to set back (xterm refuses to set it through options).
+    const { cols: _cols, rows: _rows, ...builtOptions } = term.options as Record<string, unknown>;
+    return { term, serializer, builtOptions };
   }
 
   /**
