@@ -18,6 +18,18 @@ export interface PtyBackendOptions {
   readonly readGather?: ReadGathererOptions;
 }
 
+/** How often a held terminal looks for its child: well inside node-pty's 200 ms before it frees the PTY of a child that is gone. */
+const CHILD_GONE_CHECK_MS = 25;
+
+function processExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A real process in a real PTY (node-pty). */
 export class PtyBackend implements TerminalBackend {
   private readonly proc: pty.IPty;
@@ -26,6 +38,8 @@ export class PtyBackend implements TerminalBackend {
   private exitInfo: TerminalExit | undefined;
   private forceKillTimer: NodeJS.Timeout | undefined;
   private readonly reads: ReadGatherer;
+  private childWatch: NodeJS.Timeout | undefined;
+  private childGone = false;
   cols: number;
   rows: number;
 
@@ -42,6 +56,7 @@ export class PtyBackend implements TerminalBackend {
     this.proc.onData((data) => this.reads.add(data));
     this.proc.onExit(({ exitCode, signal }) => {
       clearTimeout(this.forceKillTimer);
+      this.resume();
       this.reads.flush();
       this.exitInfo = { exitCode, signal: signal ?? null };
       this.exitListeners.emit(this.exitInfo);
@@ -74,11 +89,26 @@ export class PtyBackend implements TerminalBackend {
     if (!this.exited) this.proc.resize(cols, rows);
   }
 
+  /**
+   * Stops reading until resume(). node-pty frees the PTY 200 ms after the child
+   * is gone whether or not its output was read, so while held the child is
+   * looked for every CHILD_GONE_CHECK_MS; once it is gone the rest of its output
+   * is read at once and the terminal is never held again.
+   */
   pause(): void {
-    if (!this.exited) this.proc.pause();
+    if (this.exited || this.childGone || this.childWatch) return;
+    this.proc.pause();
+    this.childWatch = setInterval(() => {
+      if (processExists(this.proc.pid)) return;
+      this.childGone = true;
+      this.resume();
+    }, CHILD_GONE_CHECK_MS);
   }
 
   resume(): void {
+    if (!this.childWatch) return;
+    clearInterval(this.childWatch);
+    this.childWatch = undefined;
     if (!this.exited) this.proc.resume();
   }
 

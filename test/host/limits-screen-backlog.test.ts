@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { HostedTerminal } from '../../src/host/hosted-terminal.js';
 import { DEFAULT_HOST_OPTIONS } from '../../src/host/options.js';
 import { ScreenThread } from '../../src/host/screen-thread.js';
+import { PtyBackend } from '../../src/host/pty-backend.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
 
 /** A script terminal that records being held, as a PTY is by pause() and resume(). */
@@ -39,5 +40,16 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     }
     expect(backend.holds).toEqual([]);
     terminal.dispose();
+  });
+
+  it('reads all of a held terminal whose program exits, before the PTY is freed', async () => {
+    // node-pty frees the PTY 200 ms after its child is gone, read or not: unguarded, output still in
+    // a held PTY was lost whenever the program exited during a hold.
+    const backend = new PtyBackend({ command: 'sh', args: ['-c', 'printf held-output'] });
+    backend.pause(); // before the first read
+    let output = '';
+    backend.onData((data) => (output += data));
+    await new Promise<void>((resolve) => backend.onExit(() => resolve()));
+    expect(output).toBe('held-output');
   });
 });
