@@ -14,8 +14,17 @@ export function screenSizeRefusal(cols: number, rows: number, limits: HostLimits
   return undefined;
 }
 
+/**
+ * xterm refuses (throws, and drops) a write once 50,000,000 units are queued
+ * unparsed: a screen backlog must stay well below that.
+ */
+export const MAX_SCREEN_BACKLOG_BYTES = 32 * 1024 * 1024;
+
 /** Refuses host options that no terminal could satisfy: a configuration mistake, thrown at startup. */
 export function checkScreenLimits(limits: HostLimits): void {
+  if (limits.screenBacklogBytes > MAX_SCREEN_BACKLOG_BYTES) {
+    throw new RangeError(`screenBacklogBytes ${limits.screenBacklogBytes} > ${MAX_SCREEN_BACKLOG_BYTES}: xterm drops output once 50,000,000 units wait to be parsed`);
+  }
   if (limits.scrollbackLines > limits.maxScrollbackLines) {
     throw new RangeError(`scrollbackLines ${limits.scrollbackLines} > maxScrollbackLines ${limits.maxScrollbackLines}`);
   }

@@ -21,8 +21,9 @@ const BACKSPACE = '\x7f';
 export class ScriptBackend implements TerminalBackend {
   private readonly dataListeners = new Listeners<string>();
   private readonly exitListeners = new Listeners<TerminalExit>();
-  /** Output produced before anyone listened (the banner), flushed on the first onData. */
+  /** Output produced before anyone listened (the banner), or while paused; handed on by the first onData or by resume(). */
   private pending: string[] = [];
+  private paused = false;
   private line = '';
   private log = '';
   private exitInfo: TerminalExit | undefined;
@@ -47,8 +48,18 @@ export class ScriptBackend implements TerminalBackend {
   /** Produces live output on demand (tests and the gate). */
   emit(text: string): void {
     if (text.length === 0) return;
-    if (this.dataListeners.size === 0) this.pending.push(text);
+    if (this.dataListeners.size === 0 || this.paused) this.pending.push(text);
     else this.dataListeners.emit(text);
+  }
+
+  /** Holds output until resume(), as a PTY that is not read holds its program's. */
+  pause(): void {
+    this.paused = true;
+  }
+
+  resume(): void {
+    this.paused = false;
+    this.handOnPending();
   }
 
   write(data: string): WriteOutcome {
@@ -86,10 +97,15 @@ export class ScriptBackend implements TerminalBackend {
 
   onData(cb: (data: string) => void): Unsubscribe {
     const off = this.dataListeners.add(cb);
+    this.handOnPending();
+    return off;
+  }
+
+  private handOnPending(): void {
+    if (this.paused || this.dataListeners.size === 0) return;
     const held = this.pending;
     this.pending = [];
     for (const text of held) this.dataListeners.emit(text);
-    return off;
   }
 
   onExit(cb: (exit: TerminalExit) => void): Unsubscribe {
@@ -102,6 +118,8 @@ export class ScriptBackend implements TerminalBackend {
 
   private finish(exit: TerminalExit): void {
     if (this.exited) return;
+    this.paused = false; // a program's output is all read before its exit is
+    this.handOnPending();
     this.exitInfo = exit;
     this.exitListeners.emit(exit);
   }

@@ -4,15 +4,19 @@ import { DEFAULT_HOST_OPTIONS } from '../../src/host/options.js';
 import { ScreenThread } from '../../src/host/screen-thread.js';
 import { PtyBackend } from '../../src/host/pty-backend.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
+import { HostRuntime } from '../../src/host/runtime.js';
+import { waitFor } from '../helpers/wait-for.js';
 
-/** A script terminal that records being held, as a PTY is by pause() and resume(). */
+/** A script terminal that records being held and let go. */
 class HoldableScript extends ScriptBackend {
   readonly holds: Array<'pause' | 'resume'> = [];
-  pause(): void {
+  override pause(): void {
     this.holds.push('pause');
+    super.pause();
   }
-  resume(): void {
+  override resume(): void {
     this.holds.push('resume');
+    super.resume();
   }
 }
 
@@ -20,14 +24,17 @@ const KiB = 1024;
 
 describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () => {
   it('stops reading a terminal that is screenBacklogBytes ahead of its screen, and reads again once the screen caught up', async () => {
-    const backend = new HoldableScript();
+    const backend = new HoldableScript({ banner: '' });
     const limits = { ...DEFAULT_HOST_OPTIONS, screenBacklogBytes: 256 * KiB };
     const terminal = new HostedTerminal('flood', backend, limits, {}, () => 'id', ScreenThread.inline());
     const line = `${'x'.repeat(1023)}\n`;
     for (let i = 0; i < 200; i++) backend.emit(line.repeat(4)); // 800 KiB in one go: the screen parses later
     expect(backend.holds).toEqual(['pause']);
-    await terminal.screen.settled();
-    expect(backend.holds).toEqual(['pause', 'resume']);
+    expect(terminal.seq).toBeLessThanOrEqual(256 * KiB + 4 * KiB); // the rest waits in the held terminal
+    await waitFor(async () => (await terminal.screen.settled()) === 800 * KiB, { what: 'all 800 KiB handed on and parsed' });
+    expect(backend.holds.length).toBeGreaterThanOrEqual(2);
+    expect(backend.holds).toEqual(backend.holds.map((_, i) => (i % 2 === 0 ? 'pause' : 'resume'))); // held, let go, held again...
+    expect(backend.holds.at(-1)).toBe('resume');
     terminal.dispose();
   });
 
@@ -51,5 +58,27 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     backend.onData((data) => (output += data));
     await new Promise<void>((resolve) => backend.onExit(() => resolve()));
     expect(output).toBe('held-output');
+  });
+
+  it('refuses, at startup, a screenBacklogBytes xterm could not queue', () => {
+    expect(() => new HostRuntime({ terminals: () => undefined, limits: { screenBacklogBytes: 64 * 1024 * KiB } })).toThrow(
+      /^screenBacklogBytes 67108864 > 33554432: xterm drops output once 50,000,000 units wait to be parsed$/,
+    );
+  });
+
+  it('a script terminal holds its output while paused, and hands all of it on before its exit', () => {
+    const script = new ScriptBackend({ banner: '' });
+    const events: string[] = [];
+    script.onData((data) => events.push(data));
+    script.onExit(() => events.push('exit'));
+    script.pause();
+    script.emit('one ');
+    script.emit('two ');
+    expect(events).toEqual([]);
+    script.resume();
+    script.pause();
+    script.emit('three');
+    script.kill();
+    expect(events).toEqual(['one ', 'two ', 'three', 'exit']);
   });
 });
