@@ -21,7 +21,9 @@ export interface ScreenSize {
 export type ScreenReply =
   /** `size` comes with a snapshot: the size its text was serialised at. */
   | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string; readonly size?: ScreenSize }
-  | { readonly kind: 'title'; readonly id: number; readonly title: string };
+  | { readonly kind: 'title'; readonly id: number; readonly title: string }
+  /** The screen threw (xterm refuses a write once 50,000,000 units wait unparsed) and is gone; its queries will not be answered. */
+  | { readonly kind: 'failed'; readonly id: number; readonly message: string };
 
 /** One screen: its xterm terminal (from the pool), what it has parsed, and its snapshot text until the screen changes. */
 class BookScreen {
@@ -78,7 +80,16 @@ export class ScreenBook {
 
   constructor(private readonly reply: (reply: ScreenReply) => void) {}
 
+  /** Never throws: a screen that does is dropped and reported, and the others go on. */
   handle(request: ScreenRequest): void {
+    try {
+      this.apply(request);
+    } catch (error) {
+      this.fail(request.id, error);
+    }
+  }
+
+  private apply(request: ScreenRequest): void {
     if (request.op === 'open') return this.open(request.id, request.cols, request.rows, request.scrollback);
     const screen = this.screens.get(request.id);
     switch (request.op) {
@@ -98,6 +109,14 @@ export class ScreenBook {
       case 'dispose':
         return this.dispose(request.id, request.token);
     }
+  }
+
+  private fail(id: number, error: unknown): void {
+    const screen = this.screens.get(id);
+    this.screens.delete(id);
+    screen?.waiting.clear();
+    screen?.term.dispose(); // not back to the pool: its state is whatever the failure left
+    this.reply({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error) });
   }
 
   private open(id: number, cols: number, rows: number, scrollback: number): void {

@@ -13,6 +13,12 @@ export type ScreenThreadKind = 'worker' | 'inline';
 
 type Answer = (seq: number, text: string | undefined, size: ScreenSize | undefined) => void;
 
+/** What a screen's owner hears besides answers. */
+export interface ScreenListeners {
+  title(title: string): void;
+  failed(message: string): void;
+}
+
 /**
  * The host's side of a screen thread: hands screens their requests in order
  * and routes the answers and title changes back. Answers never come
@@ -21,8 +27,8 @@ type Answer = (seq: number, text: string | undefined, size: ScreenSize | undefin
 export class ScreenThread {
   private nextId = 1;
   private nextToken = 1;
-  private readonly answers = new Map<number, Answer>();
-  private readonly titleListeners = new Map<number, (title: string) => void>();
+  private readonly answers = new Map<number, { readonly id: number; readonly answer: Answer }>();
+  private readonly listeners = new Map<number, ScreenListeners>();
 
   private constructor(
     private readonly post: (request: ScreenRequest) => void,
@@ -47,9 +53,9 @@ export class ScreenThread {
     return kind === 'worker' ? ScreenThread.worker() : ScreenThread.inline();
   }
 
-  open(cols: number, rows: number, scrollback: number, onTitle: (title: string) => void): number {
+  open(cols: number, rows: number, scrollback: number, listeners: ScreenListeners): number {
     const id = this.nextId++;
-    this.titleListeners.set(id, onTitle);
+    this.listeners.set(id, listeners);
     this.post({ op: 'open', id, cols, rows, scrollback });
     return id;
   }
@@ -63,33 +69,54 @@ export class ScreenThread {
   }
 
   query(id: number, want: ScreenQuery, answer: Answer): void {
-    const token = this.expect(answer);
+    const token = this.expect(id, answer);
     this.post({ op: 'query', id, token, want });
   }
 
   /** Frees the screen; resolves with the lines it last showed. */
   dispose(id: number): Promise<string> {
-    this.titleListeners.delete(id);
+    this.listeners.delete(id);
     return new Promise((resolve) => {
-      const token = this.expect((_seq, text) => resolve(text ?? ''));
+      const token = this.expect(id, (_seq, text) => resolve(text ?? ''));
       this.post({ op: 'dispose', id, token });
     });
   }
 
-  private expect(answer: Answer): number {
+  private expect(id: number, answer: Answer): number {
     const token = this.nextToken++;
     if (this.answers.size === 0) this.awaiting(true);
-    this.answers.set(token, answer);
+    this.answers.set(token, { id, answer });
     return token;
   }
 
   private received(reply: ScreenReply): void {
-    if (reply.kind === 'title') return this.titleListeners.get(reply.id)?.(reply.title);
-    const answer = this.answers.get(reply.token);
-    if (!answer) return;
-    this.answers.delete(reply.token);
+    if (reply.kind === 'title') return this.listeners.get(reply.id)?.title(reply.title);
+    if (reply.kind === 'failed') return this.failed(reply.id, reply.message);
+    const pending = this.answers.get(reply.token);
+    if (!pending) return;
+    this.settle(reply.token);
+    pending.answer(reply.seq, reply.text, reply.size);
+  }
+
+  /**
+   * A screen that failed answers nothing more. Its owner is told first, then
+   * what waited on it is answered with a NaN seq and no text, so no promise
+   * hangs on a screen that is gone.
+   */
+  private failed(id: number, message: string): void {
+    const listeners = this.listeners.get(id);
+    this.listeners.delete(id);
+    listeners?.failed(message);
+    for (const [token, pending] of this.answers) {
+      if (pending.id !== id) continue;
+      this.settle(token);
+      pending.answer(Number.NaN, undefined, undefined);
+    }
+  }
+
+  private settle(token: number): void {
+    this.answers.delete(token);
     if (this.answers.size === 0) this.awaiting(false);
-    answer(reply.seq, reply.text, reply.size);
   }
 
   /** For the worker carrier. */

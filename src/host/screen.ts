@@ -25,14 +25,20 @@ export class ScreenModel {
   private lastText: Promise<string> | undefined;
   private lastSeq = 0;
   private readonly titleListeners = new Set<(title: string) => void>();
+  private readonly failureListeners = new Set<(message: string) => void>();
+  /** Why the screen thread dropped this screen, if it did. */
+  failure: string | undefined;
 
   constructor(
     options: ScreenOptions,
     private readonly thread: ScreenThread = ScreenThread.inline(),
   ) {
     this.size = { cols: options.cols, rows: options.rows };
-    this.id = thread.open(options.cols, options.rows, options.scrollback, (title) => {
-      for (const cb of [...this.titleListeners]) cb(title);
+    this.id = thread.open(options.cols, options.rows, options.scrollback, {
+      title: (title) => {
+        for (const cb of [...this.titleListeners]) cb(title);
+      },
+      failed: (message) => this.failedWith(message),
     });
   }
 
@@ -88,6 +94,12 @@ export class ScreenModel {
     return () => this.titleListeners.delete(cb);
   }
 
+  /** Calls `cb` if the screen thread drops this screen (it threw); the screen is then as if disposed, with no text. */
+  onFailed(cb: (message: string) => void): () => void {
+    this.failureListeners.add(cb);
+    return () => this.failureListeners.delete(cb);
+  }
+
   /** Frees the screen. Waiters for a parse are answered now; the text it last showed stays readable. */
   dispose(): void {
     if (this.disposed) return;
@@ -103,8 +115,18 @@ export class ScreenModel {
     });
   }
 
+  /** The highest parsed seq heard; a failed screen's NaN leaves it as it was. */
   private track(seq: number): number {
-    this.lastSeq = Math.max(this.lastSeq, seq);
-    return seq;
+    if (seq > this.lastSeq) this.lastSeq = seq;
+    return this.lastSeq;
+  }
+
+  private failedWith(message: string): void {
+    this.failure = message;
+    this.disposed = true;
+    this.lastText = Promise.resolve('');
+    this.titleListeners.clear();
+    for (const cb of [...this.failureListeners]) cb(message);
+    this.failureListeners.clear();
   }
 }

@@ -81,4 +81,22 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     script.kill();
     expect(events).toEqual(['one ', 'two ', 'three', 'exit']);
   });
+
+  it.each(['inline', 'worker'] as const)('ends a terminal whose screen fails, and its neighbours go on (%s)', async (kind) => {
+    // A backend that cannot be held, flooding past the 50,000,000 units xterm queues unparsed: xterm
+    // throws. Unguarded, in the worker that was an uncaught error for the whole host.
+    const thread = ScreenThread.of(kind);
+    const flooding = Object.assign(new ScriptBackend({ banner: '' }), { pause: undefined, resume: undefined });
+    const neighbour = new HostedTerminal('neighbour', new ScriptBackend({ banner: 'still here\r\n' }), DEFAULT_HOST_OPTIONS, {}, () => 'n', thread);
+    const terminal = new HostedTerminal('flood', flooding, DEFAULT_HOST_OPTIONS, {}, () => 'f', thread);
+    const exited = new Promise((resolve) => flooding.onExit(resolve));
+    const mib = '\x1b[2J'.repeat(256 * KiB);
+    for (let i = 0; i < 52; i++) flooding.emit(mib);
+    expect(await exited).toEqual({ exitCode: null, signal: 15 });
+    expect(terminal.screen.failure).toMatch(/write data discarded/);
+    expect(await terminal.screen.settled()).toBeTypeOf('number'); // answered, not left hanging
+    expect(await neighbour.screen.text()).toBe('still here');
+    terminal.dispose();
+    neighbour.dispose();
+  });
 });
