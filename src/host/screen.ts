@@ -71,7 +71,7 @@ export class ScreenModel {
     this.ask('snapshot', (seq, text, size) => cb(seq, text ?? '', size ?? this.size));
   }
 
-  /** Resolves once everything written so far is parsed; at once for a disposed screen, whose writes will never be. */
+  /** Resolves with the parsed seq once everything written so far is parsed; for a screen disposed meanwhile or before, with what it had parsed (its other writes never will be). */
   settled(): Promise<number> {
     if (this.disposed) return Promise.resolve(this.lastSeq);
     return new Promise((resolve) => this.thread.query(this.id, 'seq', (seq) => resolve(this.track(seq))));
