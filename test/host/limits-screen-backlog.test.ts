@@ -86,7 +86,8 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     // A backend that cannot be held, flooding past the 50,000,000 units xterm queues unparsed: xterm
     // throws. Unguarded, in the worker that was an uncaught error for the whole host.
     const thread = ScreenThread.of(kind);
-    const flooding = Object.assign(new ScriptBackend({ banner: '' }), { pause: undefined, resume: undefined });
+    const flooding = new ScriptBackend({ banner: '' });
+    Object.assign(flooding, { pause: undefined, resume: undefined }); // as an embedder's backend without them
     const neighbour = new HostedTerminal('neighbour', new ScriptBackend({ banner: 'still here\r\n' }), DEFAULT_HOST_OPTIONS, {}, () => 'n', thread);
     const terminal = new HostedTerminal('flood', flooding, DEFAULT_HOST_OPTIONS, {}, () => 'f', thread);
     const exited = new Promise((resolve) => flooding.onExit(resolve));
