@@ -46,7 +46,7 @@ export class ScreenThread {
 
   /** Screens parsed in the process's screen worker, started on first use. */
   static worker(): ScreenThread {
-    return (sharedWorkerThread ??= startWorkerThread());
+    return (sharedWorkerThread ??= ScreenThread.overWorker(newScreenWorker()));
   }
 
   static of(kind: ScreenThreadKind): ScreenThread {
@@ -119,8 +119,7 @@ export class ScreenThread {
     if (this.answers.size === 0) this.awaiting(false);
   }
 
-  /** For the worker carrier. */
-  static overWorker(worker: Worker): ScreenThread {
+  private static overWorker(worker: Worker): ScreenThread {
     const thread = new ScreenThread(
       (request) => {
         // Bytes are copied, not moved: the host still holds them (queued Output), and a moved
@@ -133,21 +132,16 @@ export class ScreenThread {
       (yes) => (yes ? worker.ref() : worker.unref()),
     );
     worker.on('message', (reply: ScreenReply) => thread.received(reply));
+    // Every screen of the process is in there: a host cannot serve without it.
+    worker.on('error', (error) => {
+      throw new Error(`termwire: the screen worker failed: ${error.message}`, { cause: error });
+    });
     worker.unref();
     return thread;
   }
 }
 
 let sharedWorkerThread: ScreenThread | undefined;
-
-function startWorkerThread(): ScreenThread {
-  const worker = newScreenWorker();
-  // Every screen of the process is in there: a host cannot serve without it.
-  worker.on('error', (error) => {
-    throw new Error(`termwire: the screen worker failed: ${error.message}`, { cause: error });
-  });
-  return ScreenThread.overWorker(worker);
-}
 
 function newScreenWorker(): Worker {
   if (!import.meta.url.endsWith('.ts')) return new Worker(new URL('./screen-worker.js', import.meta.url));

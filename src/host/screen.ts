@@ -20,7 +20,7 @@ export interface ScreenOptions {
  */
 export class ScreenModel {
   private readonly id: number;
-  private size: { cols: number; rows: number };
+  private size: ScreenSize;
   private disposed = false;
   private lastText: Promise<string> | undefined;
   private lastSeq = 0;
