@@ -3,6 +3,7 @@ import { TerminalClient } from '../client/client.js';
 import { connectWs } from '../transport/ws-client.js';
 import { describeConnectError } from './attach-connect-error.js';
 import { InstanceWatch } from './attach-instance-watch.js';
+import { passOutputThrough } from './attach-output-mode.js';
 import { AttachScreen } from './attach-screen.js';
 import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
 import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
@@ -154,6 +155,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   client.start();
 
   if (stdin.isTTY) stdin.setRawMode(true);
+  const restoreOutputMode = out.isTTY ? passOutputThrough(out.fd) : undefined;
   stdin.setEncoding('utf8');
   const onResize = () => {
     const size = viewport();
@@ -175,6 +177,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   clearTimeout(deadline);
   process.off('SIGTERM', onTerminate);
   if (stdin.isTTY) stdin.setRawMode(false);
+  restoreOutputMode?.();
   out.off('resize', onResize);
   stdin.pause();
   // The remote program's modes were relayed here; it never got to reset them in this terminal.

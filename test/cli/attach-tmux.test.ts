@@ -104,6 +104,26 @@ describe('termwire attach in tmux against termwire serve', () => {
     await waitForPane('modes', /^pasted-text\^\[\[A$/m, 'the paste without bracket marks, then Up as ^[[A');
   });
 
+  it("relays output as the remote terminal processed it: a bare LF stays a line feed, and the local terminal's output mode is put back", async () => {
+    // With ONLCR off remotely (as full-screen programs set it), LF moves down without a carriage return.
+    // A local terminal that processed output again would turn it into CR LF and start the step at column 0.
+    startSession('stairs', `${attachCommand('stairs')}; stty -a | tr ' ' '\\n' | grep -x -e opost -e -opost`);
+    await waitForPane('stairs', /^\$\s*$/m, 'the remote prompt');
+    tmux('send-keys', '-t', 'stairs', "stty -onlcr; printf 'stair\\nstep-%s\\r\\n' $((6*7)); stty onlcr", 'Enter');
+    await waitForPane('stairs', /^stair\n {5}step-42$/m, 'step-42 on the next line, below the end of stair');
+
+    tmux('send-keys', '-t', 'stairs', 'C-]');
+    await waitForPane('stairs', /^(-?opost)$/m, "stty's report of the local output mode after attach");
+    expect(pane('stairs')).toMatch(/^opost$/m);
+  });
+
+  it('puts the output mode back before its error line, also when its keys come from a pipe (no raw mode to undo)', async () => {
+    // With output processing still off, the error line's LF would leave the next line starting mid-row.
+    startSession('last-words', `sleep 60 | { ${attachCommand('main', 'ws://127.0.0.1:1')} --connect-timeout-ms 300; echo after-$((6*7)); }`);
+    await waitForPane('last-words', /^after-42$/m, 'the line after attach to start at column 0');
+    expect(pane('last-words')).toMatch(/no connection to ws:\/\/127\.0\.0\.1:1 within --connect-timeout-ms 300/);
+  });
+
   it("exits with the remote shell's exit code, and says so", async () => {
     // The shell around attach reports its exit code (tmux's own pane_dead_status was seen left empty under load).
     startSession('exit', `${attachCommand('exit-code')}; echo attach exited with $?`);
