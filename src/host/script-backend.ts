@@ -52,6 +52,11 @@ export class ScriptBackend implements TerminalBackend {
     else this.dataListeners.emit(text);
   }
 
+  /** True while the terminal is not read (pause() until resume()): a script that stands for a fast program waits, as that program would block on its full PTY. */
+  get isPaused(): boolean {
+    return this.paused;
+  }
+
   /** Holds output until resume(), as a PTY that is not read holds its program's. */
   pause(): void {
     this.paused = true;

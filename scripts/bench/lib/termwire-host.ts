@@ -8,6 +8,9 @@ import { connectWs } from '../../../src/transport/ws-client.js';
 import { startWsServer, type WsServer } from '../../../src/transport/ws-server.js';
 
 const TOKEN = 'termwire-bench';
+const NOTHING = new Uint8Array(0);
+/** A trial that delivers nothing for this long fails the bench instead of hanging it. */
+const OUTPUT_DEADLINE_MS = 120_000;
 
 /** Which screen models parse output; turning one off is a diagnostic that shows what it costs. */
 export interface Parsing {
@@ -83,14 +86,19 @@ export class TermwireHost {
     await stream.whenIdle();
     const hostStream = this.connections.map((c) => c.stream(stream.id)).find((s) => s?.terminal.name === name);
     if (!hostStream) throw new Error(`bench: no host stream for terminal '${name}'`);
-    if (!parsing.host) hostStream.terminal.screen.write = () => {};
+    if (!parsing.host) {
+      // Nothing is parsed, but the seq still moves: the terminal's screen-backlog hold (screenBacklogBytes) sees its screen keep up.
+      const screen = hostStream.terminal.screen;
+      const write = screen.write.bind(screen);
+      screen.write = (_data, seqAfter) => write(NOTHING, seqAfter);
+    }
     return { name, client, stream, hostStream, backend: this.backends.get(name)! };
   }
 
   /**
    * Emits `totalBytes` of output in chunks as fast as the host's flow control
    * lets it (the next chunk goes once the stream has nothing queued for
-   * credit). Returns seconds until the client received the last byte, and
+   * credit and the terminal is read). Returns seconds until the client received the last byte, and
    * until its screen had parsed it (whenIdle).
    */
   async output(bench: BenchStream, chunk: string, totalBytes: number): Promise<{ receivedS: number; parsedS: number }> {
@@ -99,14 +107,20 @@ export class TermwireHost {
     const droppedBefore = this.runtime.counters.droppedOutputBytes;
     let emitted = 0;
     const start = performance.now();
-    await new Promise<void>((resolve) => {
+    await new Promise<void>((resolve, reject) => {
+      const deadline = setTimeout(() => {
+        off();
+        reject(new Error(`bench: ${stream.counters.outputBytes - before.outputBytes} of ${totalBytes} bytes reached the client within ${OUTPUT_DEADLINE_MS} ms (${emitted} emitted)`));
+      }, OUTPUT_DEADLINE_MS);
       const off = stream.on('output', () => {
         if (stream.counters.outputBytes - before.outputBytes < totalBytes) return;
         off();
+        clearTimeout(deadline);
         resolve();
       });
       const pump = () => {
-        while (emitted < totalBytes && hostStream.queuedBytes === 0) {
+        // A program blocks on a full PTY: the pump also waits while the terminal is not read (its screen is screenBacklogBytes behind).
+        while (emitted < totalBytes && hostStream.queuedBytes === 0 && !backend.isPaused) {
           backend.emit(chunk);
           emitted += chunk.length;
         }
