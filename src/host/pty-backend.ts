@@ -1,4 +1,5 @@
 import * as pty from 'node-pty';
+import { readTailAtEnd } from './pty-tail.js';
 import { ReadGatherer, type ReadGathererOptions } from './read-gatherer.js';
 import { Listeners, type TerminalBackend, type TerminalExit, type Unsubscribe, type WriteOutcome } from './terminal.js';
 
@@ -54,6 +55,7 @@ export class PtyBackend implements TerminalBackend {
     this.proc = pty.spawn(command, [...args], { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: options.cwd ?? process.cwd(), env });
     this.reads = new ReadGatherer((data) => this.dataListeners.emit(data), options.readGather);
     this.proc.onData((data) => this.reads.add(data));
+    readTailAtEnd(this.proc, (tail) => this.reads.add(tail));
     this.proc.onExit(({ exitCode, signal }) => {
       clearTimeout(this.forceKillTimer);
       this.resume();
