@@ -18,8 +18,16 @@ export function passOutputThrough(fd: number): (() => void) | undefined {
   return () => void stty(fd, [saved.trim()]);
 }
 
+/**
+ * How long one `stty` may take before it is killed and attach goes on with
+ * processed output. (From a background job, changing the terminal stops the
+ * whole job with SIGTTOU, attach too, as it stops any program that takes the
+ * terminal, until it is brought to the foreground.)
+ */
+const STTY_TIMEOUT_MS = 2_000;
+
 /** Runs `stty args` on `fd`; its output, or undefined when it failed. */
 function stty(fd: number, args: readonly string[]): string | undefined {
-  const result = spawnSync('stty', args, { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8' });
+  const result = spawnSync('stty', args, { stdio: [fd, 'pipe', 'pipe'], encoding: 'utf8', timeout: STTY_TIMEOUT_MS, killSignal: 'SIGKILL' });
   return result.status === 0 ? result.stdout : undefined;
 }
