@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -122,6 +122,14 @@ describe('termwire attach in tmux against termwire serve', () => {
     startSession('last-words', `sleep 60 | { ${attachCommand('main', 'ws://127.0.0.1:1')} --connect-timeout-ms 300; echo after-$((6*7)); }`);
     await waitForPane('last-words', /^after-42$/m, 'the line after attach to start at column 0');
     expect(pane('last-words')).toMatch(/no connection to ws:\/\/127\.0\.0\.1:1 within --connect-timeout-ms 300/);
+  });
+
+  it('goes on with processed output when stty does not answer', async () => {
+    const fakeBin = join(dir, 'stuck-stty');
+    mkdirSync(fakeBin);
+    writeFileSync(join(fakeBin, 'stty'), '#!/bin/sh\nexec sleep 60\n', { mode: 0o755 });
+    startSession('stuck-stty', `PATH=${fakeBin}:$PATH ${attachCommand('main', 'ws://127.0.0.1:1')} --connect-timeout-ms 300; echo attach-exited-$?`);
+    await waitForPane('stuck-stty', /^attach-exited-1$/m, 'attach to give up on its connection and exit 1, stty or not');
   });
 
   it("exits with the remote shell's exit code, and says so", async () => {
