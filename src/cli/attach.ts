@@ -154,8 +154,9 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   screen.notice(`connecting to ${url} (terminal ${opts.terminal})`);
   client.start();
 
-  if (stdin.isTTY) stdin.setRawMode(true);
+  // Saved before raw mode, so putting it back restores the terminal as attach found it.
   const restoreOutputMode = out.isTTY ? passOutputThrough(out.fd) : undefined;
+  if (stdin.isTTY) stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   const onResize = () => {
     const size = viewport();
