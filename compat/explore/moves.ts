@@ -1,5 +1,5 @@
 import type { ClientObservation, Observation } from '../journey/observed-state.js';
-import { CORE_STEPS, dropStep, first, type JourneyStep, screenShows, terminalGot } from '../journey/steps.js';
+import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, screenShows, terminalGot } from '../journey/steps.js';
 import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
 import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
 
@@ -25,7 +25,7 @@ function typeLine(n: number): JourneyStep {
 }
 
 function emitLine(n: number): JourneyStep {
-  return { name: 'liveOutput', act: async ({ host }) => void (await host.call('emit', { text: `live output ${n}\r\n` })), done: (o) => screenShows(o, `live output ${n}`) };
+  return { name: 'liveOutput', act: async ({ host }) => void (await host.call('emit', { text: liveOutputLine(n) })), done: (o) => screenShows(o, liveOutputLine(n).trim()) };
 }
 
 function retitle(n: number): JourneyStep {

@@ -9,7 +9,7 @@ import { recordFrames } from './record-frames.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { JOURNEY } from './script-journey.js';
 import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
-import { type DrivableOps, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, type StepContext } from './steps.js';
+import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext } from './steps.js';
 import { sequencedInputAnswered } from './wire-view.js';
 
 /** A journey: which terminal the host serves, and the steps (each says what it types). */
@@ -121,7 +121,7 @@ export async function runPairing(
     startedSecond = secondProcess;
     const second = () =>
       (secondPeer ??= (secondProcess ?? Promise.reject(new Error('this plan has no second client'))).then(async (peer) => {
-        await peer.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
+        await peer.call('subscribe', { terminal: JOURNEY_TERMINAL, ...SECOND_CLIENT_VIEWPORT });
         return peer;
       }));
     const started = async () => (secondPeer ? await secondPeer : undefined);

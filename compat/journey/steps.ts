@@ -9,10 +9,23 @@ import { sawSinceStep, WIRE } from './wire-view.js';
 export const SCRIPT_BANNER = 'termwire script terminal';
 export const JOURNEY_TERMINAL = 'main';
 export const JOURNEY_VIEWPORT = { cols: 80, rows: 24 } as const;
-export const TYPED_BEFORE_DROP = 'echo one\r';
-export const TYPED_AFTER_RECONNECT = 'echo two\r';
+/** The second client's window differs, so its Subscribe resizes the terminal and every client gets a Resized, old ones too. */
+export const SECOND_CLIENT_VIEWPORT = { cols: 96, rows: 26 } as const;
+/**
+ * Text the journey types and emits carries characters of 2, 3 and 4 UTF-8
+ * bytes (1, 1 and 2 UTF-16 units), all one column wide in xterm: a peer that
+ * counts characters where the wire counts bytes, or splits a character across
+ * frames, then shows in the frames. Wide characters are left out: their width
+ * tables may differ between xterm versions.
+ */
+export const MULTIBYTE = 'é─𝐀';
+export const TYPED_BEFORE_DROP = `echo one ${MULTIBYTE}\r`;
+export const TYPED_AFTER_RECONNECT = `echo two ${MULTIBYTE}\r`;
 /** Typed after the link went silent, before the client can know: exactly-once input must still deliver it once. */
-export const TYPED_DURING_DROP = 'echo dark\r';
+export const TYPED_DURING_DROP = `echo dark ${MULTIBYTE}\r`;
+
+/** One line of live output, numbered so the screen shows which one arrived. */
+export const liveOutputLine = (n: number) => `live output ${n} ${MULTIBYTE}\r\n`;
 
 /** The control ops both builds' peers answer in this gate run, by role. */
 export interface DrivableOps {
@@ -93,12 +106,12 @@ export const CORE_STEPS = {
     name: 'input',
     typed: TYPED_BEFORE_DROP,
     act: async ({ client }) => void (await client.call('write', { data: TYPED_BEFORE_DROP })),
-    done: (o) => first(terminalGot(o, TYPED_BEFORE_DROP), screenShows(o, 'ran: echo one')),
+    done: (o) => first(terminalGot(o, TYPED_BEFORE_DROP), screenShows(o, `ran: ${TYPED_BEFORE_DROP.trim()}`)),
   },
   liveOutput: {
     name: 'liveOutput',
-    act: async ({ host }) => void (await host.call('emit', { text: 'live output 1\r\n' })),
-    done: (o) => screenShows(o, 'live output 1'),
+    act: async ({ host }) => void (await host.call('emit', { text: liveOutputLine(1) })),
+    done: (o) => screenShows(o, liveOutputLine(1).trim()),
   },
   hideReveal: {
     name: 'hideReveal',
@@ -133,7 +146,7 @@ export const CORE_STEPS = {
     done: (o) =>
       first(
         terminalGot(o, TYPED_AFTER_RECONNECT),
-        screenShows(o, 'ran: echo two'),
+        screenShows(o, `ran: ${TYPED_AFTER_RECONNECT.trim()}`),
         // Where exactly-once input was negotiated, what was typed into the dead link arrives too.
         o.client.negotiated?.inputAck ? terminalGot(o, TYPED_DURING_DROP) : undefined,
       ),

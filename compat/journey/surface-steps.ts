@@ -1,5 +1,5 @@
 import type { ClientObservation, Observation } from './observed-state.js';
-import { first, JOURNEY_TERMINAL, type JourneyStep, screenShows, terminalGot } from './steps.js';
+import { first, JOURNEY_TERMINAL, type JourneyStep, MULTIBYTE, screenShows, terminalGot } from './steps.js';
 import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
@@ -8,7 +8,7 @@ const MiB = 1024 * KiB;
 export const JOURNEY_TITLE = 'termwire journey title';
 /** Several 16 KiB paste chunks: numbered lines, so the screen shows how far it got. */
 export const PASTE_LINES = 1_200; // about 19 KB: two chunks
-export const PASTE_TEXT = Array.from({ length: PASTE_LINES }, (_, i) => `paste line ${i}\r`).join('');
+export const PASTE_TEXT = Array.from({ length: PASTE_LINES }, (_, i) => `paste line ${i} ${MULTIBYTE}\r`).join('');
 /** Each burst emit is past the stream window (512 KiB, growing to 2 MiB) and below window + queue (4 MiB), so it never overflows into a recovery snapshot. */
 export const BURST_EMITS = 2;
 export const BURST_EMIT_BYTES = 1.5 * MiB;
@@ -29,16 +29,21 @@ export const INPUT_AFTER_EXIT = 'echo after exit\r';
 /**
  * One burst: screenfuls painted from the home position, so the screens parse
  * it without scrolling (scrolling, not bytes, is what costs both screens most),
- * then cleared down to one end marker that the barrier waits for.
+ * then cleared down to one end marker that the barrier waits for. The pages
+ * are filled with one-column characters of 1 to 4 UTF-8 bytes, so the frame
+ * and chunk boundaries of a 1.5 MiB burst fall inside characters.
  */
 export function burstText(emit: number): string {
   const rows = 23; // the 24th row stays empty: a full last row would scroll on the next character
+  const filler = [...`.${MULTIBYTE}`];
   const pages: string[] = [];
   for (let page = 0, bytes = 0; bytes < BURST_EMIT_BYTES; page++) {
     const head = `burst ${emit} page ${page} `;
-    const text = `\x1b[H${head.padEnd(rows * 80, '.')}`;
+    const columns = [...head];
+    while (columns.length < rows * 80) columns.push(filler[columns.length % filler.length]!);
+    const text = `\x1b[H${columns.join('')}`;
     pages.push(text);
-    bytes += text.length;
+    bytes += Buffer.byteLength(text);
   }
   return `${pages.join('')}\x1b[2J\x1b[Hburst ${emit} end\r\n`;
 }
