@@ -253,6 +253,25 @@ describe('dynamic rules', () => {
     expect(summary(noAck)).toEqual(['FRAME_NO_LONGER_SENT | new client × old host | - | - | Ack']);
   });
 
+  it('whole-journey comparisons (Ack totals, an Ack that stops) still run when the baseline skips steps in every pairing, not when one stalled', () => {
+    // Against v0.1.0 the gate skips four steps its peers cannot drive, in all four pairings.
+    const skipping = (set: JourneyRecordingSet, status: 'skipped' | 'stalled' = 'skipped') => {
+      for (const rec of Object.values(set)) rec.steps = rec.steps.map((s) => (s.name === 'resize' ? { ...s, status: 'skipped', reason: "cannot 'resize'" } : s));
+      if (status === 'stalled') set.newClientOldHost.steps = set.newClientOldHost.steps.map((s) => (s.name === 'unsubscribe' ? { ...s, status: 'stalled', missing: 'x' } : s));
+      return set;
+    };
+    const noAck = editFrames(healthySet(), 'newClientOldHost', (f) => (f.opcodeName === 'Ack' ? null : f));
+    expect(summary(skipping(noAck))).toEqual(['FRAME_NO_LONGER_SENT | new client × old host | - | - | Ack']);
+    const doubled = healthySet();
+    for (const rec of Object.values(doubled)) {
+      const last = rec.frames.at(-1)!;
+      rec.frames.push({ ...last, index: 900, step: 'unsubscribe', opcode: 10, opcodeName: 'Unsubscribe', streamId: 1, payload: null });
+    }
+    doubled.newClientOldHost.frames = doubled.newClientOldHost.frames.map((f) => (f.opcodeName === 'Ack' ? { ...f, payload: { bytes: 12 } } : f));
+    expect(summary(skipping(doubled))).toEqual(['FIELD_VALUE_CHANGED | new client × old host | - | - | Ack.bytes']);
+    expect(summary(skipping(editFrames(healthySet(), 'newClientOldHost', (f) => (f.opcodeName === 'Ack' ? null : f)), 'stalled')).filter((s) => !s.startsWith('JOURNEY_STALLED'))).toEqual([]);
+  });
+
   it('every active dynamic rule in the catalog runs', () => {
     expect(Object.keys(DYNAMIC_RULES).sort()).toEqual(activeRules('dynamic').map((r) => r.id).sort());
   });

@@ -4,7 +4,7 @@ import { type Finding, PAIRING_LABELS } from '../finding.js';
 import type { PairingRecording, RecordedFrame } from '../../recording.js';
 import { OPAQUE_FIELDS, publishedFields } from './field-publishing.js';
 import { answersTimingDependentFrame, gatingTable, negotiatedInBoth, streamOrdinals, TIMING_DEPENDENT_OPCODES } from './frame-sequence.js';
-import { isHexOnly, isObject, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
+import { isHexOnly, isObject, noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
 
 /** The header's seq, for payloads that carry no seq of their own. */
@@ -88,8 +88,6 @@ function streamKeys(rec: PairingRecording): (f: RecordedFrame) => string {
   };
 }
 
-const allStepsOk = (rec: PairingRecording) => rec.steps.every((s) => s.status === 'ok');
-
 /**
  * Streams the client ended with an Unsubscribe. A stream cut by a dead link
  * loses the Ack its batcher held when the link died (a 4 ms timer against a
@@ -132,7 +130,7 @@ export const fieldValueChanged: DynamicRule = (recordings, manifests) => {
         }));
       }
     }
-    if (c.direction !== 'clientToHost' || !allStepsOk(skew) || !allStepsOk(recordings.oldOld)) continue;
+    if (c.direction !== 'clientToHost' || !noStepStalled(skew) || !noStepStalled(recordings.oldOld)) continue;
     const acked = ackTotals(skew);
     const [endedInSkew, endedInReference] = [cleanlyEndedStreams(skew), cleanlyEndedStreams(recordings.oldOld)];
     for (const [stream, before] of ackTotals(recordings.oldOld)) {

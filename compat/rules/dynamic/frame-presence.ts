@@ -2,7 +2,7 @@ import { type Finding, PAIRING_LABELS } from '../finding.js';
 import type { PairingRecording } from '../../recording.js';
 import { valueFrames } from './field-values.js';
 import { authoredSequence, gatingTable, negotiatedInBoth, streamOrdinals, TIMING_DEPENDENT_OPCODES } from './frame-sequence.js';
-import { OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
+import { noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding } from './types.js';
 
 /** Timing-dependent opcodes a side wrote, by stream: which of them appear at all, whatever their count or step. */
@@ -41,7 +41,7 @@ export const frameNoLongerSent: DynamicRule = (recordings, manifests) => {
         evidence: { before: ref.frame.payload ?? null, after: null, referenceFrame: ref.frame.index },
       }));
     }
-    if (!skew.steps.every((s) => s.status === 'ok') || !reference.steps.every((s) => s.status === 'ok')) continue;
+    if (!noStepStalled(skew) || !noStepStalled(reference)) continue;
     const sent = timingOpcodesByStream(skew, c.direction);
     for (const element of timingOpcodesByStream(reference, c.direction)) {
       const [opcodeName] = element.split('@');

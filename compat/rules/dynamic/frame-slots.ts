@@ -57,3 +57,11 @@ export const OLD_READER_COMPARISONS = [
 ] as const;
 
 export const stepOk = (rec: PairingRecording, step: StepName) => rec.steps.find((s) => s.name === step)?.status === 'ok';
+
+/**
+ * The journey ran to its end: no step stalled. A skipped step does not count
+ * against it: steps a baseline's peers cannot drive are skipped in every
+ * pairing of the run (against v0.1.0, four of them), and whole-journey
+ * comparisons must still run there.
+ */
+export const noStepStalled = (rec: PairingRecording) => rec.steps.every((s) => s.status !== 'stalled');
