@@ -15,6 +15,7 @@ export const STEP_NAMES = [
   'drop',
   'resubscribe',
   'inputAfterReconnect',
+  'reattach',
   'provokedErrors',
   'inputResend',
   'inputDuplicated',

@@ -22,6 +22,7 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.drop,
   step.resubscribe,
   step.inputAfterReconnect,
+  step.reattach,
   step.provokedErrors,
   step.inputResend,
   step.inputDuplicated,

@@ -3,7 +3,7 @@ import type { StepName } from '../recording.js';
 import type { Observation } from './observed-state.js';
 import type { PeerProcess } from './peer-process.js';
 import type { ClientLabel, DropMode } from './recording-proxy.js';
-import { sawSinceStep, WIRE } from './wire-view.js';
+import { eventType, sawSinceStep, WIRE } from './wire-view.js';
 
 /** The script terminal's banner: the initial snapshot must show it. */
 export const SCRIPT_BANNER = 'termwire script terminal';
@@ -73,6 +73,9 @@ export interface JourneyStep {
 export const screenShows = (o: Observation, text: string) => (o.client.screen.includes(text) ? undefined : `client screen showing '${text.trim()}'`);
 export const terminalGot = (o: Observation, text: string) => (o.host.inputLog.includes(text) ? undefined : `terminal input containing ${JSON.stringify(text)}`);
 export const first = (...checks: Array<string | undefined>) => checks.find((c) => c !== undefined);
+/** The host confirmed an Unsubscribe of the primary client since the step began. */
+export const unsubscribedSinceStep = (o: Observation, before: Observation) =>
+  sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'unsubscribed' }, 'the unsubscribed confirmation to the client');
 
 /** Both passes subscribe the same way. */
 export const SUBSCRIBE_STEP: JourneyStep = {
@@ -154,6 +157,7 @@ export const CORE_STEPS = {
   unsubscribe: {
     name: 'unsubscribe',
     act: async ({ client }) => void (await client.call('unsubscribe')),
-    done: (o) => (o.client.unsubscribed ? undefined : 'the unsubscribed event on the client'),
+    // Read from the wire: a peer's `unsubscribed` flag stays set from an earlier unsubscribe (reattach).
+    done: (o, before) => unsubscribedSinceStep(o, before),
   },
 } satisfies Partial<Record<StepName, JourneyStep>>;

@@ -1,5 +1,5 @@
 import type { ClientObservation, Observation } from './observed-state.js';
-import { first, JOURNEY_TERMINAL, type JourneyStep, MULTIBYTE, screenShows, terminalGot } from './steps.js';
+import { first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, screenShows, TYPED_AFTER_RECONNECT, terminalGot, unsubscribedSinceStep } from './steps.js';
 import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
@@ -89,6 +89,21 @@ export const SURFACE_STEPS = {
   inputResend: inputResendStep(RESEND_INPUTS),
   inputDuplicated: inputDuplicatedStep(DUPLICATED_INPUTS),
   deliveryUnknown: deliveryUnknownStep(UNCERTAIN_INPUT),
+  reattach: {
+    name: 'reattach',
+    // Detaching is an Unsubscribe, and the terminal outlives it: the same client subscribes again and finds what it printed before.
+    act: async ({ client, until, before }) => {
+      await client.call('unsubscribe');
+      await until((o) => unsubscribedSinceStep(o, before));
+      await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
+    },
+    done: (o, before) =>
+      first(
+        o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event for the new stream',
+        o.client.snapshots.length > before.client.snapshots.length ? undefined : "the new stream's snapshot",
+        screenShows(o, `ran: ${TYPED_AFTER_RECONNECT.trim()}`),
+      ),
+  },
   secondClient: {
     name: 'secondClient',
     act: async ({ second }) => void (await second()),
