@@ -24,6 +24,9 @@ export const TYPED_AFTER_RECONNECT = `echo two ${MULTIBYTE}\r`;
 /** Typed after the link went silent, before the client can know: exactly-once input must still deliver it once. */
 export const TYPED_DURING_DROP = `echo dark ${MULTIBYTE}\r`;
 
+/** Emitted while the client is hidden: the reveal's snapshot must show it. */
+export const HIDDEN_OUTPUT = 'while hidden\r\n';
+
 /** One line of live output, numbered so the screen shows which one arrived. */
 export const liveOutputLine = (n: number) => `live output ${n} ${MULTIBYTE}\r\n`;
 
@@ -122,11 +125,11 @@ export const CORE_STEPS = {
       await client.call('hide');
       // Only a client that negotiated outputPause pauses; wait for the host to have seen it so frames stay byte-stable.
       await until((o) => (o.client.negotiated?.outputPause && o.host.pausedStreams < 1 ? 'the host to pause the hidden stream' : undefined));
-      await host.call('emit', { text: 'while hidden\r\n' });
+      await host.call('emit', { text: HIDDEN_OUTPUT });
       await client.call('reveal');
     },
     done: (o, before) =>
-      first(o.client.snapshots.slice(before.client.snapshots.length).some((s) => s.requestId) ? undefined : 'a snapshot answering the reveal request', screenShows(o, 'while hidden')),
+      first(o.client.snapshots.slice(before.client.snapshots.length).some((s) => s.requestId) ? undefined : 'a snapshot answering the reveal request', screenShows(o, HIDDEN_OUTPUT.trim())),
   },
   drop: dropStep(TYPED_DURING_DROP),
   resubscribe: {
