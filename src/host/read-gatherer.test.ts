@@ -1,13 +1,18 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ReadGatherer } from './read-gatherer.js';
+import { ReadGatherer, type ReadGathererOptions } from './read-gatherer.js';
+
+/** A gatherer whose handed-on pieces are collected in order. */
+function gatherer(options: ReadGathererOptions = { gatherMs: 4 }): { pieces: string[]; reads: ReadGatherer } {
+  const pieces: string[] = [];
+  return { pieces, reads: new ReadGatherer((data) => pieces.push(data), options) };
+}
 
 describe('ReadGatherer', () => {
   beforeEach(() => void vi.useFakeTimers());
   afterEach(() => void vi.useRealTimers());
 
   it('hands on a read after a quiet spell at once (a keystroke echo waits for nothing)', () => {
-    const pieces: string[] = [];
-    const reads = new ReadGatherer((data) => pieces.push(data), { gatherMs: 4 });
+    const { pieces, reads } = gatherer();
     reads.add('x');
     expect(pieces).toEqual(['x']);
     vi.advanceTimersByTime(4); // the window ends quiet
@@ -16,8 +21,7 @@ describe('ReadGatherer', () => {
   });
 
   it('joins the reads that follow within the window and hands them on when it ends', () => {
-    const pieces: string[] = [];
-    const reads = new ReadGatherer((data) => pieces.push(data), { gatherMs: 4 });
+    const { pieces, reads } = gatherer();
     reads.add('a');
     reads.add('b'.repeat(4095));
     reads.add('c');
@@ -29,8 +33,7 @@ describe('ReadGatherer', () => {
   });
 
   it('keeps gathering while output keeps coming, one piece per window', () => {
-    const pieces: string[] = [];
-    const reads = new ReadGatherer((data) => pieces.push(data), { gatherMs: 4 });
+    const { pieces, reads } = gatherer();
     reads.add('0');
     for (let window = 1; window <= 3; window++) {
       reads.add(`${window}a`);
@@ -41,8 +44,7 @@ describe('ReadGatherer', () => {
   });
 
   it('hands a piece on as soon as it reaches maxChars', () => {
-    const pieces: string[] = [];
-    const reads = new ReadGatherer((data) => pieces.push(data), { gatherMs: 4, maxChars: 10 });
+    const { pieces, reads } = gatherer({ gatherMs: 4, maxChars: 10 });
     reads.add('first');
     reads.add('123456');
     reads.add('7890');
@@ -50,8 +52,7 @@ describe('ReadGatherer', () => {
   });
 
   it('flush hands on at once and ends the window (an exit must not overtake output)', () => {
-    const pieces: string[] = [];
-    const reads = new ReadGatherer((data) => pieces.push(data), { gatherMs: 4 });
+    const { pieces, reads } = gatherer();
     reads.add('a');
     reads.add('last words');
     reads.flush();
