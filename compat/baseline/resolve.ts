@@ -83,33 +83,54 @@ async function resolveRef(root: string, ref: string, opts: ResolveOptions): Prom
 
 export interface ResolveOptions { readonly includePrerelease: boolean; readonly onNote?: (msg: string) => void }
 
-/** Resolves --against to one or more baselines, refusing any whose tree equals the working tree. */
+/**
+ * Resolves --against to one or more baselines whose trees differ from the
+ * working tree. `latest` and `last:N` pass over releases whose tree equals
+ * the working tree (on the release commit itself the newest release is this
+ * very tree) and take the newest ones that differ, saying which they skipped;
+ * an explicit ref whose tree equals the working tree is refused (SAME_TREE),
+ * as is a release list in which no release differs.
+ */
 export async function resolveBaselines(root: string, spec: AgainstSpec, opts: ResolveOptions): Promise<Baseline[]> {
-  let candidates: Baseline[];
   if (spec.kind === 'ref') {
-    candidates = [await resolveRef(root, spec.ref, opts)];
-  } else {
-    const releases = await listReleases(root, opts.includePrerelease);
-    if (releases.length === 0) {
-      throw new CompatError('NO_BASELINE', `no release found: no vX.Y.Z tag and no commit whose subject is "release: vX.Y.Z". ${await missingHistoryAdvice(root)}`);
+    const baseline = await resolveRef(root, spec.ref, opts);
+    if ((await treeOfCommit(root, baseline.commit)) === (await workingTreeId(root))) {
+      throw new CompatError(
+        'SAME_TREE',
+        `--against ${spec.ref}: ${baseline.label} has the same tree as the working tree, so pairing them would prove nothing. ` +
+          'Fix: make your change first, or name an older release or commit; the default (--against latest) passes over a release equal to the working tree.',
+      );
     }
-    const picked = releases.slice(0, spec.kind === 'latest' ? 1 : spec.count);
-    if (spec.kind === 'last' && picked.length < spec.count) opts.onNote?.(`only ${picked.length} release(s) found for last:${spec.count}`);
-    candidates = await Promise.all(picked.map(async (r) => ({ label: `v${r.version}`, commit: r.commit, version: (await versionAt(root, r.commit)) ?? r.version })));
+    return [baseline];
   }
+  const releases = await listReleases(root, opts.includePrerelease);
+  if (releases.length === 0) {
+    throw new CompatError('NO_BASELINE', `no release found: no vX.Y.Z tag and no commit whose subject is "release: vX.Y.Z". ${await missingHistoryAdvice(root)}`);
+  }
+  const wanted = spec.kind === 'latest' ? 1 : spec.count;
   const here = await workingTreeId(root);
-  const usable: Baseline[] = [];
-  for (const b of candidates) {
-    if ((await treeOfCommit(root, b.commit)) !== here) usable.push(b);
-    else opts.onNote?.(`skipping ${b.label}: its tree equals the working tree`);
+  const picked: Release[] = [];
+  const skipped: Release[] = [];
+  for (const r of releases) {
+    if (picked.length === wanted) break;
+    if ((await treeOfCommit(root, r.commit)) === here) skipped.push(r);
+    else picked.push(r);
   }
-  if (usable.length === 0) {
-    const which = candidates.map((b) => b.label).join(', ');
+  const label = (r: Release) => `v${r.version}`;
+  if (picked.length === 0) {
+    const which = skipped.map(label).join(', ');
+    const only = releases.length === 1 ? `the only release, ${which},` : `every release (${which})`;
     throw new CompatError(
       'SAME_TREE',
-      `the baseline ${which} has the same tree as the working tree, so pairing them would prove nothing. ` +
-        'Fix: make your change first, or compare with an older release: `--against <ref>` or `--against last:2`.',
+      `${only} has the same tree as the working tree, and there is no older release to compare against: pairing them would prove nothing. ` +
+        'Fix: make your change first, or compare with an older commit: `--against <ref>`.',
     );
   }
-  return usable;
+  const comparing = picked.map(label).join(', ');
+  for (const r of skipped) opts.onNote?.(`skipping ${label(r)}: its tree equals the working tree; comparing against ${comparing}`);
+  if (spec.kind === 'last' && picked.length < spec.count) {
+    const also = skipped.length ? ` (and ${skipped.map(label).join(', ')}, whose tree equals the working tree)` : '';
+    opts.onNote?.(`only ${picked.length} release(s) found for last:${spec.count}${also}`);
+  }
+  return Promise.all(picked.map(async (r) => ({ label: label(r), commit: r.commit, version: (await versionAt(root, r.commit)) ?? r.version })));
 }

@@ -143,6 +143,54 @@ describe('baseline resolution', () => {
     expect(await r.git('diff', '--cached', '--name-only')).toBe('');
   });
 
+  it('on a release commit, latest passes over the release equal to the working tree, says so, and takes the one before', async () => {
+    const r = await repo();
+    const v1 = await r.commit('release: v0.1.0', { 'package.json': '{"version":"0.1.0"}' });
+    await r.commit('work');
+    await r.commit('release: v0.2.0', { 'package.json': '{"version":"0.2.0"}' }); // HEAD: the newest release is this tree
+    const notes: string[] = [];
+    const baselines = await resolveBaselines(r.dir, { kind: 'latest' }, { ...opts, onNote: (m) => notes.push(m) });
+    expect(baselines).toEqual([{ label: 'v0.1.0', commit: v1, version: '0.1.0' }]);
+    expect(notes).toEqual(['skipping v0.2.0: its tree equals the working tree; comparing against v0.1.0']);
+  });
+
+  it('on a release commit, last:N takes the N newest releases whose trees differ', async () => {
+    const r = await repo();
+    for (const v of ['1.0.0', '1.1.0', '2.0.0']) await r.commit(`release: v${v}`);
+    const notes: string[] = [];
+    const two = await resolveBaselines(r.dir, parseAgainst('last:2'), { ...opts, onNote: (m) => notes.push(m) });
+    expect(two.map((b) => b.label)).toEqual(['v1.1.0', 'v1.0.0']);
+    expect(notes).toEqual(['skipping v2.0.0: its tree equals the working tree; comparing against v1.1.0, v1.0.0']);
+    notes.length = 0;
+    const five = await resolveBaselines(r.dir, parseAgainst('last:5'), { ...opts, onNote: (m) => notes.push(m) });
+    expect(five.map((b) => b.label)).toEqual(['v1.1.0', 'v1.0.0']);
+    expect(notes.join('\n')).toContain('only 2 release(s) found for last:5 (and v2.0.0, whose tree equals the working tree)');
+  });
+
+  it('an explicit --against whose tree equals the working tree is still SAME_TREE, even with older releases', async () => {
+    const r = await repo();
+    await r.commit('release: v0.1.0');
+    await r.commit('release: v0.2.0');
+    for (const ref of ['v0.2.0', 'HEAD']) {
+      const e = await rejection(resolveBaselines(r.dir, parseAgainst(ref), opts));
+      expect(e.code).toBe('SAME_TREE');
+      expect(e.exitCode).toBe(2);
+      expect(e.message).toContain(`--against ${ref}: `);
+    }
+  });
+
+  it('the first release, on its own release commit: SAME_TREE, saying there is no older release', async () => {
+    const r = await repo();
+    await r.commit('initial work');
+    await r.commit('release: v0.1.0');
+    for (const spec of [{ kind: 'latest' } as const, parseAgainst('last:3')]) {
+      const e = await rejection(resolveBaselines(r.dir, spec, opts));
+      expect(e.code).toBe('SAME_TREE');
+      expect(e.message).toContain('the only release, v0.1.0, has the same tree as the working tree');
+      expect(e.message).toContain('no older release');
+    }
+  });
+
   it('an untracked new file counts as a change, an ignored one does not', async () => {
     const r = await repo();
     await r.commit('release: v1.0.0', { '.gitignore': 'ignored/\n' });
