@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { type ControlMessage, type ControlResponse, type PeerHello, readControl, sendControl } from '../peer/control-channel.js';
 import { PEER_PROTOCOL_VERSION } from '../peer/protocol-version.js';
+import { ProgressDeadline, type ProgressDeadlineLimits, sampleProcess } from './progress-deadline.js';
 
 /** Peer protocol versions this harness can drive. */
 export const SUPPORTED_PEER_PROTOCOLS = { min: 1, max: PEER_PROTOCOL_VERSION } as const;
@@ -19,8 +20,17 @@ export interface PeerStartOptions {
   readonly role: 'host' | 'client' | 'codec';
   readonly args?: readonly string[];
   readonly label: string;
-  readonly helloTimeoutMs?: number;
+  /** How long a peer may take to say hello, counted in its own progress (progress-deadline.ts), not wall time. */
+  readonly helloDeadline?: ProgressDeadlineLimits;
 }
+
+/**
+ * A peer imports its build and opens a socket: well under a second of CPU.
+ * 20 s of CPU, or 20 s asleep doing nothing, means it will never say hello;
+ * waiting for a core on a loaded runner counts for neither.
+ */
+export const HELLO_DEADLINE: ProgressDeadlineLimits = { cpuBudgetMs: 20_000, idleMs: 20_000 };
+const HELLO_CHECK_MS = 250;
 
 /**
  * One build's peer running as its own process (its own dist, its own
@@ -56,17 +66,21 @@ export class PeerProcess {
     let onMessage: (m: ControlMessage) => void = () => undefined;
     readControl(channel, (m) => onMessage(m));
     const hello = await new Promise<PeerHello['hello']>((resolve, reject) => {
-      const timer = setTimeout(() => {
+      const deadline = new ProgressDeadline(options.helloDeadline ?? HELLO_DEADLINE, Date.now());
+      const timer = setInterval(() => {
+        const verdict = deadline.check(Date.now(), child.pid === undefined ? undefined : sampleProcess(child.pid));
+        if (!verdict.expired) return;
+        clearInterval(timer);
         child.kill('SIGKILL'); // a peer that never said hello is not left running
-        reject(new Error(`${options.label}: no hello from peer within ${options.helloTimeoutMs ?? 20_000} ms; its output:\n${log.slice(-20).join('\n')}`));
-      }, options.helloTimeoutMs ?? 20_000);
+        reject(new Error(`${options.label}: no hello from peer: ${verdict.why}; its output:\n${log.slice(-20).join('\n')}`));
+      }, HELLO_CHECK_MS);
       child.once('exit', (code) => {
-        clearTimeout(timer);
+        clearInterval(timer);
         reject(new Error(`${options.label}: peer exited with code ${code} before saying hello (is ${PEER_ENTRY} in this build?); its output:\n${log.slice(-20).join('\n')}`));
       });
       onMessage = (m) => {
         if ('hello' in m) {
-          clearTimeout(timer);
+          clearInterval(timer);
           resolve(m.hello);
         }
       };
