@@ -15,6 +15,8 @@ import type { PairingRecording } from '../recording.js';
 export interface ReferenceCache {
   readonly dir: string;
   readonly baselineCommit: string;
+  /** Record afresh and replace what is kept: the gate's confirming walk, which must not trust a reference a busy machine may have disturbed. */
+  readonly refresh?: boolean;
 }
 
 /**
@@ -52,7 +54,7 @@ export async function cachedReference(cache: ReferenceCache | undefined, shape: 
   if (!cache) return record();
   const file = referenceFile(cache, shape);
   try {
-    return JSON.parse(readFileSync(file, 'utf8')) as PairingRecording;
+    if (!cache.refresh) return JSON.parse(readFileSync(file, 'utf8')) as PairingRecording;
   } catch {
     // Absent or unreadable: record it.
   }
