@@ -16,6 +16,12 @@ export interface BlackholeOptions {
   /** Give up after this, ms. */
   readonly timeoutMs: number;
   readonly log?: (line: string) => void;
+  /**
+   * Keep the hole open past holeMs until the client says its liveness noticed
+   * (bounded by timeoutMs): on a starved machine the client's timers run late,
+   * and a hole closed on the clock could end before liveness fired.
+   */
+  readonly holeUntilLivenessFires?: boolean;
   /** The control run: the client advertises no inputAck (today's unsequenced input). */
   readonly unsequenced?: boolean;
 }
@@ -91,10 +97,13 @@ export async function runBlackhole(opts: BlackholeOptions): Promise<BlackholeRes
       }
     });
     const finished = lineFrom(client, (l) => l.startsWith('done'), opts.timeoutMs, 'client done');
+    const noticed = opts.holeUntilLivenessFires ? lineFrom(client, (l) => l.startsWith('event disconnected'), opts.timeoutMs, 'the client noticing the black hole') : undefined;
+    noticed?.catch(() => undefined); // awaited below; a client that ends first fails there
     await delay(opts.holeStartMs);
     log(`black hole: ${vHost} down for ${opts.holeMs} ms`);
     ip('-n', nsHost, 'link', 'set', vHost, 'down');
     await delay(opts.holeMs);
+    if (noticed) await noticed;
     ip('-n', nsHost, 'link', 'set', vHost, 'up');
     log('link back up');
     await finished;

@@ -2,7 +2,6 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { SoakPeer } from './peer.js';
 
 const TYPE_EVERY_MS = 50;
-const ECHO_GIVE_UP_MS = 5000;
 const KILL_LINE = '\x15'; // Ctrl-U: the markers never run as commands
 
 export interface TypistResult {
@@ -30,11 +29,11 @@ export class Typist {
     return typist;
   }
 
-  async typeUntil(until: number, latencies: number[]): Promise<TypistResult> {
+  async typeUntil(until: number, latencies: number[], giveUpMs: number): Promise<TypistResult> {
     let lost = 0;
     for (let n = 0; performance.now() < until && this.peer.isOpen; n++) {
       const started = performance.now();
-      if (await this.echo(`h${this.index}x${n}`, ECHO_GIVE_UP_MS)) latencies.push(performance.now() - started);
+      if (await this.echo(`h${this.index}x${n}`, giveUpMs)) latencies.push(performance.now() - started);
       else lost++;
       await sleep(TYPE_EVERY_MS);
     }

@@ -9,11 +9,13 @@ export interface SoakOptions {
   readonly healthyClients: number;
   /** SIGTERM must end the server within this. */
   readonly exitDeadlineMs: number;
+  /** A healthy keystroke whose echo takes longer than this counts as lost. */
+  readonly echoGiveUpMs: number;
   /** Abusers left out by name, to find which one costs what. */
   readonly skip: readonly string[];
 }
 
-export const DEFAULT_SOAK_OPTIONS: SoakOptions = { durationMs: 2 * 60_000, healthyClients: 4, exitDeadlineMs: 2000, skip: [] };
+export const DEFAULT_SOAK_OPTIONS: SoakOptions = { durationMs: 2 * 60_000, healthyClients: 4, exitDeadlineMs: 2000, echoGiveUpMs: 5000, skip: [] };
 
 /** Targets from issue 9, on 2 cores. */
 export const SOAK_TARGETS = { peakRssBytes: 256 * 1024 * 1024, healthyP99Ms: 100, exitMs: 2000 } as const;
@@ -68,7 +70,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     const until = started + opts.durationMs;
     const abuse = runAbusers(server.url, server.token, opts.durationMs, opts.skip);
     const latencies: number[] = [];
-    const typed = await Promise.all(typists.map((t) => t.typeUntil(until, latencies)));
+    const typed = await Promise.all(typists.map((t) => t.typeUntil(until, latencies, opts.echoGiveUpMs)));
     const tallies = await abuse;
     const peakRssBytes = server.peakRss();
     const exitMs = await server.terminate(opts.exitDeadlineMs);

