@@ -14,7 +14,7 @@ import type { BaselineCoverage } from './report/coverage.js';
 import type { ExploreOptions } from './explore/run-explore.js';
 import type { ReferenceCache } from './journey/reference-cache.js';
 import type { Progress } from './progress.js';
-import { ACKNOWLEDGED_BREAKS_PATH, applyAcknowledgements, loadAcknowledgedBreaks } from './report/acknowledged.js';
+import { acknowledgementReportFields, applyAcknowledgements, loadGateAcknowledgements } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
 import { orderByRootCause } from './report/root-causes.js';
 import { skippedStepNotes } from './report/skipped-steps.js';
@@ -34,6 +34,10 @@ export interface GateOptions {
   readonly explore?: ExploreOptions;
   /** Default: <root>/.termwire/compat */
   readonly cacheDir?: string;
+  /** The acknowledged breaks to apply. Default: <root>/compat/acknowledged-breaks.json; CI passes the base branch's copy. */
+  readonly acknowledgements?: string;
+  /** Today, for acknowledgement expiry. Default: the system clock. */
+  readonly now?: () => Date;
   readonly progress: Progress;
 }
 
@@ -126,7 +130,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     throw e;
   });
   resolving.done(baselines.map((b) => `${b.label} ${b.commit.slice(0, 12)}`).join(', '));
-  const acks = loadAcknowledgedBreaks(join(opts.root, ACKNOWLEDGED_BREAKS_PATH));
+  const acks = loadGateAcknowledgements(opts.root, opts.acknowledgements, opts.now?.() ?? new Date());
 
   const current = await buildWorkingTree(opts.root, opts.progress);
   const all: Finding[] = [];
@@ -136,7 +140,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes, coverage, schedules)));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
-  const { failing, acknowledged, stale } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks, rulesRun);
+  const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRun, acks.today);
   const status = failing.length ? 'incompatible' : 'compatible';
   return {
     status,
@@ -148,6 +152,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     findings: failing,
     acknowledged,
     staleAcknowledgements: stale,
+    ...acknowledgementReportFields(acks, lapsing),
     ...(notes.length ? { notes } : {}),
     ...(coverage.length ? { coverage } : {}),
     ...(opts.explore?.count ? { explore: { seed: opts.explore.seed, count: opts.explore.count, schedules } } : {}),

@@ -34,9 +34,9 @@ export function fixLine(f: Finding): string {
   return `fix${rule ? ` (Rule ${rule})` : ''}: ${hint.fix}; see ${hint.docs}`;
 }
 
-/** The acknowledgement entry for `f` as one line of JSON, ready to paste into the array. */
-export function pasteableAcknowledgement(f: Finding): string {
-  return JSON.stringify(acknowledgementEntry(f));
+/** The acknowledgement entry for `f` as one line of JSON, ready to paste into the array; it expires 90 days after `today`. */
+export function pasteableAcknowledgement(f: Finding, today: string): string {
+  return JSON.stringify(acknowledgementEntry(f, today));
 }
 
 export { ACKNOWLEDGED_BREAKS_PATH };

@@ -4,6 +4,7 @@ import { coverageJunitCases } from './coverage.js';
 import { xmlEscape } from './escape.js';
 import { evidenceLines, fixLine, where } from './finding-lines.js';
 import type { GateReport } from './model.js';
+import { describeEntry } from './acknowledged.js';
 import type { ReportedFinding } from './root-causes.js';
 
 const SKEWS: readonly DirectionLabel[] = [PAIRING_LABELS.oldClientNewHost, PAIRING_LABELS.newClientOldHost];
@@ -18,7 +19,8 @@ function findingBody(f: ReportedFinding): string {
 
 /**
  * JUnit XML in report order (root causes first): one testcase per finding,
- * failing, or skipped when acknowledged; one passing testcase per rule ×
+ * failing, or skipped when acknowledged; one failing testcase per expired
+ * acknowledgement that still matches; one passing testcase per rule ×
  * pairing (× baseline in a matrix) that found nothing. Totals count exactly those.
  */
 export function renderJunit(report: GateReport): string {
@@ -33,6 +35,11 @@ export function renderJunit(report: GateReport): string {
   }
   for (const f of report.findings) {
     cases.push(`    <testcase classname="termwire.compat.${f.pass}" name="${xmlEscape(caseName(f))}"><failure message="${xmlEscape(`${f.subject}: ${f.message}`)}">${xmlEscape(findingBody(f))}</failure></testcase>`);
+    failures++;
+  }
+  for (const e of report.expiredAcknowledgements ?? []) {
+    const message = `expired on ${e.expires} (owner ${e.owner}): ${e.findings.join(', ')} fail again`;
+    cases.push(`    <testcase classname="termwire.compat.acknowledgements" name="${xmlEscape(`expired acknowledgement ${describeEntry(e)}`)}"><failure message="${xmlEscape(message)}">${xmlEscape(`${message}\nfix the break, or renew "expires" under review\nreason: ${e.reason}`)}</failure></testcase>`);
     failures++;
   }
   for (const { finding: f, reason } of report.acknowledged) {

@@ -1,4 +1,4 @@
-import type { AcknowledgedBreak } from './acknowledged.js';
+import type { AcknowledgedFinding, AcknowledgementsFile, ExpiredAcknowledgement, ExpiringAcknowledgement, StaleAcknowledgement } from './acknowledged.js';
 import type { BaselineCoverage } from './coverage.js';
 import type { ReportedFinding } from './root-causes.js';
 
@@ -20,9 +20,18 @@ export interface GateReport {
    * (`causedBy`). Not acknowledged.
    */
   readonly findings: readonly ReportedFinding[];
-  readonly acknowledged: ReadonlyArray<{ readonly finding: ReportedFinding; readonly reason: string }>;
-  /** Acknowledgements that matched nothing: remove them from compat/acknowledged-breaks.json. */
-  readonly staleAcknowledgements: readonly AcknowledgedBreak[];
+  /** Findings an acknowledgement in force accepts, with its reason, owner and expiry. */
+  readonly acknowledged: readonly AcknowledgedFinding[];
+  /** Acknowledgements that matched nothing, each with the field that failed to match: remove them from compat/acknowledged-breaks.json. */
+  readonly staleAcknowledgements: readonly StaleAcknowledgement[];
+  /** Expired acknowledgements that still match findings: those fail again, and so does the gate (exit 1). */
+  readonly expiredAcknowledgements?: readonly ExpiredAcknowledgement[];
+  /** Acknowledgements in use that expire within two weeks: renew them while the base branch's copy still holds them. */
+  readonly expiringAcknowledgements?: readonly ExpiringAcknowledgement[];
+  /** The acknowledgements file applied, when it is not the judged tree's own (`--acknowledgements`). */
+  readonly acknowledgementsFile?: AcknowledgementsFile;
+  /** The day (UTC, YYYY-MM-DD) acknowledgement expiry was judged against. */
+  readonly date?: string;
   /** What a rule could not check and why (an older baseline whose manifest predates the surface list). Never a failure. */
   readonly notes?: readonly string[];
   /** Which surface entries the journeys exercised, per direction and baseline; absent for a static-only run. */

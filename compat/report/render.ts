@@ -1,4 +1,4 @@
-import { acknowledgementEntry } from './acknowledged.js';
+import { acknowledgementEntry, isoDay } from './acknowledged.js';
 import { fixHint } from './fix-hints.js';
 import { renderGithubAnnotations } from './github.js';
 import { renderJunit } from './junit.js';
@@ -10,9 +10,10 @@ export type ReportFormat = (typeof REPORT_FORMATS)[number];
 
 /** JSON gets what the text gives a person: each root cause's fix hint and the entry that would acknowledge it. */
 function withGuidance(report: GateReport) {
+  const today = report.date ?? isoDay(new Date());
   return {
     ...report,
-    findings: report.findings.map((f) => (f.causedBy ? f : { ...f, fix: fixHint(f.ruleId), acknowledgeWith: acknowledgementEntry(f) })),
+    findings: report.findings.map((f) => (f.causedBy ? f : { ...f, fix: fixHint(f.ruleId), acknowledgeWith: acknowledgementEntry(f, today) })),
   };
 }
 

@@ -2,6 +2,7 @@ import { consequencesOf, type ReportedFinding } from './root-causes.js';
 import { ACKNOWLEDGED_BREAKS_PATH, evidenceLines, fixLine, pasteableAcknowledgement, where } from './finding-lines.js';
 import { coverageTextLines } from './coverage.js';
 import type { GateReport } from './model.js';
+import { describeEntry, isoDay, MAX_EXPIRY_DAYS } from './acknowledged.js';
 
 export interface TextStyle { readonly color: boolean }
 type Paint = (code: string, s: string) => string;
@@ -11,7 +12,7 @@ function evidence(f: ReportedFinding, indent: string, paint: Paint): string[] {
 }
 
 /** A root cause with its fix, the findings it explains beneath it, and the entry that would acknowledge it. */
-function causeLines(root: ReportedFinding, all: readonly ReportedFinding[], paint: Paint): string[] {
+function causeLines(root: ReportedFinding, all: readonly ReportedFinding[], paint: Paint, today: string): string[] {
   const lines = [`${paint('31', '✗')} ${paint('1', root.ruleId)}  ${where(root)}`, `    ${root.subject}: ${root.message}`, ...evidence(root, '    ', paint), `    ${fixLine(root)}`];
   if (root.explore) lines.push(`    schedule: ${root.explore.moves.join(' → ') || '(no moves)'}; replay: npm run compat -- --explore 1 --seed ${root.explore.seed}`);
   const explained = consequencesOf(root, all);
@@ -21,7 +22,7 @@ function causeLines(root: ReportedFinding, all: readonly ReportedFinding[], pain
   }
   lines.push(
     `    if intended, acknowledge it${explained.length ? ' (and what it explains)' : ''} with this entry in ${ACKNOWLEDGED_BREAKS_PATH}:`,
-    `      ${pasteableAcknowledgement(root)}`,
+    `      ${pasteableAcknowledgement(root, today)}`,
   );
   return lines;
 }
@@ -42,15 +43,27 @@ export function renderText(report: GateReport, style: TextStyle): string {
   // Versions alone can read the same (a change not yet released): the trees are what differ.
   const current = report.current ? `working tree ${report.current.version} (${describeTree(report.current.commit)})` : 'working tree';
   out.push(`termwire compat: ${current} against ${against}${report.staticOnly ? ' — static pass only' : ''}`);
+  const file = report.acknowledgementsFile;
+  if (file) {
+    const pending = file.notApplied ? `; ${file.notApplied} entr${file.notApplied === 1 ? 'y' : 'ies'} of this tree's ${ACKNOWLEDGED_BREAKS_PATH} not in it ${file.notApplied === 1 ? 'applies' : 'apply'} only once reviewed and merged` : '';
+    out.push(`acknowledgements: ${file.found ? `from ${file.path}` : `${file.path} does not exist, so nothing is acknowledged`}${pending}`);
+  }
+  const today = report.date ?? isoDay(new Date());
   // A finding whose cause was acknowledged is not failing, so it is shown as a root here.
   const failingIds = new Set(report.findings.map((f) => f.id));
   const roots = report.findings.filter((f) => f.causedBy === undefined || !failingIds.has(f.causedBy));
-  for (const root of roots) out.push('', ...causeLines(root, report.findings, paint));
+  for (const root of roots) out.push('', ...causeLines(root, report.findings, paint, today));
+  for (const e of report.expiredAcknowledgements ?? []) {
+    out.push('', `${paint('31', '✗')} expired acknowledgement ${describeEntry(e)} (owner ${e.owner}) expired on ${e.expires}: ${e.findings.join(', ')} fail${e.findings.length === 1 ? 's' : ''} again; fix the break, or renew "expires" (at most ${MAX_EXPIRY_DAYS} days ahead) in ${ACKNOWLEDGED_BREAKS_PATH} under review`);
+  }
   for (const a of report.acknowledged) {
-    out.push('', `${paint('33', '~')} ${paint('1', a.finding.ruleId)}  ${where(a.finding)}`, `    ${a.finding.subject}: ${a.finding.message}`, ...evidence(a.finding, '    ', paint), `    acknowledged: ${a.reason}`);
+    out.push('', `${paint('33', '~')} ${paint('1', a.finding.ruleId)}  ${where(a.finding)}`, `    ${a.finding.subject}: ${a.finding.message}`, ...evidence(a.finding, '    ', paint), `    acknowledged (owner ${a.owner}, until ${a.expires}): ${a.reason}`);
   }
   for (const s of report.staleAcknowledgements) {
-    out.push('', `${paint('33', '!')} stale acknowledgement ${s.ruleId} · ${s.direction}${s.subject ? ` · ${s.subject}` : ''}: it matched nothing; remove it from ${ACKNOWLEDGED_BREAKS_PATH}`);
+    out.push('', `${paint('33', '!')} stale acknowledgement ${describeEntry(s)}: it matched nothing (${s.unmatched}); remove it from ${ACKNOWLEDGED_BREAKS_PATH}`);
+  }
+  for (const e of report.expiringAcknowledgements ?? []) {
+    out.push('', `${paint('33', '!')} acknowledgement ${describeEntry(e)} (owner ${e.owner}) expires on ${e.expires}, in ${e.daysLeft} day(s): renew it before then, or the break it accepts fails the gate`);
   }
   for (const n of report.notes ?? []) out.push('', `${paint('2', 'note:')} ${n}`);
   if (report.coverage?.length) out.push('', ...coverageTextLines(report.coverage, report.baselines.length > 1));
@@ -58,7 +71,8 @@ export function renderText(report: GateReport, style: TextStyle): string {
   out.push('');
   const counts =
     `${report.findings.length} finding(s)${report.findings.length ? ` from ${roots.length} root cause(s)` : ''}, ` +
-    `${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)`;
+    `${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)` +
+    (report.expiredAcknowledgements?.length ? `, ${report.expiredAcknowledgements.length} expired acknowledgement(s)` : '');
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));
   return out.join('\n') + '\n';
 }

@@ -26,6 +26,10 @@ Options:
   --output <file>         write the report to <file> instead of stdout
   --cache-dir <dir>       where built baselines are cached (default .termwire/compat)
   --static-only           compare the two builds' manifests only; skip the journeys
+  --acknowledgements <file>
+                          the acknowledged breaks to apply (default: compat/acknowledged-breaks.json
+                          in the checkout being judged); CI passes the base branch's copy, so a pull
+                          request cannot acknowledge its own break (docs/compatibility.md)
   --explore <n>           after the scripted journey, run n seeded random journeys per pairing
                           (steps, drops, lost input, reconnect storms, bursts, pastes, resizes)
   --seed <s>              the first explore seed (default: random, printed); journey i uses s+i,
@@ -35,7 +39,7 @@ Options:
 Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
 Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
 
-interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: { count: number; seed: number } }
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: { count: number; seed: number }; acknowledgements?: string }
 
 /** node's parseArgs errors, shortened to what the user typed wrong. */
 function parseArgsMessage(e: Error & { code?: string }): string {
@@ -59,6 +63,7 @@ function parse(args: string[]): CliOptions | 'help' {
         output: { type: 'string' },
         'cache-dir': { type: 'string' },
         'static-only': { type: 'boolean', default: false },
+        acknowledgements: { type: 'string' },
         explore: { type: 'string' },
         seed: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -78,6 +83,7 @@ function parse(args: string[]): CliOptions | 'help' {
     ...(values.output !== undefined ? { output: values.output } : {}),
     ...(values['cache-dir'] !== undefined ? { cacheDir: resolve(values['cache-dir']) } : {}),
     staticOnly: values['static-only'],
+    ...(values.acknowledgements !== undefined ? { acknowledgements: resolve(values.acknowledgements) } : {}),
     ...(values.explore !== undefined ? { explore: { count: wholeNumber('--explore', values.explore), seed: values.seed !== undefined ? wholeNumber('--seed', values.seed) : randomSeed() } } : {}),
   };
 }
@@ -126,7 +132,7 @@ export async function run(args: string[]): Promise<number> {
   let report: GateReport;
   try {
     const root = await repoRoot(process.cwd());
-    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), progress });
+    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
   } catch (e) {
     report = failedReport(e, opts.staticOnly);
   }

@@ -4,9 +4,10 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CompatError } from '../../compat/errors.js';
 import { readBuildManifest } from '../../compat/manifest/read-manifest.js';
-import { run, writeReport } from '../../src/cli/compat.js';
+import { writeReport } from '../../src/cli/compat.js';
 import { main } from '../../src/cli/main.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
+import { compatInProcess as compat, editManifest as edit, standInProject } from './helpers/stand-in-project.js';
 import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
 
 const cleanup: Array<() => void> = [];
@@ -14,23 +15,6 @@ afterEach(() => {
   cleanup.splice(0).forEach((f) => f());
   vi.restoreAllMocks();
 });
-
-/** Runs `termwire compat` in-process from `cwd`, capturing stdout and stderr. */
-async function compat(cwd: string, args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
-  vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
-  const before = process.cwd();
-  process.chdir(cwd);
-  try {
-    const code = await run(args);
-    return { code, stdout, stderr };
-  } finally {
-    process.chdir(before);
-    vi.restoreAllMocks();
-  }
-}
 
 async function repo(): Promise<TempRepo> {
   const r = await createTempRepo();
@@ -119,6 +103,7 @@ describe('termwire compat CLI', () => {
     const { code, stdout } = await compat(r.dir, ['--help']);
     expect(code).toBe(0);
     expect(stdout).toContain('2 could not compare');
+    expect(stdout).toContain('--acknowledgements <file>');
   });
 
   it('--format github writes annotations and appends the step summary', async () => {
@@ -195,28 +180,8 @@ describe('reading a build manifest', () => {
 });
 
 describe('termwire compat end to end on a stand-in project', () => {
-  // The project under test is a stand-in: its "build" writes a bin that prints
-  // manifest.json, so the whole pipeline (resolve, build both, cache, manifests,
-  // rules, report, exit code) runs for real in seconds without tsc or npm ci.
-  const BUILD = `const fs = require('fs'); fs.mkdirSync('bin', { recursive: true });
-fs.writeFileSync('bin/termwire.js', 'process.stdout.write(require("fs").readFileSync(__dirname + "/../manifest.json", "utf8"));');`;
-  async function project(): Promise<{ r: TempRepo; cache: string }> {
-    const r = await createTempRepo();
-    const cache = mkdtempSync(join(tmpdir(), 'termwire-e2e-cache-'));
-    cleanup.push(r.remove, () => rmSync(cache, { recursive: true, force: true }));
-    await r.commit('release: v1.0.0', {
-      'package.json': JSON.stringify({ name: 'termwire', version: '1.0.0', scripts: { build: 'node build.cjs' } }),
-      'build.cjs': BUILD,
-      '.gitignore': 'bin/\n',
-      'manifest.json': JSON.stringify(buildManifest('1.0.0')),
-    });
-    return { r, cache };
-  }
-  const edit = (r: TempRepo, change: (m: ReturnType<typeof buildManifest>) => void) => {
-    const m = buildManifest('1.1.0');
-    change(m);
-    r.write('manifest.json', JSON.stringify(m));
-  };
+  // The project under test is a stand-in (helpers/stand-in-project.ts): the whole pipeline runs for real in seconds.
+  const project = () => standInProject(cleanup);
 
   it('an additive optional field passes the static pass (exit 0)', async () => {
     const { r, cache } = await project();
@@ -239,10 +204,23 @@ fs.writeFileSync('bin/termwire.js', 'process.stdout.write(require("fs").readFile
     expect(failed.code).toBe(1);
     expect(failed.stdout).toContain('PAYLOAD_FIELD_REMOVED  old client × new host');
     expect(failed.stdout).toContain('SnapshotStart.source');
-    r.write('compat/acknowledged-breaks.json', JSON.stringify([{ ruleId: 'PAYLOAD_FIELD_REMOVED', direction: 'old client × new host', subject: 'SnapshotStart.source', reason: 'no reader ever used source' }]));
-    const acked = await compat(r.dir, ['--static-only', '--cache-dir', cache]);
-    expect(acked.stdout).toContain('acknowledged: no reader ever used source');
-    expect(acked.code).toBe(0);
+    const entry = { ruleId: 'PAYLOAD_FIELD_REMOVED', direction: 'old client × new host', subject: 'SnapshotStart.source', reason: 'no reader ever used source', owner: '@wire-team' };
+    // Far ahead of any real date, and no more than 180 days after the faked one.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T12:00:00Z'));
+    try {
+      r.write('compat/acknowledged-breaks.json', JSON.stringify([{ ...entry, expires: '2030-03-01' }]));
+      const acked = await compat(r.dir, ['--static-only', '--cache-dir', cache]);
+      expect(acked.stdout).toContain('acknowledged (owner @wire-team, until 2030-03-01): no reader ever used source');
+      expect(acked.code).toBe(0);
+      // The format before owner and expiry is refused, naming what to add.
+      r.write('compat/acknowledged-breaks.json', JSON.stringify([{ ...entry, owner: undefined }]));
+      const old = await compat(r.dir, ['--static-only', '--cache-dir', cache, '--format', 'json']);
+      expect(old.code).toBe(2);
+      expect(JSON.parse(old.stdout).error).toMatchObject({ code: 'BAD_ACKNOWLEDGEMENTS', message: expect.stringContaining('entry 0 (PAYLOAD_FIELD_REMOVED · old client × new host · SnapshotStart.source) is in the old format: add "owner" (who answers for the break), "expires" (YYYY-MM-DD') });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('without --static-only, a journey that cannot run is exit 2, never a pass', async () => {

@@ -31,9 +31,12 @@ function report(findings: Finding[], extra: Partial<GateReport> = {}): GateRepor
     status: findings.length ? 'incompatible' : 'compatible', exitCode: findings.length ? 1 : 0,
     current: { version: '1.1.0', commit: 'abc+tree:def' }, baselines: [{ label: 'v1.0.0', commit: 'f'.repeat(40), version: '1.0.0' }],
     staticOnly: false, rulesRun: [...activeRules('static'), ...activeRules('dynamic')].map((r) => r.id),
-    findings: orderByRootCause(findings), acknowledged: [], staleAcknowledgements: [], ...extra,
+    findings: orderByRootCause(findings), acknowledged: [], staleAcknowledgements: [], date: TODAY, ...extra,
   };
 }
+
+/** The day the reports below were judged on: pasted entries expire 90 days later. */
+const TODAY = '2026-12-01';
 
 // A field made required in the new client: the static cause, the refusal it explains, and the symptoms after it.
 const breaks = 'new client × old host' as const;
@@ -113,7 +116,8 @@ describe('reports', () => {
     expect(text).toContain('refused: field SnapshotStart.hiddenOutputReason: Invalid input: expected string, received undefined');
     expect(text.indexOf('PAYLOAD_FIELD_MADE_REQUIRED')).toBeLessThan(text.indexOf('JOURNEY_STALLED'));
     const pasted = body[body.findIndex((l) => l.includes('acknowledge it (and what it explains)')) + 1]!.trim();
-    expect(JSON.parse(pasted)).toEqual({ ruleId: 'PAYLOAD_FIELD_MADE_REQUIRED', direction: breaks, subject: 'SnapshotStart.hiddenOutputReason', reason: 'TODO: say why this break is intended' });
+    // A static finding has no step: the entry names none.
+    expect(JSON.parse(pasted)).toEqual({ ruleId: 'PAYLOAD_FIELD_MADE_REQUIRED', direction: breaks, subject: 'SnapshotStart.hiddenOutputReason', reason: 'TODO: say why this break is intended', owner: 'TODO: who answers for this break', expires: '2027-03-01' });
     expect(text).toContain('INCOMPATIBLE: 5 finding(s) from 2 root cause(s)');
   });
 
@@ -122,9 +126,12 @@ describe('reports', () => {
     try {
       const text = renderReport(report(fieldMadeRequired), 'text', false).split('\n');
       const entry = text[text.findIndex((l) => l.includes('acknowledge it (and what it explains)')) + 1]!.trim();
-      writeFileSync(join(dir, 'acks.json'), `[${entry.replace('TODO: say why this break is intended', 'hiddenOutputReason is sent by every supported host')}]`);
-      const acks = loadAcknowledgedBreaks(join(dir, 'acks.json'));
-      const { failing, acknowledged } = applyAcknowledgements(orderByRootCause(fieldMadeRequired), acks, ['PAYLOAD_FIELD_MADE_REQUIRED']);
+      // As pasted, the placeholders are refused: an owner and a reason must be written in.
+      writeFileSync(join(dir, 'acks.json'), `[${entry}]`);
+      expect(() => loadAcknowledgedBreaks(join(dir, 'acks.json'), TODAY)).toThrow(/reason: replace the placeholder[\s\S]*owner: replace the placeholder/);
+      writeFileSync(join(dir, 'acks.json'), `[${entry.replace('TODO: say why this break is intended', 'hiddenOutputReason is sent by every supported host').replace('TODO: who answers for this break', '@wire-team')}]`);
+      const acks = loadAcknowledgedBreaks(join(dir, 'acks.json'), TODAY);
+      const { failing, acknowledged } = applyAcknowledgements(orderByRootCause(fieldMadeRequired), acks, ['PAYLOAD_FIELD_MADE_REQUIRED'], TODAY);
       expect(failing.map((f) => f.ruleId)).toEqual(['FIELD_STOPPED_PUBLISHING']);
       expect(acknowledged.map((a) => a.finding.ruleId)).toEqual(['PAYLOAD_FIELD_MADE_REQUIRED', 'FRAME_REFUSED', 'JOURNEY_STALLED', 'SCREEN_MISMATCH']);
       expect(acknowledged[1]!.reason).toBe('consequence of PAYLOAD_FIELD_MADE_REQUIRED SnapshotStart.hiddenOutputReason, acknowledged: hiddenOutputReason is sent by every supported host');
@@ -143,7 +150,10 @@ describe('reports', () => {
     expect(json).toMatchObject({ status: 'incompatible', exitCode: 1, baselines: [{ label: 'v1.0.0' }] });
     expect(json.findings[0]).toEqual({
       fix: expect.objectContaining({ docs: expect.stringContaining('docs/') }),
-      acknowledgeWith: { ruleId: 'FIELD_STOPPED_PUBLISHING', direction: 'old client × new host', subject: 'SnapshotStart.requestId', reason: 'TODO: say why this break is intended' },
+      acknowledgeWith: {
+        ruleId: 'FIELD_STOPPED_PUBLISHING', direction: 'old client × new host', subject: 'SnapshotStart.requestId', step: 'hideReveal', occurrence: 'reveal',
+        reason: 'TODO: say why this break is intended', owner: 'TODO: who answers for this break', expires: '2027-03-01',
+      },
       id: 'F1', ruleId: 'FIELD_STOPPED_PUBLISHING', pass: 'dynamic', direction: 'old client × new host', subject: 'SnapshotStart.requestId',
       step: 'hideReveal', occurrence: 'reveal', message: removed.message, evidence: { before: 'r1' },
     });
@@ -173,13 +183,14 @@ describe('reports', () => {
   });
 
   it('GitHub annotations: one ::error per finding with escaped data; stale entries warn', () => {
-    const out = renderGithubAnnotations(report([stalled], { staleAcknowledgements: [{ ruleId: 'OPCODE_REMOVED', direction: 'new client × old host', reason: 'retired on purpose long ago' }] }));
+    const stale = { ruleId: 'OPCODE_REMOVED', direction: 'new client × old host', subject: 'Bell', reason: 'retired on purpose long ago', owner: '@wire-team', expires: '2027-01-01', unmatched: 'no OPCODE_REMOVED finding in this run' };
+    const out = renderGithubAnnotations(report([stalled], { staleAcknowledgements: [stale] }));
     const lines = out.trimEnd().split('\n');
     expect(lines).toHaveLength(2);
     // Properties escape ',' and ':'; data escapes only '%', CR and LF.
     expect(lines[0]).toMatch(/^::error title=JOURNEY_STALLED \(new client × old host%2C drop\)::step drop: step drop stalled: missing reconnect,%0Asecond line%0Afix: look at/);
     expect(out).not.toContain('(absent)'); // a stall records no expected/observed values
-    expect(lines[1]).toMatch(/^::warning file=compat\/acknowledged-breaks.json,title=stale acknowledgement::OPCODE_REMOVED/);
+    expect(lines[1]).toBe('::warning file=compat/acknowledged-breaks.json,title=stale acknowledgement::OPCODE_REMOVED · new client × old host · Bell matched nothing (no OPCODE_REMOVED finding in this run); remove it');
     expect(renderStepSummary(report([stalled]))).toContain('| JOURNEY_STALLED | new client × old host | drop |');
   });
 
@@ -222,18 +233,22 @@ describe('reports', () => {
   });
 
   it('acknowledged breaks do not fail; an entry matching nothing is stale; a rule that did not run proves nothing', () => {
+    const held = { owner: '@wire-team', expires: '2027-01-01' };
     const acks = [
-      { ruleId: 'FIELD_STOPPED_PUBLISHING', direction: 'old client × new host', subject: 'SnapshotStart.requestId', reason: 'requestId moved to the Metadata event in 2.0' },
-      { ruleId: 'OPCODE_REMOVED', direction: 'new client × old host', reason: 'matches nothing in this run' },
-      { ruleId: 'FIELD_STOPPED_PUBLISHING', direction: 'new client × old host', reason: 'wrong direction: must not match' },
-    ];
+      { ruleId: 'FIELD_STOPPED_PUBLISHING', direction: 'old client × new host', subject: 'SnapshotStart.requestId', step: 'hideReveal', reason: 'requestId moved to the Metadata event in 2.0', ...held },
+      { ruleId: 'OPCODE_REMOVED', direction: 'new client × old host', subject: 'Bell', reason: 'matches nothing in this run', ...held },
+      { ruleId: 'FIELD_STOPPED_PUBLISHING', direction: 'new client × old host', subject: 'SnapshotStart.requestId', step: 'hideReveal', reason: 'wrong direction: must not match', ...held },
+    ] as const;
     const [u, r] = orderByRootCause([removed, ungated]) as [ReportedFinding, ReportedFinding];
-    const { failing, acknowledged, stale } = applyAcknowledgements([u, r], acks, ['OPCODE_REMOVED', 'FIELD_STOPPED_PUBLISHING', 'OPCODE_NEW_UNGATED']);
+    const { failing, acknowledged, stale } = applyAcknowledgements([u, r], acks, ['OPCODE_REMOVED', 'FIELD_STOPPED_PUBLISHING', 'OPCODE_NEW_UNGATED'], TODAY);
     expect(failing).toEqual([u]);
-    expect(acknowledged).toEqual([{ finding: r, reason: acks[0]!.reason }]);
-    expect(stale).toEqual([acks[1], acks[2]]);
-    expect(applyAcknowledgements([], acks, ['OPCODE_REMOVED']).stale).toEqual([acks[1]]);
+    expect(acknowledged).toEqual([{ finding: r, reason: acks[0].reason, ...held }]);
+    expect(stale).toEqual([
+      { ...acks[1], unmatched: 'no OPCODE_REMOVED finding in this run' },
+      { ...acks[2], unmatched: 'direction: FIELD_STOPPED_PUBLISHING was found only in old client × new host' },
+    ]);
+    expect(applyAcknowledgements([], acks, ['OPCODE_REMOVED'], TODAY).stale.map((s) => s.reason)).toEqual([acks[1].reason]);
     // An entry for the other direction does not cover the finding.
-    expect(applyAcknowledgements([r], [acks[2]!], ['FIELD_STOPPED_PUBLISHING']).failing).toEqual([r]);
+    expect(applyAcknowledgements([r], [acks[2]], ['FIELD_STOPPED_PUBLISHING'], TODAY).failing).toEqual([r]);
   });
 });
