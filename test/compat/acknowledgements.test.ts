@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -111,6 +111,12 @@ describe('the acknowledgements file is checked', () => {
     ['a step that does not exist', { step: 'nowhere' }, 'step: Invalid option'],
   ])('%s is refused', (_name, change, why) => {
     expect(loadError([{ ...entryFor(removedCapability), ...change }])).toContain(why);
+  });
+
+  it('the example in docs/compatibility.md is a valid file', () => {
+    const docs = readFileSync(join(import.meta.dirname, '..', '..', 'docs', 'compatibility.md'), 'utf8');
+    const example = /```json\n([\s\S]*?)```/.exec(docs.slice(docs.indexOf('## Acknowledging an intended break')))![1]!;
+    expect(loadAcknowledgedBreaks(file(JSON.parse(example)), TODAY).map((a) => a.step ?? 'no step')).toEqual(['no step', 'hideReveal']);
   });
 
   it('an expiry exactly 180 days ahead is accepted', () => {
