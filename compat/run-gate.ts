@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { CompatError } from './errors.js';
+import { CompatError, isCompatError } from './errors.js';
 import { ensureWritableDir } from './writable.js';
 import { materialise } from './baseline/materialise.js';
 import { type Baseline, resolveBaselines } from './baseline/resolve.js';
@@ -11,9 +11,13 @@ import { readBuildManifest } from './manifest/read-manifest.js';
 import { surfaceNotes } from './manifest/surface.js';
 import { measureCoverage } from './coverage/measure.js';
 import type { BaselineCoverage } from './report/coverage.js';
-import type { ExploreOptions } from './explore/run-explore.js';
+import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
+import type { JourneyRecordings } from './journey/run.js';
+import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
+import { walkAndConfirm } from './confirm-findings.js';
+import { availableParallelism, loadavg } from 'node:os';
 import type { ReferenceCache } from './journey/reference-cache.js';
-import type { Progress } from './progress.js';
+import type { Progress, ProgressStep } from './progress.js';
 import { acknowledgementReportFields, applyAcknowledgements, loadGateAcknowledgements } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
 import { orderByRootCause } from './report/root-causes.js';
@@ -58,7 +62,16 @@ function assertTermwireProject(root: string): void {
   }
 }
 
-async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, notes: string[], coverage: BaselineCoverage[], schedules: string[]): Promise<Finding[]> {
+/** What a gate run gathers besides its failing findings, baseline by baseline. */
+interface Gathered {
+  readonly notes: string[];
+  readonly coverage: BaselineCoverage[];
+  readonly schedules: string[];
+  /** Findings one walk saw and the confirming walk did not. */
+  readonly notReproduced: Finding[];
+}
+
+async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, gathered: Gathered): Promise<Finding[]> {
   const built = await materialise({
     repo: opts.root,
     commit: baseline.commit,
@@ -68,51 +81,103 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   });
   const old: BuildInfo = { dir: built.dir, version: baseline.version ?? 'unknown', commit: baseline.commit, manifest: await readBuildManifest(built.dir) };
   const tag = (f: Finding): Finding => (matrix ? { ...f, baseline: baseline.label } : f);
+  const noteOf = (note: string) => (matrix ? `${baseline.label}: ${note}` : note);
 
   const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
   const findings = runStaticRules(old.manifest, current.manifest).map(tag);
   staticStep.found(findings.length);
-  for (const note of surfaceNotes(old.manifest, current.manifest)) notes.push(matrix ? `${baseline.label}: ${note}` : note);
+  gathered.notes.push(...surfaceNotes(old.manifest, current.manifest).map(noteOf));
   if (opts.staticOnly) return findings;
 
   const journeys = opts.progress.step(`journeys against ${baseline.label}`);
   // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
   const { runJourneyPairings } = await import('./journey/run.js');
   const references = { dir: cacheDirOf(opts), baselineCommit: baseline.commit };
-  const recordings = await runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), references }).catch((e: unknown) => {
+  const manifests = { old: old.manifest, new: current.manifest };
+  const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty)].map(tag);
+  const walk = (lanes: number, cache: ReferenceCache) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache });
+  const { first: recordings, confirmed: dynamic, notReproduced } = await walkAndConfirm(
+    {
+      first: () => walkWithRetry((lanes) => walk(lanes, references), journeys, lanesForLoad(journeys)),
+      // A fresh reference too: a reference that a busy machine disturbed would condemn a healthy skew.
+      again: () => walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }), journeys, 1),
+    },
+    judge,
+    (found) => journeys.update(`${found.length} finding(s); walking every pairing again, one at a time, with fresh references, to confirm them`),
+  ).catch((e: unknown) => {
     journeys.fail();
     throw e;
   });
-  for (const note of skippedStepNotes(recordings.skippedSteps)) notes.push(matrix ? `${baseline.label}: ${note}` : note);
-  const manifests = { old: old.manifest, new: current.manifest };
-  const dynamic = [...runDynamicRules(recordings, manifests), ...runPtyOutcomeRules(recordings.pty)];
-  coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings) });
+  gathered.notReproduced.push(...notReproduced);
+  gathered.notes.push(...skippedStepNotes(recordings.skippedSteps).map(noteOf));
+  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings) });
   journeys.found(dynamic.length);
-  const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, schedules, references) : [];
-  return [...findings, ...dynamic.map(tag), ...explored.map(tag)];
+  const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, gathered, references) : [];
+  return [...findings, ...dynamic, ...explored.map(tag)];
+}
+
+/** Two pairings at a time on a machine with a core to spare; one at a time when every core is already busy, so the gate does not add to the load that disturbs old builds' timers. */
+function lanesForLoad(step: ProgressStep): number {
+  const cores = availableParallelism();
+  const load = loadavg()[0]!;
+  if (load < cores) return DEFAULT_JOURNEY_OPTIONS.concurrentPairings;
+  step.update(`load average ${load.toFixed(1)} on ${cores} core(s): one pairing at a time`);
+  return 1;
+}
+
+/**
+ * A walk whose peers did not start (PEER_UNAVAILABLE) is walked once more, one
+ * pairing at a time, before the gate says it could not compare: a start that a
+ * busy machine delayed past a deadline is not a broken build.
+ */
+async function walkWithRetry<T>(walk: (lanes: number) => Promise<T>, step: ProgressStep, lanes: number): Promise<T> {
+  try {
+    return await walk(lanes);
+  } catch (e) {
+    if (!isCompatError(e) || e.code !== 'PEER_UNAVAILABLE') throw e;
+    step.update(`a peer did not start (${e.message.split('\n')[0]}); walking once more, one pairing at a time`);
+    return walk(1);
+  }
 }
 
 /**
  * Seeded explore journeys, judged by the same dynamic rules as the scripted
- * one; coverage is the script's promise, so it is not judged here.
+ * one; coverage is the script's promise, so it is not judged here. A seed that
+ * found something is replayed once, with fresh references, to confirm it.
  */
 const EXPLORE_SKIPS_RULES = ['SURFACE_NOT_EXERCISED'] as const;
 
-async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, progress: Progress, label: string, schedules: string[], references: ReferenceCache): Promise<Finding[]> {
+async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, progress: Progress, label: string, gathered: Gathered, references: ReferenceCache): Promise<Finding[]> {
   const step = progress.step(`explore ${explore.count} journey(s) from seed ${explore.seed} against ${label}`);
   const { runExplore } = await import('./explore/run-explore.js');
-  const journeys = await runExplore({ old, new: current }, explore, { onProgress: (msg) => step.update(msg), references }).catch((e: unknown) => {
+  const { describeSchedule } = await import('./explore/schedule.js');
+  const manifests = { old: old.manifest, new: current.manifest };
+  const judge = (journeys: ExploreJourney[]) =>
+    journeys.flatMap((j) => runDynamicRules(j.recordings, manifests, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves } })));
+  const walk = (options: ExploreOptions, lanes: number, cache: ReferenceCache) => runExplore({ old, new: current }, options, { onProgress: (msg) => step.update(msg), journey: { concurrentPairings: lanes }, references: cache });
+  try {
+    const { first: journeys, confirmed, notReproduced } = await walkAndConfirm(
+      {
+        first: () => walkWithRetry((lanes) => walk(explore, lanes, references), step, lanesForLoad(step)),
+        again: async (found) => {
+          const replayed: ExploreJourney[] = [];
+          for (const seed of new Set(found.map((f) => f.explore!.seed))) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed }, lanes, { ...references, refresh: true }), step, 1)));
+          return replayed;
+        },
+      },
+      judge,
+      (found) => step.update(`${found.length} finding(s) in seed(s) ${[...new Set(found.map((f) => f.explore!.seed))].join(', ')}; replaying them one pairing at a time to confirm`),
+    );
+    gathered.schedules.push(...journeys.map((j) => describeSchedule(j.schedule)));
+    gathered.notReproduced.push(...notReproduced);
+    const findings = confirmed;
+    if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} seed(s)`);
+    else step.done(`${journeys.length} schedule(s), no finding`);
+    return findings;
+  } catch (e) {
     step.fail();
     throw e;
-  });
-  const { describeSchedule } = await import('./explore/schedule.js');
-  schedules.push(...journeys.map((j) => describeSchedule(j.schedule)));
-  const findings = journeys.flatMap((j) =>
-    runDynamicRules(j.recordings, { old: old.manifest, new: current.manifest }, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves } })),
-  );
-  if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore.seed)).size} seed(s)`);
-  else step.done(`${journeys.length} schedule(s), no finding`);
-  return findings;
+  }
 }
 
 /**
@@ -134,10 +199,9 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
 
   const current = await buildWorkingTree(opts.root, opts.progress);
   const all: Finding[] = [];
-  const notes: string[] = [];
-  const coverage: BaselineCoverage[] = [];
-  const schedules: string[] = [];
-  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, notes, coverage, schedules)));
+  const gathered: Gathered = { notes: [], coverage: [], schedules: [], notReproduced: [] };
+  const { notes, coverage, schedules } = gathered;
+  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, gathered)));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
   const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRun, acks.today);
@@ -153,6 +217,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     acknowledged,
     staleAcknowledgements: stale,
     ...acknowledgementReportFields(acks, lapsing),
+    ...(gathered.notReproduced.length ? { notReproduced: gathered.notReproduced } : {}),
     ...(notes.length ? { notes } : {}),
     ...(coverage.length ? { coverage } : {}),
     ...(opts.explore?.count ? { explore: { seed: opts.explore.seed, count: opts.explore.count, schedules } } : {}),

@@ -40,3 +40,9 @@ export function pasteableAcknowledgement(f: Finding, today: string): string {
 }
 
 export { ACKNOWLEDGED_BREAKS_PATH };
+
+/** One line for a finding that a second walk of the journeys did not repeat. */
+export function notReproducedLine(f: Finding): string {
+  const at = [f.direction, f.step ? `step ${f.step}` : undefined, f.baseline, f.explore ? `seed ${f.explore.seed}` : undefined].filter(Boolean).join(', ');
+  return `${f.ruleId} (${at}) ${f.subject}: ${f.message} — seen in one walk of the journeys, not in a second walk of the same builds; not failing (a busy machine can cause this, e.g. an old build's pong deadline firing)`;
+}

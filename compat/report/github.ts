@@ -1,6 +1,6 @@
 import { brief, ghData, ghProperty } from './escape.js';
 import { coverageAnnotations } from './coverage.js';
-import { evidenceLines, fixLine, pasteableAcknowledgement } from './finding-lines.js';
+import { evidenceLines, fixLine, notReproducedLine, pasteableAcknowledgement } from './finding-lines.js';
 import type { GateReport } from './model.js';
 import { describeEntry, isoDay, MAX_EXPIRY_DAYS } from './acknowledged.js';
 import type { ReportedFinding } from './root-causes.js';
@@ -45,6 +45,7 @@ export function renderGithubAnnotations(report: GateReport): string {
   for (const e of report.expiringAcknowledgements ?? []) {
     lines.push(`::warning file=compat/acknowledged-breaks.json,title=${ghProperty('acknowledgement expires soon')}::${ghData(`${describeEntry(e)} (owner ${e.owner}) expires on ${e.expires}, in ${e.daysLeft} day(s): renew it before then`)}`);
   }
+  for (const f of report.notReproduced ?? []) lines.push(`::warning title=${ghProperty(`not reproduced ${f.ruleId}`)}::${ghData(notReproducedLine(f))}`);
   lines.push(...coverageAnnotations(report.coverage ?? []));
   return lines.join('\n') + (lines.length ? '\n' : '');
 }

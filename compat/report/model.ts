@@ -1,6 +1,7 @@
 import type { AcknowledgedFinding, AcknowledgementsFile, ExpiredAcknowledgement, ExpiringAcknowledgement, StaleAcknowledgement } from './acknowledged.js';
 import type { BaselineCoverage } from './coverage.js';
 import type { ReportedFinding } from './root-causes.js';
+import type { Finding } from '../rules/finding.js';
 
 export type GateStatus = 'compatible' | 'incompatible' | 'cannotCompare' | 'internalError';
 
@@ -32,6 +33,12 @@ export interface GateReport {
   readonly acknowledgementsFile?: AcknowledgementsFile;
   /** The day (UTC, YYYY-MM-DD) acknowledgement expiry was judged against. */
   readonly date?: string;
+  /**
+   * Findings that one walk of the journeys saw and a second walk of the same
+   * builds (one pairing at a time, fresh references) did not: what a busy
+   * machine can cause. Reported, never failing (docs/compatibility.md).
+   */
+  readonly notReproduced?: readonly Finding[];
   /** What a rule could not check and why (an older baseline whose manifest predates the surface list). Never a failure. */
   readonly notes?: readonly string[];
   /** Which surface entries the journeys exercised, per direction and baseline; absent for a static-only run. */

@@ -1,5 +1,5 @@
 import { consequencesOf, type ReportedFinding } from './root-causes.js';
-import { ACKNOWLEDGED_BREAKS_PATH, evidenceLines, fixLine, pasteableAcknowledgement, where } from './finding-lines.js';
+import { ACKNOWLEDGED_BREAKS_PATH, evidenceLines, fixLine, notReproducedLine, pasteableAcknowledgement, where } from './finding-lines.js';
 import { coverageTextLines } from './coverage.js';
 import type { GateReport } from './model.js';
 import { describeEntry, isoDay, MAX_EXPIRY_DAYS } from './acknowledged.js';
@@ -65,6 +65,7 @@ export function renderText(report: GateReport, style: TextStyle): string {
   for (const e of report.expiringAcknowledgements ?? []) {
     out.push('', `${paint('33', '!')} acknowledgement ${describeEntry(e)} (owner ${e.owner}) expires on ${e.expires}, in ${e.daysLeft} day(s): renew it before then, or the break it accepts fails the gate`);
   }
+  for (const f of report.notReproduced ?? []) out.push('', `${paint('33', '?')} not reproduced: ${notReproducedLine(f)}`);
   for (const n of report.notes ?? []) out.push('', `${paint('2', 'note:')} ${n}`);
   if (report.coverage?.length) out.push('', ...coverageTextLines(report.coverage, report.baselines.length > 1));
   if (report.explore) out.push('', `explore: ${report.explore.count} journey(s) per pairing from seed ${report.explore.seed}`, ...report.explore.schedules.map((s) => `  ${s}`));
@@ -72,7 +73,8 @@ export function renderText(report: GateReport, style: TextStyle): string {
   const counts =
     `${report.findings.length} finding(s)${report.findings.length ? ` from ${roots.length} root cause(s)` : ''}, ` +
     `${report.acknowledged.length} acknowledged, ${report.staleAcknowledgements.length} stale acknowledgement(s)` +
-    (report.expiredAcknowledgements?.length ? `, ${report.expiredAcknowledgements.length} expired acknowledgement(s)` : '');
+    (report.expiredAcknowledgements?.length ? `, ${report.expiredAcknowledgements.length} expired acknowledgement(s)` : '') +
+    (report.notReproduced?.length ? `, ${report.notReproduced.length} not reproduced` : '');
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));
   return out.join('\n') + '\n';
 }
