@@ -10,8 +10,14 @@ export interface ReportedFinding extends Finding {
   readonly location?: { readonly file: string; readonly line: number };
 }
 
-/** Rules whose findings are symptoms: they say something went wrong, not why. */
-const SYMPTOM_RULES: ReadonlySet<string> = new Set(['JOURNEY_STALLED', 'SCREEN_MISMATCH', 'INPUT_NOT_EXACTLY_ONCE']);
+/** Rules whose findings are symptoms: they say something went wrong, not why. A missing capability echo is one when the client refused the event that carries it. */
+const SYMPTOM_RULES: ReadonlySet<string> = new Set(['JOURNEY_STALLED', 'SCREEN_MISMATCH', 'INPUT_NOT_EXACTLY_ONCE', 'CAPABILITY_ECHO_MISMATCH']);
+
+/** Static causes that change what a pairing negotiates. */
+const CAPABILITY_CAUSES: ReadonlySet<string> = new Set(['CAPABILITY_NO_LONGER_ADVERTISED', 'CAPABILITY_REMOVED']);
+
+/** Rule 3 findings: a peer publishing differently, which is what a changed negotiation makes it do. */
+const PUBLISHING_RULES: ReadonlySet<string> = new Set(['FRAME_NO_LONGER_SENT', 'FRAME_SEQUENCE_CHANGED', 'FIELD_VALUE_CHANGED', 'FIELD_STOPPED_PUBLISHING', 'SNAPSHOT_CONTENT_CHANGED']);
 
 const samePairing = (a: Finding, b: Finding) => a.direction === b.direction && a.baseline === b.baseline;
 
@@ -21,19 +27,41 @@ function explainsRefusal(cause: Finding, refusal: Finding): boolean {
 }
 
 /**
+ * A capability no longer offered explains, in the pairing it names, the frames
+ * and values that change because it is no longer negotiated, and, in any
+ * pairing, a frame it gated that was sent without it.
+ */
+function explainsByCapability(cause: Finding, f: Finding): boolean {
+  if (cause.pass !== 'static' || !CAPABILITY_CAUSES.has(cause.ruleId) || f.pass !== 'dynamic' || cause.baseline !== f.baseline) return false;
+  if (f.ruleId === 'GATED_FRAME_NOT_NEGOTIATED') return f.evidence.capability === cause.subject.replace(/^capability /, '');
+  return PUBLISHING_RULES.has(f.ruleId) && samePairing(cause, f);
+}
+
+/** A frame sent without the capability that gates it, and refused for it, is one cause: the send. */
+const sameGatedFrame = (gated: Finding, refusal: Finding) => gated.ruleId === 'GATED_FRAME_NOT_NEGOTIATED' && samePairing(gated, refusal) && gated.subject === refusal.subject;
+
+/**
  * Orders findings root causes first, each followed by the findings it
- * explains: a refusal of an opcode is explained by a static finding on that
- * opcode in the same pairing; a stall, a screen mismatch or input not
- * delivered exactly once is explained by the first refusal at or before its
- * step in the same pairing. Anything unexplained is a root cause itself.
+ * explains, so one intended break takes one acknowledgement: a capability no
+ * longer offered explains what its absence changes (explainsByCapability); a
+ * refusal of an opcode is explained by a static finding on that opcode in the
+ * same pairing, or by the same frame sent without its capability; a stall, a
+ * screen mismatch, input not delivered exactly once or a missing capability
+ * echo is explained by the first refusal at or before its step in the same
+ * pairing. Anything unexplained is a root cause itself.
  */
 export function orderByRootCause(findings: readonly Finding[], locate: (f: Finding) => ReportedFinding['location'] = () => undefined): ReportedFinding[] {
   const sorted = sortAndDedupe(findings);
   const rootOf = new Map<Finding, Finding>();
+  const rootOfCause = (c: Finding) => rootOf.get(c) ?? c;
+  for (const f of sorted) {
+    const cause = sorted.find((c) => explainsByCapability(c, f));
+    if (cause) rootOf.set(f, cause);
+  }
   for (const f of sorted) {
     if (f.ruleId !== 'FRAME_REFUSED') continue;
-    const cause = sorted.find((c) => explainsRefusal(c, f));
-    if (cause) rootOf.set(f, cause);
+    const cause = sorted.find((c) => explainsRefusal(c, f)) ?? sorted.find((c) => sameGatedFrame(c, f));
+    if (cause) rootOf.set(f, rootOfCause(cause));
   }
   for (const f of sorted) {
     if (!SYMPTOM_RULES.has(f.ruleId)) continue;

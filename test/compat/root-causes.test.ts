@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { applyAcknowledgements } from '../../compat/report/acknowledged.js';
+import { orderByRootCause } from '../../compat/report/root-causes.js';
+import type { Finding } from '../../compat/rules/finding.js';
+import { classifyFrame } from '../../compat/peer/codec-peer.js';
+import { encodeFrame } from '../../src/codec/header.js';
+import { Op } from '../../src/codec/opcodes.js';
+
+// The findings below are the ones the real gate reported for each planted
+// break (the `outputPause` advertisement dropped; a new client requiring a
+// field of `subscribed` that old hosts leave out), shortened to what matters.
+const oldClient = 'old client × new host' as const;
+const newClient = 'new client × old host' as const;
+const dyn = (ruleId: string, direction: Finding['direction'], step: Finding['step'], subject: string, evidence: Finding['evidence'] = {}): Finding => ({ ruleId, pass: 'dynamic', direction, step, subject, message: `${ruleId} ${subject}`, evidence });
+
+describe('one intended break, one root cause', () => {
+  const pauseDropped: Finding[] = [
+    { ruleId: 'CAPABILITY_NO_LONGER_ADVERTISED', pass: 'static', direction: oldClient, subject: 'capability outputPause', message: 'the host advertised outputPause=1 in the baseline and no longer advertises it', evidence: { before: { outputPause: 1 }, after: {} } },
+    dyn('FIELD_VALUE_CHANGED', oldClient, 'hideReveal', 'SnapshotStart.cause', { before: 'resume', after: 'request' }),
+    dyn('FRAME_NO_LONGER_SENT', oldClient, 'hideReveal', 'SnapshotChunk'),
+    dyn('FRAME_NO_LONGER_SENT', oldClient, 'hideReveal', 'SnapshotEnd'),
+    dyn('FRAME_NO_LONGER_SENT', oldClient, 'hideReveal', 'SnapshotStart'),
+    dyn('GATED_FRAME_NOT_NEGOTIATED', 'new client × new host', 'limitsReached', 'SetOutputPaused', { capability: 'outputPause' }),
+    dyn('GATED_FRAME_NOT_NEGOTIATED', oldClient, 'limitsReached', 'SetOutputPaused', { capability: 'outputPause' }),
+  ];
+
+  it('a capability no longer advertised explains what its absence changes, and one entry acknowledges them all', () => {
+    const ordered = orderByRootCause(pauseDropped);
+    const roots = ordered.filter((f) => f.causedBy === undefined);
+    expect(roots.map((f) => f.ruleId)).toEqual(['CAPABILITY_NO_LONGER_ADVERTISED']);
+    expect(ordered.filter((f) => f.causedBy === roots[0]!.id)).toHaveLength(6);
+    const entry = { ruleId: 'CAPABILITY_NO_LONGER_ADVERTISED', direction: oldClient, subject: 'capability outputPause', reason: 'pausing moved to a new capability', owner: '@termwire/maintainers', expires: '2027-01-31' };
+    const { failing, acknowledged } = applyAcknowledgements(ordered, [entry], ordered.map((f) => f.ruleId), '2026-12-01');
+    expect(failing).toEqual([]);
+    expect(acknowledged).toHaveLength(7);
+  });
+
+  it('does not explain a publishing change in another pairing, or a gated frame of another capability', () => {
+    const unrelated = [dyn('FRAME_NO_LONGER_SENT', newClient, 'hideReveal', 'SnapshotChunk'), dyn('GATED_FRAME_NOT_NEGOTIATED', oldClient, 'drop', 'WriteUnavailable', { capability: 'writeUnavailable' })];
+    const ordered = orderByRootCause([pauseDropped[0]!, ...unrelated]);
+    expect(ordered.filter((f) => f.causedBy === undefined)).toHaveLength(3);
+  });
+
+  it('a client refusing the subscribed event explains the missing echo and the stalls under the field made required', () => {
+    const refusal = (step: Finding['step']) => dyn('FRAME_REFUSED', newClient, step, 'Metadata', { refusedBy: { code: 'BAD_EVENT' } });
+    const ordered = orderByRootCause([
+      { ruleId: 'PAYLOAD_FIELD_MADE_REQUIRED', pass: 'static', direction: newClient, subject: 'Metadata.[type=subscribed].hostName', message: 'required now', evidence: { before: 'absent', after: 'required' } },
+      refusal('subscribe'),
+      dyn('CAPABILITY_ECHO_MISMATCH', newClient, 'subscribe', 'capabilities', { before: {}, after: null }),
+      dyn('JOURNEY_STALLED', newClient, 'subscribe', 'step subscribe'),
+    ]);
+    expect(ordered.filter((f) => f.causedBy === undefined).map((f) => f.ruleId)).toEqual(['PAYLOAD_FIELD_MADE_REQUIRED']);
+  });
+
+  it('a gated frame sent without its capability and refused for it is one cause: the send', () => {
+    const ordered = orderByRootCause([dyn('GATED_FRAME_NOT_NEGOTIATED', oldClient, 'hideReveal', 'WriteUnavailable', { capability: 'writeUnavailable', frameIndex: 40 }), dyn('FRAME_REFUSED', oldClient, 'hideReveal', 'WriteUnavailable', { frameIndex: 40 })]);
+    expect(ordered.map((f) => [f.ruleId, f.causedBy ?? null])).toEqual([
+      ['GATED_FRAME_NOT_NEGOTIATED', null],
+      ['FRAME_REFUSED', 'F1'],
+    ]);
+  });
+});
+
+describe("the codec peer refuses what this build's client refuses", () => {
+  const metadata = (event: object) => encodeFrame({ opcode: Op.Metadata, streamId: 1, seq: 0, payload: new TextEncoder().encode(JSON.stringify(event)) });
+
+  it('a known event that fails its own schema is refused (the Metadata union alone would let it through)', () => {
+    const verdict = classifyFrame(metadata({ type: 'subscribed', streamId: 1, terminal: 'main' }));
+    expect(verdict).toMatchObject({ ok: false, code: 'BAD_EVENT', message: expect.stringContaining("'subscribed' event") });
+  });
+
+  it('an event of a type this build does not know is data, not a refusal', () => {
+    expect(classifyFrame(metadata({ type: 'bell', volume: 3 })).ok).toBe(true);
+  });
+});
