@@ -109,8 +109,8 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     throw e;
   });
   gathered.notReproduced.push(...notReproduced);
-  gathered.notes.push(...skippedStepNotes(recordings.skippedSteps).map(noteOf));
-  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings) });
+  gathered.notes.push(...skippedStepNotes(baseline.label, recordings.undrivable).map(noteOf));
+  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, gathered, references) : [];
   return [...findings, ...dynamic, ...explored.map(tag)];
@@ -138,6 +138,12 @@ async function walkWithRetry<T>(walk: (lanes: number) => Promise<T>, step: Progr
     step.update(`a peer did not start (${e.message.split('\n')[0]}); walking once more, one pairing at a time`);
     return walk(1);
   }
+}
+
+/** The moves of a drawn schedule that a build's peers cannot drive, which every pairing skipped: said beside the schedule. */
+function undrivableMovesNote(j: ExploreJourney): string {
+  const skipped = new Set(j.recordings.newNew.steps.filter((s) => s.status === 'skipped' && s.reason?.includes(" cannot '")).map((s) => s.name));
+  return skipped.size ? ` (skipped, a build's peers cannot drive them: ${[...skipped].join(', ')})` : '';
 }
 
 /**
@@ -168,7 +174,7 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
       judge,
       (found) => step.update(`${found.length} finding(s) in seed(s) ${[...new Set(found.map((f) => f.explore!.seed))].join(', ')}; replaying them one pairing at a time to confirm`),
     );
-    gathered.schedules.push(...journeys.map((j) => describeSchedule(j.schedule)));
+    gathered.schedules.push(...journeys.map((j) => `${describeSchedule(j.schedule)}${undrivableMovesNote(j)}`));
     gathered.notReproduced.push(...notReproduced);
     const findings = confirmed;
     if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} seed(s)`);

@@ -39,3 +39,27 @@ export function stepsSkippedInRun(steps: readonly JourneyStep[], ops: DrivableOp
   }
   return skipped;
 }
+
+/** The steps one build's peers cannot drive in this run, and the ops they lack: reported once per build, never as a missing step. */
+export interface UndrivableSteps {
+  readonly side: 'old' | 'new';
+  readonly version: string;
+  readonly peerProtocol: number;
+  readonly steps: readonly StepName[];
+  readonly lackingOps: readonly string[];
+}
+
+export function undrivableByBuild(steps: readonly JourneyStep[], builds: { old: Hello; new: Hello }): UndrivableSteps[] {
+  return (['old', 'new'] as const).flatMap((side) => {
+    const own = buildPeerOps(builds[side]);
+    const lacking = new Set<string>();
+    const stepNames: StepName[] = [];
+    for (const step of steps) {
+      const missing = (['client', 'host'] as const).flatMap((role) => (step.needs?.[role] ?? []).filter((op) => !own[role].includes(op)));
+      if (!missing.length) continue;
+      stepNames.push(step.name);
+      missing.forEach((op) => lacking.add(op));
+    }
+    return stepNames.length ? [{ side, version: builds[side].version, peerProtocol: builds[side].peerProtocol, steps: stepNames, lackingOps: [...lacking] }] : [];
+  });
+}

@@ -1,7 +1,7 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { JourneyRecordingSet, PairingRecording, StepName } from '../recording.js';
-import { drivableOps, stepsSkippedInRun } from './drivable.js';
+import { drivableOps, stepsSkippedInRun, undrivableByBuild, type UndrivableSteps } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
@@ -16,6 +16,8 @@ export interface JourneyRecordings {
   pty: { oldClientNewHost: PairingRecording; newClientOldHost: PairingRecording };
   /** Script steps no pairing of this run walked, because a peer of either build cannot drive them, with why. */
   skippedSteps: ReadonlyMap<StepName, string>;
+  /** The same skips, per build whose peers cannot drive them. */
+  undrivable: readonly UndrivableSteps[];
 }
 
 async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<PeerProcess> {
@@ -75,7 +77,7 @@ export async function runJourneyPairings(
     const ptyRun = run(PTY_PLAN);
     const reference = referenceOf(opts, { plan: 'script', ...journeyShape(SCRIPT_PLAN, decisions.get(SCRIPT_PLAN)!, options) });
     const { recordings, alongside } = await runFourPairings(old, current, options, run(SCRIPT_PLAN), [() => ptyRun(old, current), () => ptyRun(current, old)], reference);
-    return { ...recordings, pty: { oldClientNewHost: alongside[0]!, newClientOldHost: alongside[1]! }, skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped };
+    return { ...recordings, pty: { oldClientNewHost: alongside[0]!, newClientOldHost: alongside[1]! }, skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped, undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }) };
   });
 }
 

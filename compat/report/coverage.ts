@@ -4,6 +4,23 @@ import { ghData, ghProperty, xmlEscape } from './escape.js';
 /** Coverage of one baseline's journeys; `baseline` is set in a matrix run. */
 export interface BaselineCoverage extends CoverageReport {
   readonly baseline: string;
+  /** Steps every pairing skipped because a build's peers cannot drive them: the old entries left uncovered are reported under them, once. */
+  readonly undrivableSteps?: readonly string[];
+}
+
+/** The old entries no journey exercised against this baseline. */
+const oldGaps = (c: BaselineCoverage) => c.uncovered.filter((u) => !u.isNew);
+
+/**
+ * Against a release whose peers cannot drive some steps, its old gaps are one
+ * line (the steps, the entries); otherwise each gap is its own warning, with the advice.
+ */
+function undrivableSummary(c: BaselineCoverage): string | undefined {
+  const steps = c.undrivableSteps ?? [];
+  const gaps = oldGaps(c);
+  if (!steps.length || !gaps.length) return undefined;
+  const keys = [...new Set(gaps.map((u) => u.key))];
+  return `${keys.length} old entr${keys.length === 1 ? 'y' : 'ies'} not exercised against ${c.baseline}, whose peers cannot drive ${steps.join(', ')}: ${keys.join(', ')}`;
 }
 
 /** How many old uncovered entries the text report names before it summarises the rest. */
@@ -13,7 +30,12 @@ export function coverageTextLines(coverage: readonly BaselineCoverage[], matrix:
   const out: string[] = [];
   for (const c of coverage) {
     for (const d of c.directions) out.push(`coverage ${d.direction}${matrix ? ` against ${c.baseline}` : ''}: ${coverageLine(d.counts)}`);
-    const warnings = c.uncovered.filter((u) => !u.isNew);
+    const summary = undrivableSummary(c);
+    if (summary) {
+      out.push(`  ${summary}`);
+      continue;
+    }
+    const warnings = oldGaps(c);
     for (const u of warnings.slice(0, NAMED_WARNINGS)) out.push(`  warning: ${u.key} not exercised in ${u.direction}`);
     if (warnings.length > NAMED_WARNINGS) out.push(`  warning: ${warnings.length - NAMED_WARNINGS} more entries not exercised (--format json lists them all)`);
   }
@@ -36,7 +58,9 @@ export function coverageAnnotations(coverage: readonly BaselineCoverage[]): stri
   const lines: string[] = [];
   for (const c of coverage) {
     for (const d of c.directions) lines.push(`::notice title=${ghProperty(`coverage ${d.direction}`)}::${ghData(coverageLine(d.counts))}`);
-    for (const u of c.uncovered.filter((x) => !x.isNew)) lines.push(`::warning title=${ghProperty(`not exercised: ${u.key}`)}::${ghData(`${u.key} crossed no wire in ${u.direction}; add a journey step that sends it`)}`);
+    const summary = undrivableSummary(c);
+    if (summary) lines.push(`::notice title=${ghProperty(`${c.baseline} cannot drive every step`)}::${ghData(summary)}`);
+    else for (const u of oldGaps(c)) lines.push(`::warning title=${ghProperty(`not exercised: ${u.key}`)}::${ghData(`${u.key} crossed no wire in ${u.direction}; add a journey step that sends it`)}`);
   }
   return lines;
 }
