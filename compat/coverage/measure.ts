@@ -111,7 +111,7 @@ export function coverageFindings(report: CoverageReport): Finding[] {
       direction: u.direction,
       subject: u.key,
       message: `${u.key} is new since the baseline, and no journey step sends it in ${u.direction}: add the step that exercises it (docs/adding-an-opcode.md)`,
-      evidence: { after: 'not exercised' },
+      evidence: {},
     }));
 }
 

@@ -70,7 +70,7 @@ export async function runJourneyPairings(
     const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
     for (const [name, reason] of decisions.get(SCRIPT_PLAN)!.skipped) opts.onProgress(`journey: step ${name} skipped in every pairing of this run: ${reason}`);
     const run = (plan: JourneyPlan) => async (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => {
-      opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${client.side} client ${client.build.version} × ${host.side} host ${host.build.version}`);
+      opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${buildName('client', client)} × ${buildName('host', host)}`);
       return runPairing(client, host, options, plan, decisions.get(plan), stallWindows);
     };
     // The PTY pass has no same-version references, so its steps keep the whole step deadline.
@@ -80,6 +80,9 @@ export async function runJourneyPairings(
     return { ...recordings, pty: { oldClientNewHost: alongside[0]!, newClientOldHost: alongside[1]! }, skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped, undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }) };
   });
 }
+
+/** `old client 0.1.0` and `new host (working tree)`: the new side is the tree under test, whatever version it still carries. */
+const buildName = (role: 'client' | 'host', b: PairingBuild) => `${b.side} ${role} ${b.side === 'old' ? b.build.version : '(working tree)'}`;
 
 type RunOne = (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => Promise<PairingRecording>;
 

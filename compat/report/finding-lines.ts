@@ -23,8 +23,12 @@ export function evidenceLines(f: Finding, max = 160): Array<{ kind: 'detail' | '
   const lines: Array<{ kind: 'detail' | 'expected' | 'observed'; text: string }> = [];
   const refusal = refusalDetail(f);
   if (refusal) lines.push({ kind: 'detail', text: `refused: ${refusal}` });
-  if ('before' in f.evidence) lines.push({ kind: 'expected', text: `expected: ${brief(f.evidence.before, max)}` });
-  if ('after' in f.evidence) lines.push({ kind: 'observed', text: `observed: ${brief(f.evidence.after, max)}` });
+  // null on one side means absent; on both sides it says nothing, and is left out.
+  const { before, after } = f.evidence;
+  const carries = (before ?? null) !== null || (after ?? null) !== null;
+  const shown = (v: unknown) => (v === null || v === undefined ? '(absent)' : brief(v, max));
+  if (carries && 'before' in f.evidence) lines.push({ kind: 'expected', text: `expected: ${shown(before)}` });
+  if (carries && 'after' in f.evidence) lines.push({ kind: 'observed', text: `observed: ${shown(after)}` });
   return lines;
 }
 
