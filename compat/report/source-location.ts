@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, relative } from 'node:path';
 import type { Finding } from '../rules/finding.js';
 
 /** Where a finding's subject is declared in the working tree, for GitHub's `file=` and `line=`. */
@@ -36,6 +36,10 @@ export function sourceLocator(root: string): (f: Finding) => SourceLocation | un
     return i < 0 ? undefined : i;
   };
   return (f) => {
+    if (f.ruleId === 'GATED_FRAME_NOT_NEGOTIATED') {
+      const site = unguardedSendSite(root, f.subject);
+      if (site) return site;
+    }
     const capability = /^capability (\w+)$/.exec(f.subject)?.[1];
     if (capability) {
       const i = find(capabilities, new RegExp(`^\\s*${escape(capability)}: \\{`));
@@ -53,4 +57,34 @@ export function sourceLocator(root: string): (f: Finding) => SourceLocation | un
     }
     return { file: TABLES.opcodes, line: row + 1 };
   };
+}
+
+/**
+ * A gated frame sent without negotiation was sent by hand: the one send of
+ * that opcode in the sources with no capability check on its line is where
+ * to look. Ambiguous (none, or several), the opcode's row is the answer.
+ */
+function unguardedSendSite(root: string, opcode: string): SourceLocation | undefined {
+  if (!/^\w+$/.test(opcode)) return undefined;
+  const send = new RegExp(`\\bsend\\(\\s*'${opcode}'`);
+  const sites: SourceLocation[] = [];
+  const walk = (dir: string): void => {
+    let entries;
+    try {
+      entries = readdirSync(dir, { withFileTypes: true });
+    } catch {
+      return;
+    }
+    for (const e of entries) {
+      const path = join(dir, e.name);
+      if (e.isDirectory()) walk(path);
+      else if (e.name.endsWith('.ts') && !e.name.endsWith('.test.ts')) {
+        readFileSync(path, 'utf8').split('\n').forEach((line, i) => {
+          if (send.test(line) && !/hasCapability|negotiated|echoed/.test(line)) sites.push({ file: relative(root, path), line: i + 1 });
+        });
+      }
+    }
+  };
+  walk(join(root, 'src'));
+  return sites.length === 1 ? sites[0] : undefined;
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -215,6 +215,22 @@ describe('reports', () => {
     expect(locate(screen)).toBeUndefined(); // nothing to point at: no guess
     const out = renderGithubAnnotations({ ...report([removed]), findings: orderByRootCause([removed], locate) });
     expect(out).toMatch(/^::error file=src\/codec\/schemas.ts,line=\d+,title=FIELD_STOPPED_PUBLISHING/);
+  });
+
+  it('a gated frame sent by hand points at the one send of it without a capability check, else at the opcode row', () => {
+    const root = mkdtempSync(join(tmpdir(), 'termwire-send-site-'));
+    try {
+      mkdirSync(join(root, 'src', 'host'), { recursive: true });
+      writeFileSync(join(root, 'src', 'host', 'bell.ts'), "if (hasCapability(this.negotiated, 'bell')) this.send('Bell', {});\nthis.send('Bell', {});\n");
+      const gated = { ...ungated, ruleId: 'GATED_FRAME_NOT_NEGOTIATED', subject: 'Bell' };
+      expect(sourceLocator(root)(gated)).toEqual({ file: 'src/host/bell.ts', line: 2 });
+      writeFileSync(join(root, 'src', 'host', 'again.ts'), "this.send('Bell', {});\n");
+      expect(sourceLocator(root)(gated)).toBeUndefined(); // two candidates: no guess
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
+    // Every real send of SetOutputPaused checks its capability: the finding points at the opcode's row.
+    expect(sourceLocator(process.cwd())({ ...ungated, ruleId: 'GATED_FRAME_NOT_NEGOTIATED', subject: 'SetOutputPaused' })?.file).toBe('src/codec/opcodes.ts');
   });
 
   it('text: findings and internal errors read differently; NO_COLOR-style output has no escapes', () => {
