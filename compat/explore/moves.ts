@@ -1,5 +1,5 @@
 import type { ClientObservation, Observation } from '../journey/observed-state.js';
-import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, screenShows, terminalGot } from '../journey/steps.js';
+import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, revealed, screenShows, terminalGot } from '../journey/steps.js';
 import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
 import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
 
@@ -68,7 +68,7 @@ function hideReveal(n: number): JourneyStep {
       await host.call('emit', { text: `${hidden}\r\n` });
       await client.call('reveal');
     },
-    done: (o, before) => first(o.client.snapshots.slice(before.client.snapshots.length).some((s) => s.requestId) ? undefined : 'a snapshot answering the reveal request', screenShows(o, hidden)),
+    done: revealed(hidden),
   };
 }
 

@@ -3,7 +3,7 @@ import type { StepName } from '../recording.js';
 import type { Observation } from './observed-state.js';
 import type { PeerProcess } from './peer-process.js';
 import type { ClientLabel, DropMode } from './recording-proxy.js';
-import { eventType, sawSinceStep, WIRE } from './wire-view.js';
+import { eventType, sawSinceStep, snapshotRequestsAnswered, WIRE } from './wire-view.js';
 
 /** The script terminal's banner: the initial snapshot must show it. */
 export const SCRIPT_BANNER = 'termwire script terminal';
@@ -80,6 +80,16 @@ export const first = (...checks: Array<string | undefined>) => checks.find((c) =
 export const unsubscribedSinceStep = (o: Observation, before: Observation) =>
   sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'unsubscribed' }, 'the unsubscribed confirmation to the client');
 
+/**
+ * A reveal is done when a snapshot has repainted the stream with what was
+ * printed while hidden; a request the client did send must also be answered,
+ * so its frames stay in this step. Whether the client asks is its own choice.
+ */
+export const revealed =
+  (hiddenText: string) =>
+  (o: Observation, before: Observation): string | undefined =>
+    first(o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a snapshot repainting the revealed stream', screenShows(o, hiddenText), snapshotRequestsAnswered(o, before));
+
 /** Both passes subscribe the same way. */
 export const SUBSCRIBE_STEP: JourneyStep = {
   name: 'subscribe',
@@ -128,8 +138,7 @@ export const CORE_STEPS = {
       await host.call('emit', { text: HIDDEN_OUTPUT });
       await client.call('reveal');
     },
-    done: (o, before) =>
-      first(o.client.snapshots.slice(before.client.snapshots.length).some((s) => s.requestId) ? undefined : 'a snapshot answering the reveal request', screenShows(o, HIDDEN_OUTPUT.trim())),
+    done: revealed(HIDDEN_OUTPUT.trim()),
   },
   drop: dropStep(TYPED_DURING_DROP),
   resubscribe: {

@@ -64,6 +64,18 @@ export function sequencedInputAnswered(o: Observation, before: Observation): str
   return answered ? undefined : `an InputAck reaching input seq ${last}`;
 }
 
+/**
+ * Undefined once every SnapshotRequest the primary client sent since the step
+ * began has its snapshot (one carrying a requestId); a client that sent none
+ * owes nothing. A barrier that waited for "the" answer would stall on a
+ * client that no longer asks because another snapshot already repaints it.
+ */
+export function snapshotRequestsAnswered(o: Observation, before: Observation): string | undefined {
+  const asked = o.wire.slice(before.wireCount).filter((f) => f.client === 'primary' && f.direction === 'clientToHost' && f.opcode === WIRE.opcode.SnapshotRequest && f.fault === undefined).length;
+  const answered = o.client.snapshots.slice(before.client.snapshots.length).filter((s) => s.requestId).length;
+  return answered >= asked ? undefined : `a snapshot answering each of the ${asked} SnapshotRequest(s) the client sent in this step (${answered} so far)`;
+}
+
 /** A client-to-host frame built by hand (wire v1 header, UTF-8 payload), for the proxy to inject. */
 export function handmadeFrame(opcode: number, streamId: number, text: string): Uint8Array {
   const payload = new TextEncoder().encode(text);
