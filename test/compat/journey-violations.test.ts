@@ -77,6 +77,9 @@ describe.concurrent('the gate catches every planted class of break', () => {
       expect(report.findings.some((f) => Object.entries(wanted).every(([k, v]) => f[k] === v)), `expected a finding ${JSON.stringify(wanted)}\n${context}`).toBe(true);
     }
     if (fixture.expect.exit === 0) expect(report.findings, context).toEqual([]);
+    for (const unwanted of fixture.expect.absent ?? []) {
+      expect(report.findings.filter((f) => Object.entries(unwanted).every(([k, v]) => f[k] === v)), `no finding ${JSON.stringify(unwanted)}\n${context}`).toEqual([]);
+    }
     for (const wanted of fixture.expect.notReproduced ?? []) {
       expect((report.notReproduced ?? []).some((f) => Object.entries(wanted).every(([k, v]) => f[k] === v)), `expected a finding reported as not reproduced ${JSON.stringify(wanted)}\n${context}`).toBe(true);
     }

@@ -11,6 +11,8 @@ export const violationFixtureSchema = z.object({
   expect: z.object({
     exit: z.union([z.literal(0), z.literal(1)]),
     findings: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), step: z.string().optional(), occurrence: z.string().optional(), subject: z.string().optional() })),
+    /** Findings that must not be reported: a false alarm the fixture guards against. */
+    absent: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), step: z.string().optional() })).optional(),
     /** Findings the first walk must have seen and the confirming walk not: reported as not reproduced, never failing. */
     notReproduced: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), step: z.string().optional() })).optional(),
     /** Every finding of this rule in a snapshot occurrence must be in this one: the comparison must not merge occurrences. */
