@@ -3,7 +3,7 @@ import { ScreenModel } from './screen.js';
 import type { ScreenThread } from './screen-thread.js';
 import { screenSizeRefusal } from './screen-limits.js';
 import type { HostLimits } from './options.js';
-import { splitUtf8 } from './utf8-chunks.js';
+import { splitUtf8, truncateUtf8 } from './utf8-chunks.js';
 import type { TerminalBackend, TerminalExit } from './terminal.js';
 
 /** What a stream hears from its terminal. */
@@ -21,6 +21,8 @@ export interface TerminalLifecycleEvents {
   exited?(terminal: HostedTerminal): void;
   /** A subscriber came or went; `subscriberCount` says how many remain. */
   subscribersChanged?(terminal: HostedTerminal): void;
+  /** Delivering an event to one subscriber threw (a host bug): the others were told, and the host goes on. */
+  subscriberFailed?(terminal: HostedTerminal, error: unknown): void;
 }
 
 /** 96 random bits: ids of terminals started by different runtimes never collide in practice. */
@@ -111,7 +113,7 @@ export class HostedTerminal {
     if (refusal) return refusal;
     this.backend.resize(cols, rows);
     this.screen.resize(cols, rows);
-    for (const s of [...this.subscribers]) s.resized(cols, rows, this.hwm);
+    this.fanOut((s) => s.resized(cols, rows, this.hwm));
     return undefined;
   }
 
@@ -145,7 +147,7 @@ export class HostedTerminal {
       // between two pieces still matches the seq it claims.
       // xterm parses UTF-8 bytes faster than a JS string (measured 15 against 18.5 ms/MiB of log text).
       this.screen.write(piece, this.hwm);
-      for (const s of [...this.subscribers]) s.output(piece, this.hwm);
+      this.fanOut((s) => s.output(piece, this.hwm));
     }
     this.watchScreenBacklog();
   }
@@ -177,14 +179,30 @@ export class HostedTerminal {
     });
   }
 
-  private onTitle(title: string): void {
+  private onTitle(raw: string): void {
+    const title = truncateUtf8(raw, this.limits.maxTitleBytes);
     this.currentTitle = title;
-    for (const s of [...this.subscribers]) s.title(title, this.hwm);
+    this.fanOut((s) => s.title(title, this.hwm));
+  }
+
+  /**
+   * Tells every subscriber; one whose delivery throws is reported and dropped
+   * from this event, never allowed to take down the terminal, the other
+   * subscribers or the host (what a program prints arrives here).
+   */
+  private fanOut(tell: (s: TerminalSubscriber) => void): void {
+    for (const s of [...this.subscribers]) {
+      try {
+        tell(s);
+      } catch (error) {
+        this.events.subscriberFailed?.(this, error);
+      }
+    }
   }
 
   private onExit(exit: TerminalExit): void {
     this.exitInfo = exit;
-    for (const s of [...this.subscribers]) s.exit(exit, this.hwm);
+    this.fanOut((s) => s.exit(exit, this.hwm));
     this.markExited();
     this.events.exited?.(this);
   }

@@ -51,6 +51,8 @@ export interface HostLimits {
   readonly maxErrorRepliesPerSecond: number;
   /** SnapshotRequests a connection may send per second, bucketed like Error replies (1008 SNAPSHOT_RATE past it). Default 20. */
   readonly maxSnapshotRequestsPerSecond: number;
+  /** Longest terminal title published (OSC 0/2), in UTF-8 bytes; a longer one is cut at a code point boundary. A program can print any title: a `cat` of a binary file can set one of megabytes. Default 4 KiB. */
+  readonly maxTitleBytes: number;
   /** Running terminals on this host; a Subscribe that would start one more gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
   readonly maxTerminals: number;
   /** Running terminals one connection started; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
@@ -88,6 +90,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   linkDrainCheckMs: 50,
   maxErrorRepliesPerSecond: 100,
   maxSnapshotRequestsPerSecond: 20,
+  maxTitleBytes: 4 * KiB,
   maxTerminals: 64,
   maxTerminalsPerConnection: 16,
   detachedTerminalIdleMs: 60 * 60 * 1000,

@@ -109,6 +109,7 @@ export class HostRuntime implements ConnectionHost {
     const terminal = new HostedTerminal(name, backend, this.limits, {
       exited: (t) => this.retire(t),
       subscribersChanged: (t) => this.watchIdle(t),
+      subscriberFailed: () => void this.counters.internalErrors++,
     }, this.options.newInstanceId, (this.screenThread ??= ScreenThread.of(this.options.screenThread ?? 'worker')));
     this.terminals.set(name, terminal);
     this.startedBy.set(terminal, starter);

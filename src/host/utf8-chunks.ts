@@ -20,3 +20,14 @@ export function splitUtf8(bytes: Uint8Array, maxBytes: number): Uint8Array[] {
   if (start < bytes.length) pieces.push(bytes.subarray(start));
   return pieces;
 }
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** `text` cut to at most `maxBytes` of UTF-8, never inside a code point; unchanged when it fits. */
+export function truncateUtf8(text: string, maxBytes: number): string {
+  // A UTF-16 unit is at most 3 UTF-8 bytes: a string this short always fits, and skips the encode.
+  if (text.length * 3 <= maxBytes) return text;
+  const bytes = encoder.encode(text);
+  return bytes.length <= maxBytes ? text : decoder.decode(splitUtf8(bytes, maxBytes)[0]);
+}
