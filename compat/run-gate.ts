@@ -15,7 +15,6 @@ import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
 import type { JourneyRecordings } from './journey/run.js';
 import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
 import { walkAndConfirm } from './confirm-findings.js';
-import { availableParallelism, loadavg } from 'node:os';
 import type { ReferenceCache } from './journey/reference-cache.js';
 import type { Progress, ProgressStep } from './progress.js';
 import { acknowledgementReportFields, applyAcknowledgements, loadGateAcknowledgements } from './report/acknowledged.js';
@@ -98,7 +97,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const walk = (lanes: number, cache: ReferenceCache) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache });
   const { first: recordings, confirmed: dynamic, notReproduced } = await walkAndConfirm(
     {
-      first: () => walkWithRetry((lanes) => walk(lanes, references), journeys, lanesForLoad(journeys)),
+      first: () => walkWithRetry((lanes) => walk(lanes, references), journeys, DEFAULT_JOURNEY_OPTIONS.concurrentPairings),
       // A fresh reference too: a reference that a busy machine disturbed would condemn a healthy skew.
       again: () => walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }), journeys, 1),
     },
@@ -114,15 +113,6 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   journeys.found(dynamic.length);
   const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, gathered, references) : [];
   return [...findings, ...dynamic, ...explored.map(tag)];
-}
-
-/** Two pairings at a time on a machine with a core to spare; one at a time when every core is already busy, so the gate does not add to the load that disturbs old builds' timers. */
-function lanesForLoad(step: ProgressStep): number {
-  const cores = availableParallelism();
-  const load = loadavg()[0]!;
-  if (load < cores) return DEFAULT_JOURNEY_OPTIONS.concurrentPairings;
-  step.update(`load average ${load.toFixed(1)} on ${cores} core(s): one pairing at a time`);
-  return 1;
 }
 
 /**
@@ -164,7 +154,7 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
   try {
     const { first: journeys, confirmed, notReproduced } = await walkAndConfirm(
       {
-        first: () => walkWithRetry((lanes) => walk(explore, lanes, references), step, lanesForLoad(step)),
+        first: () => walkWithRetry((lanes) => walk(explore, lanes, references), step, DEFAULT_JOURNEY_OPTIONS.concurrentPairings),
         again: async (found) => {
           const replayed: ExploreJourney[] = [];
           for (const seed of new Set(found.map((f) => f.explore!.seed))) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed }, lanes, { ...references, refresh: true }), step, 1)));
