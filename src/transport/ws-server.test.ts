@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 /** A server whose links echo every frame back, so a test can see a connection still works. */
-async function start(options: { maxMessageBytes?: number; pingIntervalMs?: number; pongDeadlineMs?: number; authFailureDelayMs?: number } = {}): Promise<WsServer> {
+async function start(options: { maxMessageBytes?: number; maxIncompleteMessageBytes?: number; pingIntervalMs?: number; pongDeadlineMs?: number; authFailureDelayMs?: number } = {}): Promise<WsServer> {
   server = await startWsServer({
     token: TOKEN,
     ...options,
@@ -85,6 +85,27 @@ describe('WebSocket server transport', () => {
     expect(good.frames[0]!.streamId).toBe(2);
     expect(good.closeInfo).toBeUndefined();
     await good.close();
+  });
+
+  it('bounds unfinished messages host-wide: past the budget the connection holding the most is closed with 1008, and a user mid-paste goes on', async () => {
+    const { url } = await start({ maxMessageBytes: 1024 * 1024, maxIncompleteMessageBytes: 2 * 1024 * 1024 });
+    const user = await RawPeer.connect(url, TOKEN);
+    const hoarders = await Promise.all([0, 1, 2].map(() => RawPeer.connect(url, TOKEN)));
+    // A message begun and never finished: fragments without FIN, 900 KiB each, 2.7 MiB in all.
+    const fragment = new Uint8Array(900 * 1024).fill(0x61);
+    user.ws.send(frame(1, 100 * 1024).subarray(0, 50 * 1024), { binary: true, fin: false }); // the user's paste, half sent
+    for (const h of hoarders) h.ws.send(fragment, { binary: true, fin: false });
+    await waitFor(() => hoarders.some((h) => h.closeInfo !== undefined), { what: 'a hoarder closed for the budget' });
+    const closed = hoarders.filter((h) => h.closeInfo !== undefined);
+    expect(closed).toHaveLength(1);
+    expect(closed[0]!.closeInfo!.code).toBe(1008);
+    expect(closed[0]!.closeInfo!.reason).toMatch(/^INCOMPLETE_MESSAGE_BUDGET: \d+ bytes of unfinished messages on this host > maxIncompleteMessageBytes 2097152/);
+    expect(server!.stats.incompleteBudgetClosed).toBe(1);
+    // The user finishes the paste and is echoed.
+    user.ws.send(frame(1, 100 * 1024).subarray(50 * 1024), { binary: true, fin: true });
+    await waitFor(() => user.frames.length === 1, { what: "the user's finished message echoed" });
+    expect(user.closeInfo).toBeUndefined();
+    await Promise.all([user, ...hoarders].map((p) => p.close()));
   });
 
   it('refuses a text message with an Error frame and keeps the connection', async () => {

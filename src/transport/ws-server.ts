@@ -34,6 +34,12 @@ export interface WsServerOptions {
   readonly authLogLinesPerMinute: number;
   /** On close(), sockets still open this long after their close frame are destroyed. Default 500 ms. */
   readonly closeGraceMs: number;
+  /**
+   * Bytes of messages begun and not yet finished, over all connections (each
+   * is at most maxMessageBytes); past it the connection holding the largest
+   * unfinished message is closed with 1008 INCOMPLETE_MESSAGE_BUDGET. Default 64 MiB.
+   */
+  readonly maxIncompleteMessageBytes: number;
 }
 
 export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
@@ -49,6 +55,7 @@ export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
   authFailureForgetMs: 60_000,
   authLogLinesPerMinute: 20,
   closeGraceMs: 500,
+  maxIncompleteMessageBytes: 64 * 1024 * 1024,
 });
 
 export interface WsLinkInfo {
@@ -77,6 +84,8 @@ export interface WsServerStats {
   handshakeTimeouts: number;
   /** Sockets destroyed by close() after closeGraceMs. */
   destroyedOnClose: number;
+  /** Connections closed for holding the largest unfinished message while the host-wide budget was exceeded. */
+  incompleteBudgetClosed: number;
 }
 
 export interface WsServer {
@@ -88,6 +97,7 @@ export interface WsServer {
 
 const CLOSE_MESSAGE_TOO_BIG = 1009;
 const CLOSE_GOING_AWAY = 1001;
+const CLOSE_POLICY = 1008;
 
 function sha256(text: string): Buffer {
   return createHash('sha256').update(text, 'utf8').digest();
@@ -110,10 +120,11 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0 };
+  const stats: WsServerStats = { authRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0 };
   const links = new Set<WsServerLink>();
   const sockets = new Set<Socket>();
   const pending = new PendingSockets(opts, stats);
+  const unfinished = new UnfinishedMessages(opts, stats);
   const throttle = new AuthThrottle(opts, options.log ?? (() => {}));
   let closing: Promise<void> | undefined;
   const http = createServer((_req, res) => {
@@ -143,6 +154,7 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
     wss.handleUpgrade(request, socket, head, (ws) => {
       const link = new WsServerLink(ws, opts, stats);
       links.add(link);
+      unfinished.watch(link, ws);
       ws.once('close', () => links.delete(link));
       options.onLink(link, { remoteAddress: request.socket.remoteAddress ?? '', remotePort: request.socket.remotePort ?? 0 });
     });
@@ -240,6 +252,46 @@ class PendingSockets {
   private forget(socket: Socket): void {
     clearTimeout(this.deadlines.get(socket));
     this.deadlines.delete(socket);
+  }
+}
+
+/**
+ * What every connection holds of messages it began and has not finished
+ * (fragments of a message that never ends, a frame whose length arrived and
+ * whose bytes trickle): each is capped by maxMessageBytes, and together by
+ * maxIncompleteMessageBytes. Past the budget the connection holding the most
+ * is closed, so a crowd of hoarders costs themselves, not a user mid-paste.
+ */
+class UnfinishedMessages {
+  private readonly held = new Map<WsServerLink, () => number>();
+
+  constructor(
+    private readonly opts: WsServerOptions,
+    private readonly stats: WsServerStats,
+  ) {}
+
+  watch(link: WsServerLink, ws: WebSocket): void {
+    const internals = ws as unknown as WsInternals & { _socket?: Socket };
+    const receiver = internals._receiver;
+    if (!receiver || !internals._socket) return;
+    this.held.set(link, () => receiver._totalPayloadLength ?? 0);
+    // Added after ws's own 'data' listener: the receiver has taken this chunk in when it runs.
+    internals._socket.on('data', () => this.check());
+    ws.once('close', () => this.held.delete(link));
+  }
+
+  private check(): void {
+    let total = 0;
+    let largest: [WsServerLink, number] | undefined;
+    for (const [link, bytes] of this.held) {
+      const n = bytes();
+      total += n;
+      if (!largest || n > largest[1]) largest = [link, n];
+    }
+    if (total <= this.opts.maxIncompleteMessageBytes || !largest) return;
+    this.stats.incompleteBudgetClosed++;
+    this.held.delete(largest[0]);
+    largest[0].close(`INCOMPLETE_MESSAGE_BUDGET: ${total} bytes of unfinished messages on this host > maxIncompleteMessageBytes ${this.opts.maxIncompleteMessageBytes}; this connection held ${largest[1]}`, CLOSE_POLICY);
   }
 }
 
