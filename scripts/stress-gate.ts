@@ -90,4 +90,6 @@ for (let i = 1; i <= runs; i++) {
 const matching = results.filter((r) => r.exit === expectExit).length;
 const loads = results.map((r) => r.load);
 process.stdout.write(`stress-gate: ${matching} of ${runs} run(s) exited ${expectExit}; load average ${Math.min(...loads).toFixed(1)}–${Math.max(...loads).toFixed(1)} with ${busyCount} busy process(es)\n`);
-process.exitCode = matching === runs ? 0 : 1;
+// The spinners are child processes that keep this one alive: stop them, then exit with the verdict.
+stopBusy();
+process.exit(matching === runs ? 0 : 1);
