@@ -25,6 +25,15 @@ export interface TerminalLifecycleEvents {
   subscriberFailed?(terminal: HostedTerminal, error: unknown): void;
 }
 
+/** Marks a title the host cut: a viewer sees it is not the whole of what the program set. */
+export const TITLE_CUT_MARKER = '…';
+
+/** The title cut to `maxBytes` of UTF-8, marker included, when it is longer. */
+export function boundedTitle(title: string, maxBytes: number): string {
+  const cut = truncateUtf8(title, maxBytes);
+  return cut === title ? title : `${truncateUtf8(title, maxBytes - new TextEncoder().encode(TITLE_CUT_MARKER).length)}${TITLE_CUT_MARKER}`;
+}
+
 /** 96 random bits: ids of terminals started by different runtimes never collide in practice. */
 export function randomInstanceId(): string {
   return randomBytes(12).toString('hex');
@@ -180,7 +189,7 @@ export class HostedTerminal {
   }
 
   private onTitle(raw: string): void {
-    const title = truncateUtf8(raw, this.limits.maxTitleBytes);
+    const title = boundedTitle(raw, this.limits.maxTitleBytes);
     this.currentTitle = title;
     this.fanOut((s) => s.title(title, this.hwm));
   }

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Op } from '../../src/codec/opcodes.js';
 import { DEFAULT_HOST_OPTIONS } from '../../src/host/options.js';
-import { HostedTerminal } from '../../src/host/hosted-terminal.js';
+import { HostedTerminal, TITLE_CUT_MARKER } from '../../src/host/hosted-terminal.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
 import { ScreenThread } from '../../src/host/screen-thread.js';
 import type { RawPeer } from '../helpers/raw-peer.js';
@@ -38,7 +38,9 @@ describe('a program that prints a huge title', () => {
     await subscribed(peer, 2, 'b');
     (testHost!.host.terminal('a')!.backend as ScriptBackend).emit(HUGE_TITLE);
     await peer.waitFor(() => titles(peer, 1).length > 0, 'the title event', 60_000);
-    expect(titles(peer, 1)[0]!.title).toBe('t'.repeat(DEFAULT_HOST_OPTIONS.maxTitleBytes));
+    const published = titles(peer, 1)[0]!.title!;
+    expect(published).toBe(`${'t'.repeat(DEFAULT_HOST_OPTIONS.maxTitleBytes - 3)}${TITLE_CUT_MARKER}`);
+    expect(new TextEncoder().encode(published).length).toBe(DEFAULT_HOST_OPTIONS.maxTitleBytes);
     await echoes(peer, 1, 'after-title');
     await echoes(peer, 2, 'other-terminal');
     expect(testHost!.host.counters.internalErrors).toBe(0);
