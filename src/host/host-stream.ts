@@ -158,12 +158,15 @@ export class HostStream implements TerminalSubscriber {
   input(seq: number, data: string, ledger: InputLedger): void {
     const backend = this.terminal.backend;
     if (!this.inputSession || seq === 0) {
+      const full = this.inputQueueFull(data);
+      if (full) return this.ctx.sendError(this.id, 'WRITE_UNAVAILABLE', `${full}; this input was not written`);
       if (backend.write(data) === 'refused') this.writeRefused();
       return;
     }
     let refused = false;
+    // A full queue refuses the write: the ledger asks for a resend, and the journal's backoff paces the client until the program reads.
     const reply = ledger.judge(this.inputSession, seq, data, (d) => {
-      const outcome = backend.write(d);
+      const outcome = this.inputQueueFull(d) ? 'refused' : backend.write(d);
       refused ||= outcome === 'refused';
       return outcome;
     });
@@ -172,7 +175,15 @@ export class HostStream implements TerminalSubscriber {
     if (refused && backend.exited) this.writeRefused();
   }
 
-  /** Tells the client the terminal refused its input, in the form it negotiated. */
+  /** Why `data` may not be queued toward the terminal now (its program is not reading), or undefined. */
+  private inputQueueFull(data: string): string | undefined {
+    const queued = this.terminal.backend.queuedInputBytes?.() ?? 0;
+    const limit = this.ctx.limits.maxQueuedInputBytes;
+    if (queued === 0 || queued + Buffer.byteLength(data) <= limit) return undefined;
+    return `terminal '${this.terminal.name}' has ${queued} bytes of input queued that its program has not read; ${Buffer.byteLength(data)} more > maxQueuedInputBytes ${limit}`;
+  }
+
+  /** Tells the client the terminal refused its input (it exited), in the form it negotiated. */
   writeRefused(): void {
     if (hasCapability(this.negotiated, 'writeUnavailable')) this.send('WriteUnavailable', undefined);
     else this.ctx.sendError(this.id, 'WRITE_UNAVAILABLE', `terminal '${this.terminal.name}' refuses writes (it exited)`);

@@ -53,6 +53,8 @@ export interface HostLimits {
   readonly maxSnapshotRequestsPerSecond: number;
   /** Longest terminal title published (OSC 0/2), in UTF-8 bytes; a longer one is cut at a code point boundary. A program can print any title: a `cat` of a binary file can set one of megabytes. Default 4 KiB. */
   readonly maxTitleBytes: number;
+  /** Input queued toward one terminal whose program is not reading it; Input past it is not written (WRITE_UNAVAILABLE, or a resend request for exactly-once input) until the program reads. Default 1 MiB. */
+  readonly maxQueuedInputBytes: number;
   /** Running terminals on this host; a Subscribe that would start one more gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
   readonly maxTerminals: number;
   /** Running terminals one connection started; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
@@ -91,6 +93,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   maxErrorRepliesPerSecond: 100,
   maxSnapshotRequestsPerSecond: 20,
   maxTitleBytes: 4 * KiB,
+  maxQueuedInputBytes: 1 * MiB,
   maxTerminals: 64,
   maxTerminalsPerConnection: 16,
   detachedTerminalIdleMs: 60 * 60 * 1000,

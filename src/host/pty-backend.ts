@@ -58,6 +58,8 @@ export class PtyBackend implements TerminalBackend {
     readTailAtEnd(this.proc, (tail) => this.reads.add(tail));
     this.proc.onExit(({ exitCode, signal }) => {
       clearTimeout(this.forceKillTimer);
+      // Input the program never read goes with it: nothing queued toward a PTY outlives its terminal.
+      this.writeQueue()?.splice(0);
       this.resume();
       this.reads.flush();
       this.exitInfo = { exitCode, signal: signal ?? null };
@@ -83,6 +85,20 @@ export class PtyBackend implements TerminalBackend {
       return 'unknown';
     }
     return 'written';
+  }
+
+  /**
+   * What node-pty holds of our writes, waiting for the program to read
+   * (its write stream queues whatever the kernel's PTY buffer cannot take,
+   * without a bound; it has no public size, so its queue is read).
+   */
+  queuedInputBytes(): number {
+    const queue = this.writeQueue();
+    return queue ? queue.reduce((sum, task) => sum + task.buffer.length - task.offset, 0) : 0;
+  }
+
+  private writeQueue(): Array<{ buffer: Uint8Array; offset: number }> | undefined {
+    return (this.proc as unknown as { _writeStream?: { _writeQueue?: Array<{ buffer: Uint8Array; offset: number }> } })._writeStream?._writeQueue;
   }
 
   resize(cols: number, rows: number): void {

@@ -27,6 +27,8 @@ export interface TerminalBackend {
   /** Stops reading output until resume(): the program then blocks on its writes, as on a slow terminal. A backend without them is never held. */
   pause?(): void;
   resume?(): void;
+  /** Input handed to the terminal and not yet taken by it (queued toward a PTY whose program does not read). A backend without it queues nothing. */
+  queuedInputBytes?(): number;
   /**
    * Ends the terminal; an exit follows. A process gets SIGHUP, then SIGKILL
    * when it is still running `graceMs` later (default: SIGHUP only). Safe to call twice.
