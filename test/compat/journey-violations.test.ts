@@ -48,7 +48,7 @@ describe.concurrent('the gate catches every planted class of break', () => {
       cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
       freeLanes.push(copy);
     }
-  }, 240_000);
+  }, 600_000); // a cold build of two clones on a loaded runner
 
   afterAll(() => {
     rmSync(work, { recursive: true, force: true });
@@ -64,7 +64,7 @@ describe.concurrent('the gate catches every planted class of break', () => {
     } finally {
       freeLanes.push(project);
     }
-  }, 240_000);
+  }, 900_000); // a hang guard, not a speed check: on a loaded runner a fixture confirmed by a second walk takes minutes
 
   async function checkFixture(project: string, fixture: ViolationFixture): Promise<void> {
     git(project, 'checkout', '-q', '--', '.');
