@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, mkdirSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 
@@ -38,7 +38,8 @@ function errno(error: unknown): string | undefined {
 export function readToken(path: string): string {
   let fd: number;
   try {
-    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW);
+    // O_NONBLOCK: a FIFO at the path opens at once (and is refused as not a regular file) instead of waiting for a writer forever.
+    fd = openSync(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
   } catch (error) {
     throw new TokenFileError(openFailure(path, error));
   }
@@ -97,4 +98,16 @@ function checkOwnership(path: string, fd: number): void {
   if (uid !== undefined && stat.uid !== uid) throw new TokenFileError(`token file ${path} is owned by uid ${stat.uid}, not by this user (uid ${uid}); refusing it`);
   const mode = stat.mode & 0o777;
   if ((mode & 0o077) !== 0) throw new TokenFileError(`token file ${path} has mode 0${mode.toString(8)}: others can read or write it; run chmod 600 ${path}`);
+  // Another name for the same file may sit where others can reach it: one name, one file.
+  if (stat.nlink > 1) throw new TokenFileError(`token file ${path} has ${stat.nlink} hard links: another name can read or replace it; refusing it (copy the token into a file of its own)`);
+  checkDirectory(path, uid);
+}
+
+/** As sshd's StrictModes: the directory holding the token is this user's (or root's), and no one else may write in it unless the sticky bit keeps them from replacing our file. */
+function checkDirectory(path: string, uid: number | undefined): void {
+  const dir = dirname(path);
+  const stat = statSync(dir);
+  if (uid !== undefined && stat.uid !== uid && stat.uid !== 0) throw new TokenFileError(`the directory ${dir} of token file ${path} is owned by uid ${stat.uid}, not by this user (uid ${uid}) or root; refusing it`);
+  const mode = stat.mode & 0o7777;
+  if ((mode & 0o022) !== 0 && (mode & 0o1000) === 0) throw new TokenFileError(`the directory ${dir} of token file ${path} has mode 0${(mode & 0o777).toString(8)}: others can replace the file; run chmod go-w ${dir}`);
 }

@@ -1,4 +1,5 @@
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -51,6 +52,33 @@ describe('termwire serve refuses a bad token file', () => {
     const path = join(dir, `dir-${++n}`);
     mkdirSync(path);
     return expectRefusal(['--token-file', path], /is not a regular file/);
+  });
+  it('a FIFO, without waiting for a writer', () => {
+    const path = join(dir, `fifo-${++n}`);
+    execFileSync('mkfifo', ['-m', '600', path]);
+    return expectRefusal(['--token-file', path], /is not a regular file/);
+  });
+  it('a file with another hard link', () => {
+    const path = tokenFile(GOOD_TOKEN);
+    linkSync(path, join(dir, `other-name-${n}`));
+    return expectRefusal(['--token-file', path], /has 2 hard links: another name can read or replace it/);
+  });
+  it('a file in a directory others can write, without the sticky bit', () => {
+    const open = join(dir, `open-${++n}`);
+    mkdirSync(open);
+    chmodSync(open, 0o777);
+    const path = join(open, 'token');
+    writeFileSync(path, GOOD_TOKEN, { mode: 0o600 });
+    return expectRefusal(['--token-file', path], /the directory \S+ of token file \S+ has mode 0777: others can replace the file/);
+  });
+  it('a file in a directory owned by another user', async () => {
+    if (process.getuid!() !== 0) return; // only root can give a directory away
+    const theirs = join(dir, `theirs-${++n}`);
+    mkdirSync(theirs, { mode: 0o755 });
+    const path = join(theirs, 'token');
+    writeFileSync(path, GOOD_TOKEN, { mode: 0o600 });
+    chownSync(theirs, 4242, 4242);
+    await expectRefusal(['--token-file', path], /the directory \S+ of token file \S+ is owned by uid 4242/);
   });
   it('never creates a file through a symlink at the token path', async () => {
     const target = join(dir, `target-${++n}`);
