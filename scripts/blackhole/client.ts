@@ -9,6 +9,7 @@ const { values } = parseArgs({ options: { url: { type: 'string' }, token: { type
 const V1_CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1 };
 const total = Number(values.tokens);
 const client = new TerminalClient({ ...(values.unsequenced ? { capabilities: V1_CAPS } : {}), connect: () => connectWs(values.url!, { token: values.token! }) });
+client.on('connected', () => process.stdout.write('event connected\n'));
 client.on('disconnected', ({ reason }) => process.stdout.write(`event disconnected ${reason}\n`));
 client.on('reconnected', () => process.stdout.write('event reconnected\n'));
 const stream = client.subscribe('blackhole');

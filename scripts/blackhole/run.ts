@@ -99,6 +99,9 @@ export async function runBlackhole(opts: BlackholeOptions): Promise<BlackholeRes
     const finished = lineFrom(client, (l) => l.startsWith('done'), opts.timeoutMs, 'client done');
     const noticed = opts.holeUntilLivenessFires ? lineFrom(client, (l) => l.startsWith('event disconnected'), opts.timeoutMs, 'the client noticing the black hole') : undefined;
     noticed?.catch(() => undefined); // awaited below; a client that ends first fails there
+    // The hole opens holeStartMs after the client is connected: on a loaded machine its start alone can take longer
+    // than that, and a hole that opens before it connects is never a dead link to notice, only a failed connect.
+    await lineFrom(client, (l) => l.startsWith('event connected'), opts.timeoutMs, 'the client connecting');
     await delay(opts.holeStartMs);
     log(`black hole: ${vHost} down for ${opts.holeMs} ms`);
     ip('-n', nsHost, 'link', 'set', vHost, 'down');
