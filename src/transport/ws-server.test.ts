@@ -24,7 +24,7 @@ afterEach(async () => {
 });
 
 /** A server whose links echo every frame back, so a test can see a connection still works. */
-async function start(options: { maxMessageBytes?: number; maxIncompleteMessageBytes?: number; pingIntervalMs?: number; pongDeadlineMs?: number; authFailureDelayMs?: number } = {}): Promise<WsServer> {
+async function start(options: { maxMessageBytes?: number; maxIncompleteMessageBytes?: number; incompleteMessageDeadlineMs?: number; pingIntervalMs?: number; pongDeadlineMs?: number; authFailureDelayMs?: number } = {}): Promise<WsServer> {
   server = await startWsServer({
     token: TOKEN,
     ...options,
@@ -106,6 +106,22 @@ describe('WebSocket server transport', () => {
     await waitFor(() => user.frames.length === 1, { what: "the user's finished message echoed" });
     expect(user.closeInfo).toBeUndefined();
     await Promise.all([user, ...hoarders].map((p) => p.close()));
+  });
+
+  it('closes a connection whose message stays unfinished past the deadline, with 1008 naming it; one that finishes its messages stays', async () => {
+    const { url } = await start({ incompleteMessageDeadlineMs: 300 });
+    const stalled = await RawPeer.connect(url, TOKEN);
+    const steady = await RawPeer.connect(url, TOKEN);
+    stalled.ws.send(new Uint8Array(1024).fill(0x61), { binary: true, fin: false }); // begun, never finished
+    steady.sendRaw(frame(1, 100));
+    await waitFor(() => stalled.closeInfo !== undefined, { what: 'the stalled sender closed' });
+    expect(stalled.closeInfo!.code).toBe(1008);
+    expect(stalled.closeInfo!.reason).toMatch(/^INCOMPLETE_MESSAGE_TIMEOUT: a message begun \d+ ms ago is unfinished > incompleteMessageDeadlineMs 300$/);
+    expect(server!.stats.incompleteTimedOut).toBe(1);
+    steady.sendRaw(frame(2, 100));
+    await waitFor(() => steady.frames.length === 2, { what: 'both of the steady sender\'s messages echoed' });
+    expect(steady.closeInfo).toBeUndefined();
+    await Promise.all([stalled.close(), steady.close()]);
   });
 
   it('refuses a text message with an Error frame and keeps the connection', async () => {

@@ -40,6 +40,8 @@ export interface WsServerOptions {
    * unfinished message is closed with 1008 INCOMPLETE_MESSAGE_BUDGET. Default 64 MiB.
    */
   readonly maxIncompleteMessageBytes: number;
+  /** A message begun this long ago and still unfinished closes its connection with 1008 INCOMPLETE_MESSAGE_TIMEOUT. Default 60000 ms. */
+  readonly incompleteMessageDeadlineMs: number;
 }
 
 export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
@@ -56,6 +58,7 @@ export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
   authLogLinesPerMinute: 20,
   closeGraceMs: 500,
   maxIncompleteMessageBytes: 64 * 1024 * 1024,
+  incompleteMessageDeadlineMs: 60_000,
 });
 
 export interface WsLinkInfo {
@@ -86,6 +89,8 @@ export interface WsServerStats {
   destroyedOnClose: number;
   /** Connections closed for holding the largest unfinished message while the host-wide budget was exceeded. */
   incompleteBudgetClosed: number;
+  /** Connections closed for a message left unfinished past incompleteMessageDeadlineMs. */
+  incompleteTimedOut: number;
 }
 
 export interface WsServer {
@@ -120,7 +125,7 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0 };
+  const stats: WsServerStats = { authRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0 };
   const links = new Set<WsServerLink>();
   const sockets = new Set<Socket>();
   const pending = new PendingSockets(opts, stats);
@@ -264,6 +269,9 @@ class PendingSockets {
  */
 class UnfinishedMessages {
   private readonly held = new Map<WsServerLink, () => number>();
+  /** When each connection's current unfinished message began (as first seen). */
+  private readonly since = new Map<WsServerLink, number>();
+  private deadlineTimer: NodeJS.Timeout | undefined;
 
   constructor(
     private readonly opts: WsServerOptions,
@@ -277,21 +285,52 @@ class UnfinishedMessages {
     this.held.set(link, () => receiver._totalPayloadLength ?? 0);
     // Added after ws's own 'data' listener: the receiver has taken this chunk in when it runs.
     internals._socket.on('data', () => this.check());
-    ws.once('close', () => this.held.delete(link));
+    ws.once('close', () => this.forget(link));
+  }
+
+  private forget(link: WsServerLink): void {
+    this.held.delete(link);
+    this.since.delete(link);
   }
 
   private check(): void {
     let total = 0;
     let largest: [WsServerLink, number] | undefined;
+    const now = Date.now();
     for (const [link, bytes] of this.held) {
       const n = bytes();
       total += n;
       if (!largest || n > largest[1]) largest = [link, n];
+      if (n === 0) this.since.delete(link);
+      else if (!this.since.has(link)) this.since.set(link, now);
     }
+    this.watchDeadlines();
     if (total <= this.opts.maxIncompleteMessageBytes || !largest) return;
     this.stats.incompleteBudgetClosed++;
-    this.held.delete(largest[0]);
+    this.forget(largest[0]);
     largest[0].close(`INCOMPLETE_MESSAGE_BUDGET: ${total} bytes of unfinished messages on this host > maxIncompleteMessageBytes ${this.opts.maxIncompleteMessageBytes}; this connection held ${largest[1]}`, CLOSE_POLICY);
+  }
+
+  /** A sender that stops mid-message sends nothing more to check on: a timer looks while any message is unfinished. */
+  private watchDeadlines(): void {
+    if (this.since.size === 0 || this.deadlineTimer) return;
+    const period = Math.max(10, Math.min(1_000, this.opts.incompleteMessageDeadlineMs / 4));
+    this.deadlineTimer = setInterval(() => {
+      const now = Date.now();
+      for (const [link, began] of this.since) {
+        if ((this.held.get(link)?.() ?? 0) === 0) this.since.delete(link);
+        else if (now - began > this.opts.incompleteMessageDeadlineMs) {
+          this.stats.incompleteTimedOut++;
+          this.forget(link);
+          link.close(`INCOMPLETE_MESSAGE_TIMEOUT: a message begun ${now - began} ms ago is unfinished > incompleteMessageDeadlineMs ${this.opts.incompleteMessageDeadlineMs}`, CLOSE_POLICY);
+        }
+      }
+      if (this.since.size === 0) {
+        clearInterval(this.deadlineTimer);
+        this.deadlineTimer = undefined;
+      }
+    }, period);
+    this.deadlineTimer.unref();
   }
 }
 
