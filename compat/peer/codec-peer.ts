@@ -1,5 +1,5 @@
 import { decodeFrame } from '../../src/codec/header.js';
-import { isKnownEventType, METADATA_EVENTS } from '../../src/codec/events.js';
+import { checkKnownEvent } from '../../src/codec/events.js';
 import { Op, opcodeName } from '../../src/codec/opcodes.js';
 import { decodePayload } from '../../src/codec/payload.js';
 import { DEFAULT_CLIENT_CAPABILITIES, DEFAULT_HOST_CAPABILITIES } from '../../src/capabilities/defaults.js';
@@ -23,17 +23,9 @@ export function classifyFrame(bytes: Uint8Array): FrameVerdict {
   const payload = decodePayload(frame);
   if (!payload.ok) return { ok: false, code: payload.error.code, message: payload.error.message, opcode: frame.opcode, streamId: frame.streamId, seq: frame.seq };
   // The client reads a known event by its own schema past the Metadata union, which lets any {type} through: refuse here what it refuses there.
-  const event = frame.opcode === Op.Metadata ? knownEventRefusal(payload.value) : undefined;
-  if (event) return { ok: false, code: 'BAD_EVENT', message: event, opcode: frame.opcode, streamId: frame.streamId, seq: frame.seq };
+  const event = frame.opcode === Op.Metadata ? checkKnownEvent(payload.value as { type: string }) : undefined;
+  if (event && !event.ok) return { ok: false, code: 'BAD_EVENT', message: event.message, opcode: frame.opcode, streamId: frame.streamId, seq: frame.seq };
   return { ok: true, opcode: frame.opcode, opcodeName: opcodeName(frame.opcode), streamId: frame.streamId, seq: frame.seq, payload: payload.value ?? null };
-}
-
-/** Why this build's client would refuse a Metadata event of a type it knows, or undefined. */
-function knownEventRefusal(value: unknown): string | undefined {
-  const type = (value as { type?: unknown } | null)?.type;
-  if (typeof type !== 'string' || !isKnownEventType(type)) return undefined;
-  const parsed = METADATA_EVENTS[type].schema.safeParse(value);
-  return parsed.success ? undefined : `'${type}' event: ${parsed.error.issues.map((i) => `${i.path.join('.') || '(root)'}: ${i.message}`).join('; ')}`;
 }
 
 /**

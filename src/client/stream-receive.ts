@@ -5,8 +5,7 @@ import { decodePayloadAs } from '../codec/payload.js';
 import type { Result, WireError } from '../codec/errors.js';
 import type { OpcodeName } from '../codec/opcodes.js';
 import type { PayloadOf } from '../codec/payload.js';
-import { compiledSchema } from '../codec/compiled-schema.js';
-import { isKnownEventType, METADATA_EVENTS } from '../codec/events.js';
+import { checkKnownEvent } from '../codec/events.js';
 import type { AckBatcher } from './ack-batcher.js';
 import { parseErrorText } from './output-tracker.js';
 import type { ClientStream } from './stream.js';
@@ -62,14 +61,10 @@ function report(stream: ClientStream, frame: Frame, problem: ReturnType<ClientSt
 }
 
 function onMetadata(stream: ClientStream, event: PayloadOf<'Metadata'>, frame: Frame): void {
-  // The Metadata union falls back to {type} when a known type lacks its fields, so each known type is re-checked.
-  if (!isKnownEventType(event.type)) return stream.raise('metadata', { type: event.type });
-  const parsed = compiledSchema(METADATA_EVENTS[event.type].schema).safeParse(event);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    return stream.problem({ code: 'BAD_FRAME', message: `'${event.type}' event: ${issue?.path.join('.') || '(root)'}: ${issue?.message}`, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
-  }
-  const value = parsed.data;
+  const checked = checkKnownEvent(event);
+  if (!checked) return stream.raise('metadata', { type: event.type });
+  if (!checked.ok) return stream.problem({ code: 'BAD_FRAME', message: checked.message, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
+  const value = checked.value;
   switch (value.type) {
     case 'subscribed':
       return stream.subscribed(value);

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { compiledSchema } from './compiled-schema.js';
 import { exitEventSchema, otherEventSchema, subscribedEventSchema, titleEventSchema, unsubscribedEventSchema } from './schemas.js';
 
 export interface MetadataEventSpec {
@@ -32,4 +33,19 @@ export type MetadataEvent = z.infer<typeof metadataSchema>;
 
 export function isKnownEventType(type: string): type is MetadataEventType {
   return Object.hasOwn(METADATA_EVENTS, type);
+}
+
+export type KnownMetadataEvent = z.infer<(typeof METADATA_EVENTS)[MetadataEventType]['schema']>;
+
+/**
+ * A known event checked by its own schema: the Metadata union falls back to
+ * `{type}` when a known type lacks its fields, so a client re-checks it here.
+ * Undefined for a type this build does not know (data, not an error).
+ */
+export function checkKnownEvent(event: { readonly type: string }): { ok: true; value: KnownMetadataEvent } | { ok: false; message: string } | undefined {
+  if (!isKnownEventType(event.type)) return undefined;
+  const parsed = compiledSchema(METADATA_EVENTS[event.type].schema).safeParse(event);
+  if (parsed.success) return { ok: true, value: parsed.data as KnownMetadataEvent };
+  const issue = parsed.error.issues[0];
+  return { ok: false, message: `'${event.type}' event: ${issue?.path.join('.') || '(root)'}: ${issue?.message}` };
 }
