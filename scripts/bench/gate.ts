@@ -33,7 +33,7 @@ const ROUNDS = 3;
 const COLD_ROUNDS = 2;
 const PAIRINGS = { script: 4, pty: 2 } as const;
 /** The progress line the gate prints as it starts a pairing: `journey (pty): old client 0.2.0 × new host 0.3.0`. */
-const PAIRING_START = / journey(?: \(pty\))?: (?:old|new) client \S+ × (?:old|new) host /;
+const PAIRING_START = / journey(?: \(pty\))?: (?:old|new) client (?:\(working tree\)|\S+) × (?:old|new) host /;
 /** A stuck gate must fail the bench, not hang it. */
 const COMMAND_TIMEOUT_MS = 10 * 60_000;
 const OUTPUT_TAIL_LINES = 40;
