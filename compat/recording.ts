@@ -62,6 +62,24 @@ export interface RecordedFrame {
   refusedBy?: { code: string; message: string };
 }
 
+/**
+ * One ping and what became of it. The proxy forwards pings and pongs between
+ * the real peers, so each build's answer reaches the other build as it would
+ * on a real network; the proxy also asks the client once per connection, on
+ * the host's behalf, since a host pings only after its interval.
+ */
+export interface LivenessExchange {
+  readonly step: string;
+  readonly connection: number;
+  readonly client: ClientLabel;
+  /** The side that had to answer. */
+  readonly answerer: 'client' | 'host';
+  /** echoed: a pong with the ping's payload; otherPayload: a pong with anything else; unanswered: none while the link stayed up. */
+  readonly outcome: 'echoed' | 'otherPayload' | 'unanswered';
+  readonly pingHex: string;
+  readonly pongHex?: string;
+}
+
 export interface StepResult {
   name: StepName;
   status: 'ok' | 'stalled' | 'skipped';
@@ -92,6 +110,8 @@ export interface PairingRecording {
   input: { typed: string; reachedTerminal: string; atMostOnce?: string; segments?: ReadonlyArray<{ readonly text: string; readonly atMostOnce?: true }> };
   screens: { client: string; host: string };
   peerErrors: string[];
+  /** Every ping that crossed the proxy and its answer; absent in recordings made before pings were forwarded. */
+  liveness?: LivenessExchange[];
 }
 
 export type PairingKey = 'newNew' | 'oldOld' | 'oldClientNewHost' | 'newClientOldHost';

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
+import type { LivenessExchange } from '../recording.js';
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
 export type ClientLabel = 'primary' | 'second';
@@ -32,6 +33,18 @@ export function peekHeader(bytes: Uint8Array): { opcode: number; streamId: numbe
 
 export type DropMode = 'close' | 'silent';
 
+/** A ping the answerer may still owe: who sent it and when. */
+interface OwedPing {
+  readonly payload: Buffer;
+  readonly step: string;
+  readonly at: number;
+  readonly fromProxy: boolean;
+}
+
+/** A ping still owed when its connection ends was unanswered only if the link stayed up this long after it (a pong in flight at close is not a fault). */
+const UNANSWERED_AFTER_MS = 3_000;
+const PROXY_PING_BYTES = 8;
+
 export interface Upstream {
   readonly url: string;
   readonly token: string;
@@ -43,16 +56,21 @@ interface Pair {
   readonly downstream: WebSocket;
   readonly upstream: WebSocket;
   blackholed: boolean;
+  /** Pings each side still owes an answer to, oldest first. */
+  readonly owed: { client: OwedPing[]; host: OwedPing[] };
+  settled: boolean;
 }
 
 /**
  * Sits in the middle of the real socket between a client process and a host
  * process: every binary message is one frame, recorded with its direction and
- * step, then forwarded. It answers WebSocket pings itself on both sides, so a
- * silent drop (no close, no pong) looks to both peers like a network black hole.
+ * step, then forwarded. Pings and pongs are forwarded too, and each answer is
+ * recorded (LivenessExchange). A silent drop forwards nothing at all, so it
+ * looks to both peers like a network black hole.
  */
 export class RecordingProxy {
   readonly frames: ProxiedFrame[] = [];
+  readonly liveness: LivenessExchange[] = [];
   step = 'setup';
   private server?: WebSocketServer;
   private readonly pairs = new Set<Pair>();
@@ -156,7 +174,7 @@ export class RecordingProxy {
   private bridge(downstream: WebSocket, target: Upstream, client: ClientLabel): void {
     const id = ++this.connections;
     const upstream = new WebSocket(target.url, { headers: { authorization: `Bearer ${target.token}` }, autoPong: false, maxPayload: 64 * 1024 * 1024 });
-    const pair: Pair = { id, client, downstream, upstream, blackholed: false };
+    const pair: Pair = { id, client, downstream, upstream, blackholed: false, owed: { client: [], host: [] }, settled: false };
     this.pairs.add(pair);
     const held: Uint8Array[] = [];
     const toHost = (bytes: Uint8Array) => (upstream.readyState === WebSocket.OPEN ? upstream.send(bytes) : held.push(bytes));
@@ -181,9 +199,9 @@ export class RecordingProxy {
       this.record('hostToClient', bytes, pair);
       if (downstream.readyState === WebSocket.OPEN) downstream.send(bytes);
     });
-    downstream.on('ping', (data) => !pair.blackholed && downstream.pong(data));
-    upstream.on('ping', (data) => !pair.blackholed && upstream.pong(data));
+    this.forwardLiveness(pair);
     const teardown = () => {
+      this.settle(pair);
       // A black hole forwards nothing, closes included: each peer must find out by its own liveness.
       if (pair.blackholed) {
         if (downstream.readyState === WebSocket.CLOSED && upstream.readyState === WebSocket.CLOSED) this.pairs.delete(pair);
@@ -197,6 +215,52 @@ export class RecordingProxy {
     upstream.on('close', teardown);
     downstream.on('error', teardown);
     upstream.on('error', teardown);
+  }
+
+  /** Pings and pongs cross the proxy as they would cross a network; each answer is recorded. */
+  private forwardLiveness(pair: Pair): void {
+    const { downstream, upstream } = pair;
+    const ping = (to: 'client' | 'host', socket: WebSocket, payload: Buffer, fromProxy: boolean) => {
+      if (pair.blackholed || socket.readyState > WebSocket.OPEN) return;
+      pair.owed[to].push({ payload, step: this.step, at: Date.now(), fromProxy });
+      // The client pings at once; the host's socket may still be opening, as frames may (they wait in `held`).
+      if (socket.readyState === WebSocket.OPEN) socket.ping(payload);
+      else socket.once('open', () => !pair.blackholed && socket.ping(payload));
+    };
+    const pong = (from: 'client' | 'host', payload: Buffer, onward: WebSocket) => {
+      if (pair.blackholed) return;
+      const owed = pair.owed[from].shift();
+      if (!owed) return; // unsolicited: a pong may be a heartbeat (RFC 6455 5.5.3); not ours to judge
+      this.liveness.push({
+        step: owed.step,
+        connection: pair.id,
+        client: pair.client,
+        answerer: from,
+        outcome: owed.payload.equals(payload) ? 'echoed' : 'otherPayload',
+        pingHex: owed.payload.toString('hex'),
+        ...(owed.payload.equals(payload) ? {} : { pongHex: payload.toString('hex') }),
+      });
+      if (!owed.fromProxy && onward.readyState === WebSocket.OPEN) onward.pong(payload);
+    };
+    downstream.on('ping', (data: Buffer) => ping('host', upstream, data, false));
+    upstream.on('ping', (data: Buffer) => ping('client', downstream, data, false));
+    downstream.on('pong', (data: Buffer) => pong('client', data, upstream));
+    upstream.on('pong', (data: Buffer) => pong('host', data, downstream));
+    // A host pings only after its interval, longer than most connections of a journey: ask the client once, as its host would.
+    ping('client', downstream, randomBytes(PROXY_PING_BYTES), true);
+  }
+
+  /** When a connection ends: a ping owed for longer than a pong could be in flight was never answered. */
+  private settle(pair: Pair): void {
+    if (pair.settled || pair.blackholed) return;
+    pair.settled = true;
+    const now = Date.now();
+    for (const answerer of ['client', 'host'] as const) {
+      for (const owed of pair.owed[answerer].splice(0)) {
+        if (now - owed.at < UNANSWERED_AFTER_MS) continue;
+        this.liveness.push({ step: owed.step, connection: pair.id, client: pair.client, answerer, outcome: 'unanswered', pingHex: owed.payload.toString('hex') });
+      }
+    }
   }
 
   /** Drops every live connection of the client: with a close, or silently (nothing more is forwarded or answered). */
@@ -214,6 +278,7 @@ export class RecordingProxy {
 
   async close(): Promise<void> {
     for (const pair of this.pairs) {
+      this.settle(pair);
       pair.downstream.terminate();
       pair.upstream.terminate();
     }

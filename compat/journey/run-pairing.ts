@@ -1,6 +1,6 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
-import type { PairingRecording, Side, StepName, StepResult } from '../recording.js';
+import type { LivenessExchange, PairingRecording, Side, StepName, StepResult } from '../recording.js';
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
@@ -85,6 +85,7 @@ export async function runPairing(
   let proxy: RecordingProxy | undefined;
   let finalObservation: Observation | undefined;
   let captured: ProxiedFrame[] = [];
+  let liveness: LivenessExchange[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   try {
     proxy = new RecordingProxy();
@@ -198,6 +199,7 @@ export async function runPairing(
     await Promise.all([clientPeer?.stop(), secondStarted?.stop(), hostPeer?.stop()]);
     await proxy?.close();
     captured = proxy?.frames ?? [];
+    liveness = proxy?.liveness ?? [];
   }
   return {
     client: client.side,
@@ -210,6 +212,7 @@ export async function runPairing(
     negotiated: finalObservation?.client.negotiated ?? undefined,
     input: { typed, reachedTerminal: finalObservation?.host.inputLog ?? '', ...(atMostOnce ? { atMostOnce, segments } : {}) },
     screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
+    liveness,
     peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...(finalObservation.second?.errors ?? []), ...finalObservation.host.errors] : [])],
   };
 }

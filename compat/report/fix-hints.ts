@@ -38,6 +38,7 @@ export const FIX_HINTS: Readonly<Record<string, FixHint>> = {
   FIELD_VALUE_CHANGED: { fix: 'keep the value old readers expect (units, meaning, code); publish the new value in a new field, or project it (section 3a)', docs: 'docs/adding-an-opcode.md#3a-when-an-existing-frame-changes-shape-a-projection' },
   FRAME_NO_LONGER_SENT: { fix: 'keep sending the frame on this path to peers that did not negotiate its replacement', docs: GATING },
   SURFACE_NOT_EXERCISED: { fix: 'add the journey step that puts this entry on the wire (compat/journey/surface-steps.ts)', docs: 'docs/compatibility.md#coverage-every-entry-crosses-the-wire' },
+  LIVENESS_ANSWER_CHANGED: { fix: 'answer every ping with a pong carrying its payload unchanged (let ws auto-pong): old peers check the echo', docs: 'docs/protocol.md' },
   SCREEN_MISMATCH: { fix: 'look at the snapshots and output this pairing exchanged: the client rendered something the host did not hold', docs: 'docs/protocol.md' },
 };
 

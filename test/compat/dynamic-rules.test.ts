@@ -162,6 +162,19 @@ describe('dynamic rules', () => {
     expect(f).toMatchObject({ ruleId: 'SCREEN_MISMATCH', direction: 'old client × new host', evidence: { before: 'hi', after: 'HI', line: 2 } });
   });
 
+  it('LIVENESS_ANSWER_CHANGED: the new host answers pings with another payload, or not at all; the old side and echoes are not judged', () => {
+    const set = healthySet();
+    const exchange = (answerer: 'client' | 'host', outcome: 'echoed' | 'otherPayload' | 'unanswered') =>
+      ({ step: 'input', connection: 1, client: 'primary', answerer, outcome, pingHex: 'aa', ...(outcome === 'otherPayload' ? { pongHex: 'bb' } : {}) }) as const;
+    set.oldClientNewHost.liveness = [exchange('host', 'echoed'), exchange('host', 'otherPayload'), exchange('host', 'otherPayload'), exchange('client', 'unanswered')];
+    set.newClientOldHost.liveness = [exchange('host', 'unanswered'), exchange('client', 'unanswered')];
+    set.oldOld.liveness = [exchange('host', 'otherPayload')];
+    expect(run(set).map((f) => [f.ruleId, f.direction, f.evidence.outcome, f.evidence.count, f.evidence.of])).toEqual([
+      ['LIVENESS_ANSWER_CHANGED', 'old client × new host', 'otherPayload', 2, 3],
+      ['LIVENESS_ANSWER_CHANGED', 'new client × old host', 'unanswered', 1, 1],
+    ]);
+  });
+
   it('FIELD_VALUE_CHANGED: compared per occurrence; reordered keys stay green', () => {
     const swapped = editFrames(healthySet(), 'oldClientNewHost', (f) =>
       f.opcodeName === 'SnapshotStart' && f.occurrence === 'reveal' ? { ...f, payload: withPayload(f.payload, { cols: 24, rows: 80 }) } : f,

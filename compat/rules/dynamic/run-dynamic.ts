@@ -6,6 +6,7 @@ import { fieldValueChanged } from './field-values.js';
 import { frameNoLongerSent } from './frame-presence.js';
 import { frameSequenceChanged } from './frame-sequence.js';
 import { gatedFrameNotNegotiated } from './gated-frame.js';
+import { livenessAnswerChanged } from './liveness-answers.js';
 import { snapshotContentChanged } from './snapshot-content.js';
 import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch } from './journey-outcome-rules.js';
 import type { DynamicRule, SideManifests } from './types.js';
@@ -26,6 +27,7 @@ export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   INPUT_NOT_EXACTLY_ONCE: inputNotExactlyOnce,
   SNAPSHOT_CONTENT_CHANGED: snapshotContentChanged,
   SCREEN_MISMATCH: screenMismatch,
+  LIVENESS_ANSWER_CHANGED: livenessAnswerChanged,
   SURFACE_NOT_EXERCISED: surfaceNotExercised,
 };
 

@@ -1,0 +1,42 @@
+import { newWriterToOldReader } from '../finding.js';
+import type { LivenessExchange, PairingKey, StepName } from '../../recording.js';
+import { type DynamicRule, dynamicFinding } from './types.js';
+
+/** The skew pairings, by which side of them is new. */
+const SKEW: ReadonlyArray<{ key: PairingKey; newSide: 'client' | 'host' }> = [
+  { key: 'oldClientNewHost', newSide: 'host' },
+  { key: 'newClientOldHost', newSide: 'client' },
+];
+
+const WHAT: Record<Exclude<LivenessExchange['outcome'], 'echoed'>, string> = {
+  otherPayload: 'with a pong whose payload is not the ping’s',
+  unanswered: 'with no pong while the link stayed up',
+};
+
+/**
+ * LIVENESS_ANSWER_CHANGED (Rule 3): the new build answered the old build's
+ * ping (or the proxy's, asked on the host's behalf) with no pong, or with a
+ * pong that does not echo the ping's payload (RFC 6455 5.5.3). Old peers
+ * accept only the echo as proof of life, so they declare the link dead and
+ * reconnect over and over. One finding per pairing and kind of answer.
+ */
+export const livenessAnswerChanged: DynamicRule = (recordings) =>
+  SKEW.flatMap(({ key, newSide }) => {
+    const wrong = (recordings[key].liveness ?? []).filter((x) => x.answerer === newSide && x.outcome !== 'echoed');
+    return (['otherPayload', 'unanswered'] as const).flatMap((outcome) => {
+      const ofKind = wrong.filter((x) => x.outcome === outcome);
+      const firstOne = ofKind[0];
+      if (!firstOne) return [];
+      const answered = (recordings[key].liveness ?? []).filter((x) => x.answerer === newSide).length;
+      return [
+        dynamicFinding({
+          ruleId: 'LIVENESS_ANSWER_CHANGED',
+          direction: newWriterToOldReader(newSide),
+          subject: `liveness:pong`,
+          step: firstOne.step as StepName,
+          message: `the new ${newSide} answered ${ofKind.length} of ${answered} pings ${WHAT[outcome]}; an old peer takes only the echo as proof of life and drops the link`,
+          evidence: { outcome, count: ofKind.length, of: answered, connection: firstOne.connection, pingHex: firstOne.pingHex, pongHex: firstOne.pongHex ?? null },
+        }),
+      ];
+    });
+  });
