@@ -14,6 +14,7 @@ import type { BaselineCoverage } from './report/coverage.js';
 import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
 import type { JourneyRecordings } from './journey/run.js';
 import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
+import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
 import { walkAndConfirm } from './confirm-findings.js';
 import type { ReferenceCache } from './journey/reference-cache.js';
 import type { Progress, ProgressStep } from './progress.js';
@@ -35,6 +36,8 @@ export interface GateOptions {
   readonly staticOnly: boolean;
   /** Seeded explore journeys after the scripted one; absent or count 0 runs none. */
   readonly explore?: ExploreOptions;
+  /** The differential codec check: how many mutated frames, from which seed. Default DEFAULT_DECODER_CHECK; frames 0 runs none. */
+  readonly decoderCheck?: DecoderCheckOptions;
   /** Default: <root>/.termwire/compat */
   readonly cacheDir?: string;
   /** The acknowledged breaks to apply. Default: <root>/compat/acknowledged-breaks.json; CI passes the base branch's copy. */
@@ -111,8 +114,24 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.notes.push(...skippedStepNotes(baseline.label, recordings.undrivable).map(noteOf));
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
+  const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
   const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, gathered, references) : [];
-  return [...findings, ...dynamic, ...explored.map(tag)];
+  return [...findings, ...dynamic, ...decoders.map(tag), ...explored.map(tag)];
+}
+
+/** Decoders are pure: what they disagree on does not depend on load, so nothing here is walked twice. */
+async function checkDecoders(old: BuildInfo, current: BuildInfo, recordings: JourneyRecordings, opts: GateOptions, label: string, gathered: Gathered, judgedStatically: ReadonlySet<string>): Promise<Finding[]> {
+  const check = opts.decoderCheck ?? DEFAULT_DECODER_CHECK;
+  if (check.frames === 0) return [];
+  const step = opts.progress.step(`decoders against ${label}: ${check.frames} mutated frames (seed ${check.seed})`);
+  const { runDecoderCheck } = await import('./codec-diff/run-decoder-check.js');
+  const result = await runDecoderCheck({ old, new: current }, recordings, check, judgedStatically, step).catch((e: unknown) => {
+    step.fail();
+    throw e;
+  });
+  gathered.notes.push(`${label}: both decoders read ${result.frames} mutated frames (seed ${check.seed}); ${result.declared} more were left to the static rules, which judge their opcode's change${result.eventsUncompared ? `; ${result.eventsUncompared} refused as malformed events by one build's peer only, since the other's peer does not check events, were not compared` : ''}`);
+  step.found(result.findings.length);
+  return result.findings;
 }
 
 /**

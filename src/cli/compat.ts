@@ -10,6 +10,7 @@ import { renderStepSummary } from '../../compat/report/github.js';
 import { EXIT_CODES, type GateReport } from '../../compat/report/model.js';
 import { REPORT_FORMATS, type ReportFormat, renderReport } from '../../compat/report/render.js';
 import { runGate } from '../../compat/run-gate.js';
+import { DEFAULT_DECODER_CHECK } from '../../compat/codec-diff/options.js';
 import { ensureWritableFile } from '../../compat/writable.js';
 
 const HELP = `Usage: termwire compat [options]
@@ -34,12 +35,16 @@ Options:
                           (steps, drops, lost input, reconnect storms, bursts, pastes, resizes)
   --seed <s>              the first explore seed (default: random, printed); journey i uses s+i,
                           so a failing seed replays alone with --explore 1 --seed <it>
+  --decoder-frames <n>    mutated frames both builds' decoders read, per baseline (default 100000;
+                          0 skips the differential codec check)
+  --decoder-seed <s>      the seed those frames are drawn from (default 1, so a verdict never
+                          depends on a draw; a sweep moves it)
   -h, --help              show this help
 
 Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
 Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
 
-interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: { count: number; seed: number }; acknowledgements?: string }
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: { count: number; seed: number }; acknowledgements?: string; decoderCheck: { frames: number; seed: number } }
 
 /** node's parseArgs errors, shortened to what the user typed wrong. */
 function parseArgsMessage(e: Error & { code?: string }): string {
@@ -66,6 +71,8 @@ function parse(args: string[]): CliOptions | 'help' {
         acknowledgements: { type: 'string' },
         explore: { type: 'string' },
         seed: { type: 'string' },
+        'decoder-frames': { type: 'string' },
+        'decoder-seed': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -84,6 +91,10 @@ function parse(args: string[]): CliOptions | 'help' {
     ...(values['cache-dir'] !== undefined ? { cacheDir: resolve(values['cache-dir']) } : {}),
     staticOnly: values['static-only'],
     ...(values.acknowledgements !== undefined ? { acknowledgements: resolve(values.acknowledgements) } : {}),
+    decoderCheck: {
+      frames: values['decoder-frames'] !== undefined ? wholeNumber('--decoder-frames', values['decoder-frames']) : DEFAULT_DECODER_CHECK.frames,
+      seed: values['decoder-seed'] !== undefined ? wholeNumber('--decoder-seed', values['decoder-seed']) : DEFAULT_DECODER_CHECK.seed,
+    },
     ...(values.explore !== undefined ? { explore: { count: wholeNumber('--explore', values.explore), seed: values.seed !== undefined ? wholeNumber('--seed', values.seed) : randomSeed() } } : {}),
   };
 }
@@ -132,7 +143,7 @@ export async function run(args: string[]): Promise<number> {
   let report: GateReport;
   try {
     const root = await repoRoot(process.cwd());
-    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
+    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, decoderCheck: opts.decoderCheck, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
   } catch (e) {
     report = failedReport(e, opts.staticOnly);
   }

@@ -1,0 +1,213 @@
+import type { WireManifest } from '../../src/manifest/manifest-schema.js';
+import type { PeerProcess } from '../journey/peer-process.js';
+import type { FrameVerdict } from '../peer/codec-peer.js';
+import { newWriterToOldReader, oldWriterToNewReader, type Finding } from '../rules/finding.js';
+import { dynamicFinding } from '../rules/dynamic/types.js';
+import { type MutatedFrame, mutatedFrames } from './mutate.js';
+
+export interface DecoderComparison {
+  /** How many mutated frames both decoders read. */
+  readonly frames: number;
+  readonly seed: number;
+  /** Frames skipped because their opcode's change is judged elsewhere (present in one build only, or named by a static finding). */
+  readonly declared: number;
+  /** Frames one build's peer refused as a malformed event where the other's peer does not check events (an older build). */
+  readonly eventsUncompared: number;
+  readonly findings: Finding[];
+}
+
+/** Seed frames larger than this are left out: every mutation copies its frame. */
+const MAX_SEED_BYTES = 4096;
+/** A batch stays well under the control channel's 64 MiB message limit. */
+const BATCH_BYTES = 8 * 1024 * 1024;
+const BATCH_FRAMES = 5_000;
+const EXAMPLE_HEX_BYTES = 96;
+
+/** The seeds: distinct frames both builds wrote in the journey, in a stable order. */
+export function seedFrames(rawHex: Iterable<string>): Uint8Array[] {
+  const distinct = [...new Set(rawHex)].filter((hex) => hex.length / 2 <= MAX_SEED_BYTES).sort();
+  return distinct.map((hex) => new Uint8Array(Buffer.from(hex, 'hex')));
+}
+
+/** JSON with sorted keys: two builds may build the same object in another key order. */
+function canonical(value: unknown): string {
+  return JSON.stringify(value, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
+}
+
+type JsonSchema = { readonly properties?: Record<string, JsonSchema>; readonly anyOf?: readonly JsonSchema[]; readonly const?: unknown };
+
+/** The branch of a union (Metadata's events) that describes `value`, by its `type` constant; the schema itself otherwise. */
+function branchFor(schema: JsonSchema | undefined, value: Record<string, unknown>): JsonSchema | undefined {
+  if (!schema?.anyOf) return schema;
+  return schema.anyOf.find((b) => b.properties?.type?.const === value.type);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/**
+ * The part of a decoded value both builds' schemas declare: a field one build
+ * added is stripped by the other's decoder (unknown keys are dropped), which
+ * is the declared change, not a disagreement.
+ */
+function shared(value: unknown, schemaA: JsonSchema | undefined, schemaB: JsonSchema | undefined): unknown {
+  if (!isObject(value)) return value;
+  const [a, b] = [branchFor(schemaA, value), branchFor(schemaB, value)];
+  if (!a?.properties || !b?.properties) return value;
+  return Object.fromEntries(Object.entries(value).filter(([k]) => k in a.properties! && k in b.properties!).map(([k, v]) => [k, shared(v, a.properties![k], b.properties![k])]));
+}
+
+/**
+ * Whether `value` carries a field only one build declares. The other build
+ * never writes that field (it does not know it), so how strictly the declaring
+ * build reads it is that build's own schema, not a skew between them.
+ */
+function carriesOneSidedField(value: unknown, schemaA: JsonSchema | undefined, schemaB: JsonSchema | undefined): boolean {
+  if (!isObject(value)) return false;
+  const [a, b] = [branchFor(schemaA, value), branchFor(schemaB, value)];
+  if (!a?.properties || !b?.properties) return false;
+  return Object.entries(value).some(([k, v]) => (k in a.properties!) !== (k in b.properties!) || (k in a.properties! && carriesOneSidedField(v, a.properties![k], b.properties![k])));
+}
+
+function payloadJson(frame: Uint8Array): unknown {
+  try {
+    return JSON.parse(Buffer.from(frame.subarray(16)).toString('utf8'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** What two verdicts disagree about, or undefined when they agree (both refusing, for any reason, is agreement). */
+function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdict, schemas: { old?: JsonSchema; new?: JsonSchema }): 'oldOnly' | 'newOnly' | 'value' | undefined {
+  if (!old.ok && !current.ok) return undefined;
+  if (old.ok !== current.ok) {
+    if (carriesOneSidedField(payloadJson(frame), schemas.old, schemas.new)) return undefined;
+    return old.ok ? 'oldOnly' : 'newOnly';
+  }
+  const [a, b] = [old, current] as Array<Extract<FrameVerdict, { ok: true }>>;
+  const same = (x: unknown, y: unknown) => canonical(shared(x, schemas.old, schemas.new)) === canonical(shared(y, schemas.old, schemas.new));
+  return a!.opcode === b!.opcode && a!.streamId === b!.streamId && a!.seq === b!.seq && same(a!.payload, b!.payload) ? undefined : 'value';
+}
+
+/**
+ * Whether a build's codec peer reads Metadata events by their own schemas
+ * (newer peers refuse a malformed known event as the client does: BAD_EVENT).
+ * Asked with a probe, since an older build cannot say so.
+ */
+async function checksEvents(codec: PeerProcess): Promise<boolean> {
+  const probe = new Uint8Array(Buffer.concat([Buffer.from('74010c00010000000000000000000000', 'hex'), Buffer.from('{"type":"title"}')]));
+  const [verdict] = await codec.call<FrameVerdict[]>('classify', { frames: [probe] });
+  return verdict?.ok === false && verdict.code === 'BAD_EVENT';
+}
+
+/**
+ * Opcodes whose change the gate has already judged elsewhere: present in one
+ * build only (the static opcode rules), or named by a static finding. Any other
+ * disagreement, a narrowed range in a schema included, is this check's to report.
+ */
+function declaredChanges(manifests: { old: WireManifest; new: WireManifest }, judgedStatically: ReadonlySet<string>): Set<number> {
+  const declared = new Set<number>();
+  for (let code = 0; code < 256; code++) {
+    const [a, b] = [manifests.old.opcodes.find((o) => o.code === code), manifests.new.opcodes.find((o) => o.code === code)];
+    if (!a !== !b || (a && (a.name !== b!.name || judgedStatically.has(a.name)))) declared.add(code);
+  }
+  return declared;
+}
+
+const describe = (v: FrameVerdict) => (v.ok ? `accepts it as ${v.opcodeName}` : `refuses it (${v.code})`);
+const shortHex = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, EXAMPLE_HEX_BYTES)).toString('hex') + (bytes.length > EXAMPLE_HEX_BYTES ? `… (${bytes.length} bytes)` : '');
+
+interface Disagreement {
+  readonly frame: MutatedFrame;
+  readonly old: FrameVerdict;
+  readonly current: FrameVerdict;
+  readonly kind: 'oldOnly' | 'newOnly' | 'value';
+}
+
+/**
+ * The differential codec check: both builds' decoders, each in a process of
+ * its own build, read the same seeded mutations of real frames. A frame one
+ * accepts and the other refuses, or that they read as different values, is a
+ * finding, unless the static rules already judge a change to that opcode;
+ * values are compared on the fields both schemas declare. One finding per
+ * opcode and kind of disagreement, with its smallest example.
+ */
+export async function compareDecoders(
+  codecs: { old: PeerProcess; new: PeerProcess },
+  seeds: readonly Uint8Array[],
+  manifests: { old: WireManifest; new: WireManifest },
+  opts: { count: number; seed: number; judgedStatically: ReadonlySet<string>; onProgress?: (done: number) => void },
+): Promise<DecoderComparison> {
+  const declared = declaredChanges(manifests, opts.judgedStatically);
+  // Where only one build's peer checks events, its BAD_EVENT is the client's check, which the other peer does not model: not compared.
+  const eventChecks = await Promise.all([checksEvents(codecs.old), checksEvents(codecs.new)]);
+  const uncomparable = (v: FrameVerdict) => eventChecks[0] !== eventChecks[1] && !v.ok && v.code === 'BAD_EVENT';
+  const schemaOf = (m: WireManifest, code: number) => (m.opcodes.find((o) => o.code === code)?.schema ?? undefined) as JsonSchema | undefined;
+  const found = new Map<string, { example: Disagreement; count: number }>();
+  let read = 0;
+  let skipped = 0;
+  let uncompared = 0;
+  let batch: MutatedFrame[] = [];
+  let batchBytes = 0;
+  const flush = async () => {
+    if (!batch.length) return;
+    const frames = batch.map((f) => f.bytes);
+    const [byOld, byNew] = await Promise.all([codecs.old.call<FrameVerdict[]>('classify', { frames }, 120_000), codecs.new.call<FrameVerdict[]>('classify', { frames }, 120_000)]);
+    batch.forEach((frame, i) => {
+      const code = frame.bytes[2]!;
+      if (uncomparable(byOld[i]!) || uncomparable(byNew[i]!)) return void uncompared++;
+      const kind = disagreement(frame.bytes, byOld[i]!, byNew[i]!, { old: schemaOf(manifests.old, code), new: schemaOf(manifests.new, code) });
+      if (!kind) return;
+      const key = `${code}:${kind}`;
+      const seen = found.get(key);
+      const here: Disagreement = { frame, old: byOld[i]!, current: byNew[i]!, kind };
+      if (!seen) found.set(key, { example: here, count: 1 });
+      else found.set(key, { example: frame.bytes.length < seen.example.frame.bytes.length ? here : seen.example, count: seen.count + 1 });
+    });
+    read += batch.length;
+    opts.onProgress?.(read);
+    batch = [];
+    batchBytes = 0;
+  };
+  if (seeds.length) {
+    // `count` frames reach both decoders; those left to the static rules do not count (at most as many again are drawn).
+    for (const frame of mutatedFrames(seeds, opts.count * 2, opts.seed)) {
+      if (read + batch.length >= opts.count) break;
+      if (frame.bytes.length >= 3 && declared.has(frame.bytes[2]!)) {
+        skipped++;
+        continue;
+      }
+      batch.push(frame);
+      batchBytes += frame.bytes.length;
+      if (batch.length >= BATCH_FRAMES || batchBytes >= BATCH_BYTES) await flush();
+    }
+    await flush();
+  }
+  const findings = [...found.values()].map(({ example, count }) => finding(example, count, manifests, seeds, opts.seed));
+  return { frames: read, seed: opts.seed, declared: skipped, eventsUncompared: uncompared, findings };
+}
+
+function finding(d: Disagreement, count: number, manifests: { old: WireManifest; new: WireManifest }, seeds: readonly Uint8Array[], seed: number): Finding {
+  const opcode = d.frame.bytes[2]!;
+  const entry = manifests.new.opcodes.find((o) => o.code === opcode) ?? manifests.old.opcodes.find((o) => o.code === opcode);
+  const name = entry?.name ?? `opcode ${opcode}`;
+  const writer = entry?.direction === 'clientToHost' ? 'client' : 'host';
+  // Refused by the new decoder: old writers break it; refused by the old one: new writers do; read differently: both.
+  const direction = d.kind === 'newOnly' ? newWriterToOldReader(writer) : oldWriterToNewReader(writer);
+  const what = d.kind === 'value' ? 'read differently by the two decoders' : d.kind === 'oldOnly' ? 'accepted by the old decoder and refused by the new one' : 'accepted by the new decoder and refused by the old one';
+  return dynamicFinding({
+    ruleId: 'DECODERS_DISAGREE',
+    direction,
+    subject: `decoder:${name}`,
+    message: `${count} mutated ${name} frame(s) ${what}, and no static rule names a change to ${name}; the smallest: the old decoder ${describe(d.old)}, the new one ${describe(d.current)} (${d.frame.mutation})`,
+    evidence: {
+      before: d.old.ok ? d.old.payload : { refused: d.old.code, message: d.old.message },
+      after: d.current.ok ? d.current.payload : { refused: d.current.code, message: d.current.message },
+      frameHex: shortHex(d.frame.bytes),
+      frameBytes: d.frame.bytes.length,
+      seedFrameHex: shortHex(seeds[d.frame.seedIndex]!),
+      mutation: d.frame.mutation,
+      count,
+      seed,
+    },
+  });
+}

@@ -1,0 +1,59 @@
+import { describe, expect, it } from 'vitest';
+import { compareDecoders, seedFrames } from '../../compat/codec-diff/compare-decoders.js';
+import { mutatedFrames } from '../../compat/codec-diff/mutate.js';
+import type { PeerProcess } from '../../compat/journey/peer-process.js';
+import { classifyFrame, type FrameVerdict } from '../../compat/peer/codec-peer.js';
+import { buildManifest } from '../../src/manifest/build-manifest.js';
+import { encodeFrame } from '../../src/codec/header.js';
+import { Op } from '../../src/codec/opcodes.js';
+
+// In-process stand-ins for the two builds' codec peers: this build's own decoder, once as it is and once with one planted difference.
+const codec = (classify: (bytes: Uint8Array) => FrameVerdict) => ({ call: async (_op: string, args: { frames: Uint8Array[] }) => args.frames.map(classify) }) as unknown as PeerProcess;
+const json = (op: number, value: unknown) => encodeFrame({ opcode: op, streamId: op === Op.Subscribe ? 0 : 1, seq: 0, payload: new TextEncoder().encode(JSON.stringify(value)) });
+const seeds = seedFrames([json(Op.Subscribe, { streamId: 1, terminal: 'main', capabilities: { inputAck: 1 } }), json(Op.Resize, { cols: 80, rows: 24 }), json(Op.Ack, { bytes: 10 })].map((b) => Buffer.from(b).toString('hex')));
+const manifests = { old: buildManifest('1.0.0'), new: buildManifest('1.0.1') };
+const check = (current: (bytes: Uint8Array) => FrameVerdict, judgedStatically: ReadonlySet<string> = new Set()) =>
+  compareDecoders({ old: codec(classifyFrame), new: codec(current) }, seeds, manifests, { count: 5_000, seed: 7, judgedStatically });
+
+/** The new decoder refuses Subscribe terminal names longer than 64 characters, as a narrowed schema would. */
+const narrowed = (bytes: Uint8Array): FrameVerdict => {
+  const verdict = classifyFrame(bytes);
+  if (verdict.ok && verdict.opcode === Op.Subscribe && String((verdict.payload as { terminal: string }).terminal).length > 64) return { ok: false, code: 'SCHEMA_MISMATCH', message: 'terminal: too long' };
+  return verdict;
+};
+
+describe('the differential codec check', () => {
+  it('draws the same frames from the same seed, and others from another', () => {
+    const draw = (seed: number) => [...mutatedFrames(seeds, 200, seed)].map((f) => Buffer.from(f.bytes).toString('hex'));
+    expect(draw(3)).toEqual(draw(3));
+    expect(draw(3)).not.toEqual(draw(4));
+  });
+
+  it('two identical decoders agree on every frame', async () => {
+    const result = await check(classifyFrame);
+    expect(result.frames).toBe(5_000);
+    expect(result.findings).toEqual([]);
+  });
+
+  it('a narrowed field is DECODERS_DISAGREE, old writers to the new reader, with its smallest example and the seed', async () => {
+    const { findings } = await check(narrowed);
+    expect(findings.map((f) => [f.ruleId, f.direction, f.subject])).toEqual([['DECODERS_DISAGREE', 'old client × new host', 'decoder:Subscribe']]);
+    expect(findings[0]!.evidence).toMatchObject({ seed: 7, after: { refused: 'SCHEMA_MISMATCH' } });
+    expect(findings[0]!.message).toContain('accepted by the old decoder and refused by the new one');
+  });
+
+  it('an opcode a static finding already names is left to the static rules', async () => {
+    const result = await check(narrowed, new Set(['Subscribe']));
+    expect(result.findings).toEqual([]);
+    expect(result.declared).toBeGreaterThan(0);
+  });
+
+  it('a value read differently is a disagreement; a field only one build declares is not', async () => {
+    const doubled = (bytes: Uint8Array): FrameVerdict => {
+      const v = classifyFrame(bytes);
+      return v.ok && v.opcode === Op.Ack ? { ...v, payload: { bytes: (v.payload as { bytes: number }).bytes * 2 } } : v;
+    };
+    const { findings } = await check(doubled);
+    expect(findings.map((f) => [f.subject, f.message.includes('read differently')])).toEqual([['decoder:Ack', true]]);
+  });
+});
