@@ -28,6 +28,8 @@ export const STEP_NAMES = [
   'inputAfterExit',
   'unsubscribe',
   'inputAfterUnsubscribe',
+  'hostRestart',
+  'inputAfterRestart',
 ] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 

@@ -25,7 +25,7 @@ import { skippedStepNotes } from './report/skipped-steps.js';
 import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
-import { runPtyOutcomeRules } from './rules/dynamic/pty-outcomes.js';
+import { restartOutcomeRules, runPtyOutcomeRules } from './rules/dynamic/pty-outcomes.js';
 import type { Finding } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 
@@ -96,7 +96,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const { runJourneyPairings } = await import('./journey/run.js');
   const references = { dir: cacheDirOf(opts), baselineCommit: baseline.commit };
   const manifests = { old: old.manifest, new: current.manifest };
-  const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty)].map(tag);
+  const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty), ...restartOutcomeRules(r.restart)].map(tag);
   const walk = (lanes: number, cache: ReferenceCache) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache });
   const { first: recordings, confirmed: dynamic, notReproduced } = await walkAndConfirm(
     {

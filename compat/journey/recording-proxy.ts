@@ -104,6 +104,14 @@ export class RecordingProxy {
     this.setUpstream(upstream);
   }
 
+  /**
+   * The host is about to go away (a restart or an upgrade): connections it
+   * closes end as usual, and new ones wait until connectTo names the host that replaces it.
+   */
+  replaceUpstream(): void {
+    this.upstream = new Promise((resolve) => (this.setUpstream = resolve));
+  }
+
   get connectionCount(): number {
     return this.connections;
   }

@@ -5,6 +5,7 @@ import type { ClientObservation, HostObservation, Observation } from './observed
 import { PROTOCOL_1_OPS } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
 import { PTY_JOURNEY } from './pty-steps.js';
+import { RESTART_JOURNEY } from './restart-steps.js';
 import { recordFrames } from './record-frames.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { JOURNEY } from './script-journey.js';
@@ -20,6 +21,7 @@ export interface JourneyPlan {
 
 export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY };
 export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY };
+export const RESTART_PLAN: JourneyPlan = { hostBackend: 'script', steps: RESTART_JOURNEY };
 
 /** What the gate run decided for every pairing: the ops both builds' peers answer, and the steps skipped for lack of them. */
 export interface RunDecision {
@@ -71,8 +73,9 @@ export async function runPairing(
   plan: JourneyPlan = SCRIPT_PLAN,
   decision: RunDecision = PROTOCOL_1_RUN,
   stallWindows: StallWindows = NO_STALL_WINDOWS,
+  restart: { readonly hostAs?: PairingBuild } = {},
 ): Promise<PairingRecording> {
-  const label = `${client.side} client × ${host.side} host${plan.hostBackend === 'pty' ? ' (pty)' : ''}`;
+  const label = `${client.side} client × ${host.side} host${restart.hostAs ? ` restarting as ${restart.hostAs.side} host` : ''}${plan.hostBackend === 'pty' ? ' (pty)' : ''}`;
   const peerErrors: string[] = [];
   const steps: StepResult[] = [];
   let hostPeer: PeerProcess | undefined;
@@ -112,6 +115,21 @@ export async function runPairing(
     // What the running builds say they advertise wins over their manifests.
     advertised = { client: clientPeer.hello.advertised, host: hostPeer.hello.advertised };
     const peers = { client: clientPeer, host: hostPeer };
+    const hostLabel = (b: PairingBuild) => `${b.side} host ${b.build.version}`;
+    /** The host stops as a deployment stops it and the other build starts in its place; the client stays, and reconnects through the proxy. */
+    const restartHost = async () => {
+      const next = restart.hostAs;
+      if (!next) throw new Error('this pairing does not restart its host');
+      proxy!.replaceUpstream();
+      await peers.host.stop();
+      const started = await PeerProcess.start({ buildDir: next.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: hostLabel(next) });
+      hostPeer = peers.host = started;
+      advertised = { ...advertised, host: started.hello.advertised };
+      proxy!.connectTo({ url: started.hello.url!, token: started.hello.token! });
+      // The terminal is a new one: what it must have received is what is typed from now on.
+      typed = atMostOnce = '';
+      segments.length = 0;
+    };
     const clientArgs = (url: string) => ['--url', url, '--token', proxy!.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
     // The second client connects to its own path, so the proxy can say which client each frame belongs to.
     // Its process starts now, beside the others (a process start is the slow part); it subscribes when a step first asks.
@@ -160,7 +178,8 @@ export async function runPairing(
         const p = proxy;
         const ctx: StepContext = {
           client: clientPeer,
-          host: hostPeer,
+          host: peers.host,
+          restartHost,
           second,
           before,
           ops: decision.ops,
@@ -205,7 +224,7 @@ export async function runPairing(
     client: client.side,
     host: host.side,
     clientVersion: client.build.version,
-    hostVersion: host.build.version,
+    hostVersion: restart.hostAs ? `${host.build.version} then ${restart.hostAs.build.version}` : host.build.version,
     steps,
     frames: await recordFrames(captured, { client: client.codec, host: host.codec }),
     advertised,

@@ -3,9 +3,17 @@ import { CompatError } from '../errors.js';
 import type { JourneyRecordingSet, PairingRecording, StepName } from '../recording.js';
 import { drivableOps, stepsSkippedInRun, undrivableByBuild, type UndrivableSteps } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
-import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, RESTART_PLAN, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
+import { restartOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
+
+export interface RestartRecordings {
+  readonly oldClientNewHost: PairingRecording;
+  readonly newClientOldHost: PairingRecording;
+  readonly newNew: PairingRecording;
+  readonly oldOld?: PairingRecording;
+}
 
 export interface JourneyRecordings {
   newNew: PairingRecording;
@@ -14,6 +22,13 @@ export interface JourneyRecordings {
   newClientOldHost: PairingRecording;
   /** The second pass, both skews against a real shell in a PTY: judged on outcomes only. */
   pty: { oldClientNewHost: PairingRecording; newClientOldHost: PairingRecording };
+  /**
+   * The restart pass: the host stops under a live client and starts as the
+   * other build (old → new under an old client, new → old under a new one),
+   * and new → new. Old → old is walked only when old → new went wrong, to tell
+   * the old client's own failing from the new host's.
+   */
+  restart: RestartRecordings;
   /** Script steps no pairing of this run walked, because a peer of either build cannot drive them, with why. */
   skippedSteps: ReadonlyMap<StepName, string>;
   /** The same skips, per build whose peers cannot drive them. */
@@ -67,7 +82,7 @@ export async function runJourneyPairings(
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
     // Decided once for the run, from both builds' announced peer ops, so all four pairings walk the same steps.
-    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
+    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN, RESTART_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
     for (const [name, reason] of decisions.get(SCRIPT_PLAN)!.skipped) opts.onProgress(`journey: step ${name} skipped in every pairing of this run: ${reason}`);
     const run = (plan: JourneyPlan) => async (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => {
       opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${buildName('client', client)} × ${buildName('host', host)}`);
@@ -76,8 +91,22 @@ export async function runJourneyPairings(
     // The PTY pass has no same-version references, so its steps keep the whole step deadline.
     const ptyRun = run(PTY_PLAN);
     const reference = referenceOf(opts, { plan: 'script', ...journeyShape(SCRIPT_PLAN, decisions.get(SCRIPT_PLAN)!, options) });
-    const { recordings, alongside } = await runFourPairings(old, current, options, run(SCRIPT_PLAN), [() => ptyRun(old, current), () => ptyRun(current, old)], reference);
-    return { ...recordings, pty: { oldClientNewHost: alongside[0]!, newClientOldHost: alongside[1]! }, skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped, undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }) };
+    const restartRun = (client: PairingBuild, host: PairingBuild, next: PairingBuild) => () => {
+      opts.onProgress(`journey (host restart): ${buildName('client', client)} × ${buildName('host', host)} restarting as ${buildName('host', next)}`);
+      return runPairing(client, host, options, RESTART_PLAN, decisions.get(RESTART_PLAN), undefined, { hostAs: next });
+    };
+    const { recordings, alongside } = await runFourPairings(
+      old,
+      current,
+      options,
+      run(SCRIPT_PLAN),
+      [() => ptyRun(old, current), () => ptyRun(current, old), restartRun(old, old, current), restartRun(current, current, old), restartRun(current, current, current)],
+      reference,
+    );
+    const [ptyOldClient, ptyNewClient, upgraded, rolledBack, restarted] = alongside;
+    const restart: RestartRecordings = { oldClientNewHost: upgraded!, newClientOldHost: rolledBack!, newNew: restarted! };
+    const oldOwn = restartOutcomeRules({ oldClientNewHost: restart.oldClientNewHost }).length ? await restartRun(old, old, old)() : undefined;
+    return { ...recordings, pty: { oldClientNewHost: ptyOldClient!, newClientOldHost: ptyNewClient! }, restart: { ...restart, ...(oldOwn ? { oldOld: oldOwn } : {}) }, skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped, undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }) };
   });
 }
 

@@ -1,4 +1,5 @@
 import type { Finding } from '../finding.js';
+import type { PairingRecording } from '../../recording.js';
 import { inputNotExactlyOnce, journeyStalled, screenMismatch, type SomePairings } from './journey-outcome-rules.js';
 
 /**
@@ -6,7 +7,21 @@ import { inputNotExactlyOnce, journeyStalled, screenMismatch, type SomePairings 
  * frame counts meaningless): stalls, input exactly once, equal screens.
  */
 export function runPtyOutcomeRules(recordings: SomePairings): Finding[] {
-  return [journeyStalled, inputNotExactlyOnce, screenMismatch]
-    .flatMap((rule) => rule(recordings))
-    .map((f) => ({ ...f, subject: `pty ${f.subject}`, message: `real PTY pass: ${f.message}` }));
+  return outcomeFindings(recordings).map((f) => ({ ...f, subject: `pty ${f.subject}`, message: `real PTY pass: ${f.message}` }));
 }
+
+/**
+ * The restart pass, judged like the PTY pass. A failing of the old client
+ * that it shows against its own host restarting (old → old) too is the
+ * release's own, not the new host's: it is left out of old → new.
+ */
+export function restartOutcomeRules(recordings: SomePairings & { readonly oldOld?: PairingRecording }): Finding[] {
+  const { oldOld, ...judged } = recordings;
+  const own = new Set(oldOld ? outcomeFindings({ oldClientNewHost: oldOld }).map(sameFailing) : []);
+  return outcomeFindings(judged)
+    .filter((f) => !(f.direction === 'old client × new host' && own.has(sameFailing(f))))
+    .map((f) => ({ ...f, subject: `host restart ${f.subject}`, message: `host restarted as the other build under a live client: ${f.message}` }));
+}
+
+const outcomeFindings = (recordings: SomePairings) => [journeyStalled, inputNotExactlyOnce, screenMismatch].flatMap((rule) => rule(recordings));
+const sameFailing = (f: Finding) => `${f.ruleId} ${f.step ?? ''} ${f.subject}`;

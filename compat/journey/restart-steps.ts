@@ -1,0 +1,34 @@
+import { CORE_STEPS, first, type JourneyStep, screenShows, terminalGot } from './steps.js';
+
+export const TYPED_AFTER_RESTART = 'echo after restart é\r';
+
+/**
+ * The restart pass: a live client, subscribed and typing, whose host stops
+ * and starts again as the other build (an upgrade, or a rollback), as a
+ * deployment replaces a host. The client must reconnect, take the new
+ * terminal instance (a fresh screen, a fresh input ledger) and type into it
+ * exactly once. Judged on outcomes, like the PTY pass: frames before and after
+ * the restart come from two builds of the host.
+ */
+export const RESTART_JOURNEY: readonly JourneyStep[] = [
+  CORE_STEPS.subscribe,
+  CORE_STEPS.initialSnapshot,
+  CORE_STEPS.input,
+  {
+    name: 'hostRestart',
+    act: async ({ restartHost }) => restartHost(),
+    done: (o, before) =>
+      first(
+        o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event from the restarted host',
+        o.client.snapshots.length > before.client.snapshots.length ? undefined : "the restarted host's snapshot",
+        // The new terminal's screen, not the old one's: the client repainted from the instance it reconnected to.
+        o.client.screen === o.host.screen ? undefined : "the client's screen equal to the restarted terminal's",
+      ),
+  },
+  {
+    name: 'inputAfterRestart',
+    typed: TYPED_AFTER_RESTART,
+    act: async ({ client }) => void (await client.call('write', { data: TYPED_AFTER_RESTART })),
+    done: (o) => first(terminalGot(o, TYPED_AFTER_RESTART), screenShows(o, `ran: ${TYPED_AFTER_RESTART.trim()}`)),
+  },
+];
