@@ -20,7 +20,7 @@ export function restartOutcomeRules(recordings: SomePairings & { readonly oldOld
   const own = new Set(oldOld ? outcomeFindings({ oldClientNewHost: oldOld }).map(sameFailing) : []);
   return outcomeFindings(judged)
     .filter((f) => !(f.direction === 'old client × new host' && own.has(sameFailing(f))))
-    .map((f) => ({ ...f, subject: `host restart ${f.subject}`, message: `host restarted as the other build under a live client: ${f.message}` }));
+    .map((f) => ({ ...f, subject: `host restart ${f.subject}`, message: `host restarted under a live client: ${f.message}` }));
 }
 
 const outcomeFindings = (recordings: SomePairings) => [journeyStalled, inputNotExactlyOnce, screenMismatch].flatMap((rule) => rule(recordings));
