@@ -40,6 +40,7 @@ export const FIX_HINTS: Readonly<Record<string, FixHint>> = {
   SURFACE_NOT_EXERCISED: { fix: 'add the journey step that puts this entry on the wire (compat/journey/surface-steps.ts)', docs: 'docs/compatibility.md#coverage-every-entry-crosses-the-wire' },
   LIVENESS_ANSWER_CHANGED: { fix: 'answer every ping with a pong carrying its payload unchanged (let ws auto-pong): old peers check the echo', docs: 'docs/protocol.md' },
   DECODERS_DISAGREE: { fix: 'decode what the last release decodes, the same way; a stricter or looser reader is a wire change: declare it in the opcode table and gate it', docs: 'docs/compatibility.md#the-differential-codec-check' },
+  FRAME_COUNT_CHANGED: { fix: 'look for a timer or a retry loop that fires more often than before: keep its backoff, or gate the new rate like an opcode', docs: GATING },
   SCREEN_MISMATCH: { fix: 'look at the snapshots and output this pairing exchanged: the client rendered something the host did not hold', docs: 'docs/protocol.md' },
 };
 

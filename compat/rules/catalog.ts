@@ -29,6 +29,7 @@ export const RULE_CATALOG = [
   { id: 'GATED_FRAME_NOT_NEGOTIATED', pass: 'dynamic', compatibilityRule: 2, purpose: 'A frame whose opcode is gated by a capability was sent in a pairing that did not negotiate it.' },
   { id: 'JOURNEY_STALLED', pass: 'dynamic', compatibilityRule: null, purpose: 'A journey step did not reach its barrier before the deadline.' },
   { id: 'FRAME_SEQUENCE_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: "The frames a build wrote in a step differ from what the derived expectation (a same-version reference run) says that step carries." },
+  { id: 'FRAME_COUNT_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: 'A build writes a frame in a step far more often, per second of the step, than its reference does (the sequence rule folds repetitions).' },
   { id: 'FIELD_STOPPED_PUBLISHING', pass: 'dynamic', compatibilityRule: 3, purpose: 'A JSON field the old build publishes in a frame occurrence is absent from the new build’s frame for the same occurrence.' },
   { id: 'FIELD_VALUE_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: 'A value the new build publishes toward the old build differs from what the old build’s own counterpart publishes for the same frame occurrence (volatile fields excepted).' },
   { id: 'FRAME_NO_LONGER_SENT', pass: 'dynamic', compatibilityRule: 3, purpose: 'A frame the old build’s counterpart sends in old × old is no longer sent by the new build toward the old build, where the step’s frame sequence cannot show it.' },

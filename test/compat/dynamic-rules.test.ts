@@ -175,6 +175,23 @@ describe('dynamic rules', () => {
     ]);
   });
 
+  it('FRAME_COUNT_CHANGED: a frame repeated far more often than its reference, per second of the step; a few more stay green', () => {
+    const repeated = (times: number) => {
+      const set = healthySet();
+      const frames = set.newClientOldHost.frames;
+      const at = frames.findIndex((f) => f.opcodeName === 'SnapshotRequest' && f.direction === 'clientToHost');
+      frames.splice(at + 1, 0, ...Array.from({ length: times }, () => ({ ...frames[at]! })));
+      return set;
+    };
+    expect(summary(repeated(3)).filter((s) => s.startsWith('FRAME_COUNT'))).toEqual([]);
+    const [f] = run(repeated(40)).filter((x) => x.ruleId === 'FRAME_COUNT_CHANGED');
+    expect(f).toMatchObject({ ruleId: 'FRAME_COUNT_CHANGED', direction: 'new client × old host', subject: 'new client frames', evidence: { before: 1, after: 41 } });
+    // The same count spread over a step forty times longer than the reference's is the same rate: timing, not a change.
+    const slow = repeated(40);
+    slow.newClientOldHost.steps = slow.newClientOldHost.steps.map((s) => (s.name === f!.step ? { ...s, durationMs: 40 * 200 } : s));
+    expect(run(slow).filter((x) => x.ruleId === 'FRAME_COUNT_CHANGED')).toEqual([]);
+  });
+
   it('FIELD_VALUE_CHANGED: compared per occurrence; reordered keys stay green', () => {
     const swapped = editFrames(healthySet(), 'oldClientNewHost', (f) =>
       f.opcodeName === 'SnapshotStart' && f.occurrence === 'reveal' ? { ...f, payload: withPayload(f.payload, { cols: 24, rows: 80 }) } : f,

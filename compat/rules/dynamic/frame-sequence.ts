@@ -43,8 +43,8 @@ export const SEQUENCE_COMPARISONS: readonly Comparison[] = [
   { skew: 'newClientOldHost', author: 'host', reference: 'oldOld', basis: 'what the old host sends in old × old' },
 ];
 
-const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
-const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
+export const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+export const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
 
 /** Gating capability by opcode name, from both builds' own manifests. */
 export function gatingTable(manifests: SideManifests): Map<string, string> {
@@ -102,6 +102,11 @@ export function collapseRepeats(elements: readonly string[]): string[] {
  * Frames the proxy injected are the harness's, not the author's.
  */
 export function authoredSequence(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): string[] {
+  return collapseRepeats(authoredElements(rec, direction, step, keep, client));
+}
+
+/** The same elements as authoredSequence, every repetition kept: what FRAME_COUNT_CHANGED counts. */
+export function authoredElements(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): string[] {
   const ordinals = streamOrdinals(rec, client);
   const out: string[] = [];
   for (const f of rec.frames) {
@@ -111,10 +116,10 @@ export function authoredSequence(rec: PairingRecording, direction: FrameDirectio
     const event = f.opcodeName === 'Metadata' && typeof (f.payload as { type?: unknown } | null)?.type === 'string' ? `[type=${(f.payload as { type: string }).type}]` : '';
     out.push(`${f.opcodeName}${event}@s${ordinals.get(f.streamId)}`);
   }
-  return collapseRepeats(out);
+  return out;
 }
 
-const CLIENTS: readonly ClientLabel[] = ['primary', 'second'];
+export const CLIENTS: readonly ClientLabel[] = ['primary', 'second'];
 
 /** A gated opcode is compared only where both runs negotiated it; elsewhere Rule 2's rules own it. */
 export function negotiatedInBoth(a: PairingRecording, b: PairingRecording, gating: ReadonlyMap<string, string>): (opcodeName: string) => boolean {

@@ -5,6 +5,7 @@ import { fieldStoppedPublishing } from './field-publishing.js';
 import { fieldValueChanged } from './field-values.js';
 import { frameNoLongerSent } from './frame-presence.js';
 import { frameSequenceChanged } from './frame-sequence.js';
+import { frameCountChanged } from './frame-counts.js';
 import { gatedFrameNotNegotiated } from './gated-frame.js';
 import { livenessAnswerChanged } from './liveness-answers.js';
 import { snapshotContentChanged } from './snapshot-content.js';
@@ -20,6 +21,7 @@ export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   GATED_FRAME_NOT_NEGOTIATED: gatedFrameNotNegotiated,
   JOURNEY_STALLED: journeyStalled,
   FRAME_SEQUENCE_CHANGED: frameSequenceChanged,
+  FRAME_COUNT_CHANGED: frameCountChanged,
   FIELD_STOPPED_PUBLISHING: fieldStoppedPublishing,
   FIELD_VALUE_CHANGED: fieldValueChanged,
   FRAME_NO_LONGER_SENT: frameNoLongerSent,

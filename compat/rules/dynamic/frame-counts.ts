@@ -1,0 +1,68 @@
+import { PAIRING_LABELS } from '../finding.js';
+import { type FrameDirection, type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
+import { stepOk } from './frame-slots.js';
+import { authoredElements, CLIENTS, gatingTable, negotiatedInBoth, negotiatedNames, sameSet, SEQUENCE_COMPARISONS } from './frame-sequence.js';
+import { type DynamicRule, dynamicFinding } from './types.js';
+
+/**
+ * How far a count may stray before it is a change: more than FACTOR times
+ * what the reference wrote, scaled by how long each run spent in the step,
+ * plus SLACK. Timers fire late on a busy machine, never early, so a slow step
+ * holds at most as many timer-driven frames per second as a quick one.
+ */
+export const COUNT_TOLERANCE = { factor: 4, slack: 4, shortestStepMs: 100 } as const;
+
+const durationOf = (rec: PairingRecording, step: StepName) => Math.max(COUNT_TOLERANCE.shortestStepMs, rec.steps.find((s) => s.name === step)?.durationMs ?? 0);
+
+function counts(elements: readonly string[]): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const e of elements) out.set(e, (out.get(e) ?? 0) + 1);
+  return out;
+}
+
+/**
+ * FRAME_COUNT_CHANGED (Rule 3): a frame a build writes in a step far more
+ * often than its reference does, per second of the step. The sequence rule
+ * folds repetitions (a resend timer's count is timing), so a client that
+ * resends hundreds of times a second would look like one that resends once;
+ * this rule compares the counts the sequence rule folds, with the same
+ * references (SEQUENCE_COMPARISONS). One finding per pairing, author and step.
+ */
+export const frameCountChanged: DynamicRule = (recordings, manifests) => {
+  const gating = gatingTable(manifests);
+  const reported = new Set<string>();
+  const findings = [];
+  for (const c of SEQUENCE_COMPARISONS) {
+    const skew = recordings[c.skew];
+    const reference = recordings[c.reference];
+    const side = c.skew === 'oldClientNewHost' ? (c.author === 'host' ? 'new' : 'old') : c.author === 'host' ? 'old' : 'new';
+    if (side === (c.reference === 'newNew' ? 'new' : 'old') && !sameSet(negotiatedNames(skew), negotiatedNames(reference))) continue;
+    const keep = negotiatedInBoth(skew, reference, gating);
+    const direction: FrameDirection = c.author === 'host' ? 'hostToClient' : 'clientToHost';
+    for (const step of STEP_NAMES) {
+      const key = `${c.skew}|${c.author}|${step}`;
+      if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
+      const scale = Math.max(1, durationOf(skew, step) / durationOf(reference, step));
+      for (const client of CLIENTS) {
+        const expected = counts(authoredElements(reference, direction, step, keep, client));
+        const actual = counts(authoredElements(skew, direction, step, keep, client));
+        const over = [...actual].find(([element, n]) => n > COUNT_TOLERANCE.factor * (expected.get(element) ?? 0) * scale + COUNT_TOLERANCE.slack);
+        if (!over || reported.has(key)) continue;
+        reported.add(key);
+        const [element, n] = over;
+        const was = expected.get(element) ?? 0;
+        findings.push(
+          dynamicFinding({
+            ruleId: 'FRAME_COUNT_CHANGED',
+            direction: PAIRING_LABELS[c.skew as PairingKey],
+            subject: `${side} ${c.author} frames`,
+            step,
+            message: `in step ${step} the ${side} ${c.author} wrote ${element} ${n} times in ${durationOf(skew, step)} ms, where ${c.basis} has it ${was} times in ${durationOf(reference, step)} ms`,
+            evidence: { before: was, after: n, element, skewMs: durationOf(skew, step), referenceMs: durationOf(reference, step), basis: c.basis, client },
+          }),
+        );
+      }
+    }
+  }
+  return findings;
+};
