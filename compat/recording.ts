@@ -58,7 +58,7 @@ export interface RecordedFrame {
   client?: ClientLabel;
   /** The proxy's connection number (1 for the first, counting every client's connects and reconnects). */
   connection?: number;
-  /** A fault the proxy applied: a frame it did not forward, or one it wrote itself (never the client's). */
+  /** A fault the proxy applied: a frame it did not forward (dropped on purpose, or sent into a silent link), or one it wrote itself (never the client's). */
   fault?: 'dropped' | 'injected';
   /** Set when the RECEIVING build's decoder refused the frame. */
   refusedBy?: { code: string; message: string };

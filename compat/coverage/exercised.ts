@@ -38,7 +38,8 @@ export function keysOfFrame(f: RecordedFrame): string[] {
 /** Every surface key a pairing exercised: its frames, and the capabilities its subscribe negotiated. */
 export function exercisedKeys(rec: PairingRecording): Set<string> {
   const keys = new Set<string>();
-  for (const f of rec.frames) for (const k of keysOfFrame(f)) keys.add(k);
+  // A dropped frame never reached its reader: it proves nothing about the other version.
+  for (const f of rec.frames) if (f.fault !== 'dropped') for (const k of keysOfFrame(f)) keys.add(k);
   for (const [name, version] of Object.entries(rec.negotiated ?? {})) if ((version ?? 0) >= 1) keys.add(`capability:${name}`);
   return keys;
 }

@@ -190,8 +190,10 @@ export class RecordingProxy {
       for (const bytes of held.splice(0)) upstream.send(bytes);
     });
     downstream.on('message', (data, isBinary) => {
-      if (pair.blackholed || !isBinary) return;
+      if (!isBinary) return;
       const bytes = copyBytes(data);
+      // What a client sends into a dead link is recorded, never forwarded: how often it resends there is its behaviour too.
+      if (pair.blackholed) return this.record('clientToHost', bytes, pair, 'dropped');
       const fault = this.inputFaultNow(pair, bytes);
       if (fault === 'drop') return this.record('clientToHost', bytes, pair, 'dropped');
       this.record('clientToHost', bytes, pair);
