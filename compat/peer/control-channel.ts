@@ -1,6 +1,5 @@
 import type { Duplex } from 'node:stream';
 import { decode, encode } from '@msgpack/msgpack';
-import { Deframer, lengthPrefixed } from '../../src/codec/deframer.js';
 
 /**
  * The harness and each peer process talk over fd 3 (a socket pair made by
@@ -37,19 +36,42 @@ export interface PeerHello {
 export type ControlMessage = ControlRequest | ControlResponse | PeerHello;
 
 const CONTROL_MAX_MESSAGE_BYTES = 64 * 1024 * 1024;
+const LENGTH_BYTES = 4;
 
+/**
+ * The channel frames its messages itself (a u32 little-endian length, then
+ * the msgpack bytes: the same bytes as a wire frame's byte-stream prefix, so
+ * older peers read it unchanged), never with the tree's deframer: a break in
+ * the codec under test must show as a finding, not as a harness that cannot
+ * talk to its peers.
+ */
 export function sendControl(channel: Duplex, message: ControlMessage): void {
-  channel.write(lengthPrefixed(encode(message)));
+  const body = encode(message);
+  const prefix = Buffer.alloc(LENGTH_BYTES);
+  prefix.writeUInt32LE(body.length, 0);
+  channel.write(Buffer.concat([prefix, body]));
 }
 
 /** Calls `onMessage` for each whole control message read from the channel. */
 export function readControl(channel: Duplex, onMessage: (message: ControlMessage) => void): void {
-  const deframer = new Deframer({ maxFrameBytes: CONTROL_MAX_MESSAGE_BYTES });
+  // Chunks are joined only once a whole message is there: a 60 MiB message in 64 KiB reads is copied once, not a thousand times.
+  let chunks: Buffer[] = [];
+  let buffered = 0;
   channel.on('data', (chunk: Buffer) => {
     try {
-      for (const item of deframer.push(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength))) {
-        if (!item.ok) throw item.error;
-        onMessage(decode(item.bytes) as ControlMessage);
+      chunks.push(chunk);
+      buffered += chunk.length;
+      while (buffered >= LENGTH_BYTES) {
+        const head = chunks[0]!.length >= LENGTH_BYTES ? chunks[0]! : Buffer.concat(chunks);
+        const length = head.readUInt32LE(0);
+        if (length > CONTROL_MAX_MESSAGE_BYTES) throw new Error(`control message of ${length} bytes > ${CONTROL_MAX_MESSAGE_BYTES}`);
+        if (buffered < LENGTH_BYTES + length) break;
+        const all = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
+        const rest = all.subarray(LENGTH_BYTES + length);
+        chunks = rest.length ? [rest] : [];
+        buffered = rest.length;
+        // A plain Uint8Array view, so binary values decode as Uint8Array (not Buffer), as they always have.
+        onMessage(decode(new Uint8Array(all.buffer, all.byteOffset + LENGTH_BYTES, length)) as ControlMessage);
       }
     } catch (error) {
       // A garbled channel is a broken peer, not a crash of the harness: close it, and callers see the close.
