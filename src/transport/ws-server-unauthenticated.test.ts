@@ -64,28 +64,25 @@ describe('unauthenticated sockets', () => {
     expect(server!.stats.pendingDropped).toBeGreaterThanOrEqual(1_100 - 64);
   });
 
-  it('answers each failed authentication from a source later than the last, logs each, and keeps the token holder unaffected', async () => {
-    const { url } = await start({ authFailureDelayMs: 40, authFailureMaxDelayMs: 160 });
-    const delays: number[] = [];
-    for (let i = 0; i < 4; i++) {
-      const { status, ms } = await attempt(url, `wrong-${i}`);
-      expect(status).toBe(401);
-      delays.push(ms);
-    }
-    expect(delays[0]).toBeGreaterThanOrEqual(40);
-    expect(delays[1]).toBeGreaterThanOrEqual(80);
-    expect(delays[2]).toBeGreaterThanOrEqual(160);
-    expect(delays[3]).toBeGreaterThanOrEqual(160); // the ceiling
-    expect(logged).toHaveLength(4);
-    expect(logged[1]).toBe('termwire: authentication failed from 127.0.0.1 (wrong token); failure 2 from it, answered after 80ms');
+  it('judges each attempt from a network that failed later than the last, however many sockets it opens at once, and logs each failure', async () => {
+    const { url } = await start({ authFailureDelayMs: 40, authFailureMaxDelayMs: 160, authFailuresPerSecond: 1000 });
+    expect((await attempt(url, 'wrong-0')).status).toBe(401); // judged at once: loopback had no failure
+    // Eight guesses in parallel: judged one at a time, each wait doubling to the 160 ms ceiling, so the last answer comes after their sum.
+    const started = performance.now();
+    const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(url, `wrong-${i + 1}`)));
+    expect(answers.map((a) => a.status)).toEqual(Array(8).fill(401));
+    expect(performance.now() - started).toBeGreaterThanOrEqual(40 + 80 + 160 * 5);
+    expect(server!.stats.authDeferred).toBe(8);
+    expect(logged).toHaveLength(9);
+    expect(logged[1]).toBe('termwire: authentication failed from 127.0.0.1 (wrong token); failure 2 from loopback, whose next attempt is judged after 80ms');
+    // The token holder on the same network waits its turn too (at most the ceiling past the queue), then gets in.
     const good = await attempt(url, TOKEN);
     expect(good.status).toBe(101);
-    expect(good.ms).toBeLessThan(160); // the right token is never held back
   });
 });
 
 describe('AuthThrottle', () => {
-  const options = { authFailureDelayMs: 100, authFailureMaxDelayMs: 1_000, authFailureForgetMs: 10_000, authLogLinesPerMinute: 2 };
+  const options = { authFailureDelayMs: 100, authFailureMaxDelayMs: 1_000, authFailureForgetMs: 10_000, authFailuresPerSecond: 10, authLogLinesPerMinute: 2 };
 
   it('logs at most authLogLinesPerMinute lines, then one line counting the rest', () => {
     let now = 0;
@@ -95,14 +92,34 @@ describe('AuthThrottle', () => {
     expect(lines).toHaveLength(2);
     now = 60_000;
     throttle.failed('10.0.0.1', 'wrong token');
-    expect(lines.slice(2)).toEqual(['termwire: 3 more authentication failures in the last minute not logged', 'termwire: authentication failed from 10.0.0.1 (wrong token); failure 1 from it, answered after 100ms']); // quiet past authFailureForgetMs: forgiven
+    expect(lines.slice(2)).toEqual(['termwire: 3 more authentication failures in the last minute not logged', 'termwire: authentication failed from 10.0.0.1 (wrong token); failure 1 from 10.0.0.0/24, whose next attempt is judged after 100ms']); // quiet past authFailureForgetMs: forgiven
   });
 
-  it('keeps sources apart and forgives one that stayed quiet for authFailureForgetMs', () => {
+  it('keeps networks apart (a /24 is one), and forgives one that stayed quiet for authFailureForgetMs', () => {
     let now = 0;
     const throttle = new AuthThrottle(options, () => {}, () => now);
-    expect([throttle.failed('a', 'x'), throttle.failed('a', 'x'), throttle.failed('b', 'x')]).toEqual([100, 200, 100]);
+    expect([throttle.failed('10.0.0.1', 'x'), throttle.failed('10.0.0.99', 'x'), throttle.failed('10.0.1.1', 'x')]).toEqual([100, 200, 100]);
     now = 10_001;
-    expect(throttle.failed('a', 'x')).toBe(100);
+    expect(throttle.failed('10.0.0.1', 'x')).toBe(100);
+  });
+
+  it('judges nothing later for a network that never failed; gives one that did one turn per attempt, each wait doubling', () => {
+    let now = 0;
+    const throttle = new AuthThrottle({ ...options, authFailuresPerSecond: 1000 }, () => {}, () => now);
+    expect(throttle.admit('10.0.0.1')).toBe(0);
+    throttle.failed('10.0.0.1', 'x'); // next attempt after 100 ms
+    throttle.failed('10.0.0.2', 'x'); // the same /24: two failures, the next attempt after 200 ms
+    // Each attempt waiting doubles the wait after it, as a failure would: 200, then 400 more, then 800 more.
+    expect([throttle.admit('10.0.0.3'), throttle.admit('10.0.0.4'), throttle.admit('10.0.0.5')]).toEqual([200, 600, 1400]);
+    expect(throttle.admit('10.9.9.9')).toBe(0);
+  });
+
+  it('spaces attempts over all networks while any failed recently: authFailuresPerSecond', () => {
+    const now = 0;
+    const throttle = new AuthThrottle({ ...options, authFailureDelayMs: 1 }, () => {}, () => now);
+    // Ten networks that each failed once: each attempt waits for the host-wide turn, 100 ms apart at 10 per second.
+    for (let i = 0; i < 10; i++) throttle.failed(`10.0.${i}.1`, 'x');
+    const waits = Array.from({ length: 10 }, (_, i) => throttle.admit(`10.0.${i}.2`));
+    expect(waits).toEqual(Array.from({ length: 10 }, (_, i) => 1 + i * 100));
   });
 });

@@ -24,12 +24,14 @@ export interface WsServerOptions {
   readonly maxPendingSockets: number;
   /** A socket not authenticated (upgraded with the right token) this long after it connected is dropped. Default 5000 ms. */
   readonly handshakeTimeoutMs: number;
-  /** The first failed authentication from a source address is answered after this; each further one doubles it. Default 100 ms. */
+  /** After a failed authentication from a network (IPv4 /24, IPv6 /64, loopback), its next attempt is judged this much later, and attempts are judged one at a time; each further failure doubles it. Default 100 ms. */
   readonly authFailureDelayMs: number;
-  /** The longest a failed authentication is held before its 401. Default 5000 ms. */
+  /** The longest wait before an attempt from a failing network is judged. Default 5000 ms. */
   readonly authFailureMaxDelayMs: number;
-  /** A source without a failure for this long starts again from authFailureDelayMs. Default 60000 ms. */
+  /** A network without a failure for this long starts again from no delay. Default 60000 ms. */
   readonly authFailureForgetMs: number;
+  /** Over all networks, while any failed within authFailureForgetMs: attempts judged per second at most. Default 20. */
+  readonly authFailuresPerSecond: number;
   /** Failed authentications logged per minute; the rest are counted in one line. Default 20. */
   readonly authLogLinesPerMinute: number;
   /** On close(), sockets still open this long after their close frame are destroyed. Default 500 ms. */
@@ -55,6 +57,7 @@ export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
   authFailureDelayMs: 100,
   authFailureMaxDelayMs: 5_000,
   authFailureForgetMs: 60_000,
+  authFailuresPerSecond: 20,
   authLogLinesPerMinute: 20,
   closeGraceMs: 500,
   maxIncompleteMessageBytes: 64 * 1024 * 1024,
@@ -78,6 +81,8 @@ export interface StartWsServerOptions extends Readonly<Partial<WsServerOptions>>
 /** What the server refused or dropped; only grows. */
 export interface WsServerStats {
   authRefused: number;
+  /** Upgrades held before their token was judged, their network having failed recently. */
+  authDeferred: number;
   textMessagesRefused: number;
   oversizedClosed: number;
   livenessDropped: number;
@@ -125,7 +130,7 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0 };
+  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0 };
   const links = new Set<WsServerLink>();
   const sockets = new Set<Socket>();
   const pending = new PendingSockets(opts, stats);
@@ -146,23 +151,29 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
 
   http.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
     if (closing) return void socket.destroy();
-    if (!tokenMatches(request, expected)) {
-      stats.authRefused++;
-      const address = socket.remoteAddress ?? 'unknown';
-      const delay = throttle.failed(address, request.headers.authorization ? 'wrong token' : 'no bearer token');
-      // Held, still pending: the handshake deadline and the pending cap keep applying to it.
-      const timer = setTimeout(() => refuse(socket, '401 Unauthorized'), delay);
-      socket.once('close', () => clearTimeout(timer));
-      return;
-    }
-    pending.authenticated(socket);
-    wss.handleUpgrade(request, socket, head, (ws) => {
-      const link = new WsServerLink(ws, opts, stats);
-      links.add(link);
-      unfinished.watch(link, ws);
-      ws.once('close', () => links.delete(link));
-      options.onLink(link, { remoteAddress: request.socket.remoteAddress ?? '', remotePort: request.socket.remotePort ?? 0 });
-    });
+    const address = socket.remoteAddress ?? 'unknown';
+    const judge = () => {
+      if (closing || socket.destroyed) return void socket.destroy();
+      if (!tokenMatches(request, expected)) {
+        stats.authRefused++;
+        throttle.failed(address, request.headers.authorization ? 'wrong token' : 'no bearer token');
+        return refuse(socket, '401 Unauthorized');
+      }
+      pending.authenticated(socket);
+      wss.handleUpgrade(request, socket, head, (ws) => {
+        const link = new WsServerLink(ws, opts, stats);
+        links.add(link);
+        unfinished.watch(link, ws);
+        ws.once('close', () => links.delete(link));
+        options.onLink(link, { remoteAddress: request.socket.remoteAddress ?? '', remotePort: request.socket.remotePort ?? 0 });
+      });
+    };
+    // A network that failed recently waits its turn before its token is judged. Held, still pending: the handshake deadline and the pending cap keep applying.
+    const wait = throttle.admit(address);
+    if (wait <= 0) return judge();
+    stats.authDeferred++;
+    const timer = setTimeout(judge, wait);
+    socket.once('close', () => clearTimeout(timer));
   });
 
   await new Promise<void>((resolve, reject) => {
