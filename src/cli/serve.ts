@@ -2,6 +2,7 @@ import { parseArgs } from 'node:util';
 import { HostRuntime } from '../host/runtime.js';
 import { PtyBackend } from '../host/pty-backend.js';
 import { startWsServer, type WsServer } from '../transport/ws-server.js';
+import { networkSource } from '../transport/network-source.js';
 import { shellProblem } from './shell-check.js';
 import { DEFAULT_TOKEN_FILE, readOrCreateToken, TokenFileError } from './token-file.js';
 
@@ -66,7 +67,7 @@ export async function run(args: string[]): Promise<number> {
   const host = new HostRuntime({ terminals: (name) => (TERMINAL_NAME.test(name) ? new PtyBackend({ command }) : undefined) });
   let server: WsServer;
   try {
-    server = await startWsServer({ host: values.host!, port, token, onLink: (link) => host.accept(link), log: (line) => process.stderr.write(line + '\n') });
+    server = await startWsServer({ host: values.host!, port, token, onLink: (link, peer) => host.accept(link, { source: networkSource(peer.remoteAddress) }), log: (line) => process.stderr.write(line + '\n') });
   } catch (e) {
     await host.close();
     const code = (e as NodeJS.ErrnoException).code;

@@ -19,6 +19,13 @@ import type { TerminalLookup } from './runtime.js';
 import { screenSizeRefusal } from './screen-limits.js';
 
 /** What a connection needs from the runtime. */
+/**
+ * Who a terminal is started for, as maxTerminalsPerConnection counts it: the
+ * connection's network (a string from the transport) when it has one, so a
+ * reconnect does not start the count again; else the connection itself.
+ */
+export type Starter = object | string;
+
 export interface ConnectionHost {
   readonly limits: HostLimits;
   readonly counters: HostCounters;
@@ -27,7 +34,7 @@ export interface ConnectionHost {
   readonly projections: ProjectionRegistry;
   readonly ledger: InputLedger;
   /** The terminal by name, started on first use on behalf of `starter`, or why not (see TerminalLookup). */
-  terminalFor(name: string, starter: object): TerminalLookup;
+  terminalFor(name: string, starter: Starter): TerminalLookup;
   connectionClosed(connection: HostConnection): void;
 }
 
@@ -47,10 +54,15 @@ export class HostConnection implements StreamContext {
   private readonly errorReplies: RateBucket;
   private readonly snapshotRequests: RateBucket;
 
+  /** What started terminals count against (see Starter). */
+  private readonly starter: Starter;
+
   constructor(
     private readonly link: FrameLink,
     private readonly host: ConnectionHost,
+    source?: string,
   ) {
+    this.starter = source ?? this;
     this.window = new FlowWindow(host.limits.connectionWindowInitialBytes, host.limits.connectionWindowMaxBytes);
     this.guard = new LinkGuard(link, host.limits, { drained: () => this.drained(), overLimit: (reason, message) => this.closeForLimit(reason, message) });
     this.errorReplies = new RateBucket(host.limits.maxErrorRepliesPerSecond);
@@ -249,7 +261,7 @@ export class HostConnection implements StreamContext {
     }
     const viewportRefusal = request.viewport && screenSizeRefusal(request.viewport.cols, request.viewport.rows, this.host.limits);
     if (viewportRefusal) return this.refuseSize(streamId, viewportRefusal);
-    const found = this.host.terminalFor(request.terminal, this);
+    const found = this.host.terminalFor(request.terminal, this.starter);
     if ('refused' in found) return this.sendError(streamId, found.refused, found.message);
     const { terminal } = found;
     this.closedIds.delete(streamId);

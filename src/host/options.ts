@@ -57,7 +57,7 @@ export interface HostLimits {
   readonly maxQueuedInputBytes: number;
   /** Running terminals on this host; a Subscribe that would start one more gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
   readonly maxTerminals: number;
-  /** Running terminals one connection started; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
+  /** Running terminals one connection started, or its network when the transport names it (see HostRuntime.accept): a terminal counts until it ends, across reconnects; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
   readonly maxTerminalsPerConnection: number;
   /** A terminal with no subscriber for this long is ended (its name then starts a new one). Default 1 hour. */
   readonly detachedTerminalIdleMs: number;

@@ -7,7 +7,7 @@ import type { SendGateMode } from '../capabilities/send-gate.js';
 import { InputLedger } from '../delivery/ledger.js';
 import { resolveDeliveryOptions, type DeliveryOptions } from '../delivery/options.js';
 import type { FrameLink } from '../transport/link.js';
-import { type ConnectionHost, HostConnection } from './host-connection.js';
+import { type ConnectionHost, HostConnection, type Starter } from './host-connection.js';
 import { HostedTerminal } from './hosted-terminal.js';
 import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
 import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostErrorCode, type HostLimits, newCounters } from './options.js';
@@ -59,8 +59,8 @@ export class HostRuntime implements ConnectionHost {
   readonly counters: HostCounters = newCounters();
   private readonly terminals = new Map<string, HostedTerminal>();
   private screenThread: ScreenThread | undefined;
-  /** Who started each running terminal, for maxTerminalsPerConnection. */
-  private readonly startedBy = new Map<HostedTerminal, object>();
+  /** Who started each running terminal, for maxTerminalsPerConnection: kept until the terminal ends, whatever becomes of the connection. */
+  private readonly startedBy = new Map<HostedTerminal, Starter>();
   private readonly idleTimers = new Map<HostedTerminal, NodeJS.Timeout>();
   private readonly connections = new Set<HostConnection>();
   private closed = false;
@@ -75,13 +75,17 @@ export class HostRuntime implements ConnectionHost {
     this.ledger = new InputLedger(options.ledgerId ?? randomUUID(), resolveDeliveryOptions(options.delivery));
   }
 
-  /** Serves one client over `link` until either side closes it. */
-  accept(link: FrameLink): HostConnection {
+  /**
+   * Serves one client over `link` until either side closes it. `peer.source`
+   * names the network it came from (the transport's networkSource): terminals
+   * it starts count against that network, across reconnects.
+   */
+  accept(link: FrameLink, peer: { readonly source?: string } = {}): HostConnection {
     if (this.closed) {
       link.close('host closed');
       throw new Error('HostRuntime.accept after close()');
     }
-    const connection = new HostConnection(link, this);
+    const connection = new HostConnection(link, this, peer.source);
     this.connections.add(connection);
     return connection;
   }
@@ -98,7 +102,7 @@ export class HostRuntime implements ConnectionHost {
   }
 
   /** The running terminal by name, or a new one started on behalf of `starter` when the limits allow. */
-  terminalFor(name: string, starter: object): TerminalLookup {
+  terminalFor(name: string, starter: Starter): TerminalLookup {
     if (this.closed) return { refused: 'TERMINAL_NOT_FOUND', message: 'the host is shutting down' };
     const existing = this.terminals.get(name);
     if (existing) return { terminal: existing };
@@ -154,7 +158,7 @@ export class HostRuntime implements ConnectionHost {
     return this.closing;
   }
 
-  private startRefusal(starter: object): TerminalLookup | undefined {
+  private startRefusal(starter: Starter): TerminalLookup | undefined {
     const { maxTerminals, maxTerminalsPerConnection } = this.limits;
     if (this.terminals.size >= maxTerminals) {
       return { refused: 'TERMINALS_PER_SERVER_LIMIT', message: `${this.terminals.size} running terminals, maxTerminals ${maxTerminals}` };
@@ -162,7 +166,8 @@ export class HostRuntime implements ConnectionHost {
     let mine = 0;
     for (const s of this.startedBy.values()) if (s === starter) mine++;
     if (starter !== this && mine >= maxTerminalsPerConnection) {
-      return { refused: 'TERMINALS_PER_CONNECTION_LIMIT', message: `${mine} running terminals started by this connection, maxTerminalsPerConnection ${maxTerminalsPerConnection}` };
+      const by = typeof starter === 'string' ? `from ${starter} (by this connection or an earlier one)` : 'by this connection';
+      return { refused: 'TERMINALS_PER_CONNECTION_LIMIT', message: `${mine} running terminals started ${by}, maxTerminalsPerConnection ${maxTerminalsPerConnection}` };
     }
     return undefined;
   }

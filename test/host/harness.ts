@@ -1,3 +1,4 @@
+import { networkSource } from '../../src/transport/network-source.js';
 import { HostRuntime, type HostRuntimeOptions } from '../../src/host/runtime.js';
 import { startWsServer, type WsServer, type WsServerOptions } from '../../src/transport/ws-server.js';
 import { RawPeer } from '../helpers/raw-peer.js';
@@ -12,9 +13,10 @@ export interface TestHost {
 }
 
 /** A real host runtime behind a real WebSocket server on loopback. */
-export async function startTestHost(options: HostRuntimeOptions, server: Partial<WsServerOptions> = {}): Promise<TestHost> {
+/** `bySource`: connections count against their network (as `termwire serve` does), not each on its own. */
+export async function startTestHost(options: HostRuntimeOptions, server: Partial<WsServerOptions> = {}, bySource = false): Promise<TestHost> {
   const host = new HostRuntime(options);
-  const ws = await startWsServer({ token: TEST_TOKEN, ...server, onLink: (link) => host.accept(link) });
+  const ws = await startWsServer({ token: TEST_TOKEN, ...server, onLink: (link, peer) => host.accept(link, bySource ? { source: networkSource(peer.remoteAddress) } : {}) });
   const peers: RawPeer[] = [];
   return {
     host,

@@ -68,6 +68,22 @@ describe('terminal lifecycle', () => {
     await subscribed(other, 1, 'b');
   });
 
+  it('counts terminals against the network they were started from, so a reconnect does not start the count again; an ended terminal frees its place', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a', 'b'), limits: { maxTerminalsPerConnection: 1, detachedTerminalIdleMs: 60_000 } }, {}, true);
+    const first = await testHost.connect();
+    await subscribed(first, 1, 'a');
+    first.close();
+    const again = await testHost.connect();
+    again.subscribe(1, 'b');
+    await again.waitFor(() => again.errors(1).length === 1, 'the refusal after reconnecting');
+    expect(again.errors(1)[0]).toBe('TERMINALS_PER_CONNECTION_LIMIT: 1 running terminals started from loopback (by this connection or an earlier one), maxTerminalsPerConnection 1');
+    // The detached terminal still counts until it ends; once it has, its place is free.
+    await subscribed(again, 2, 'a');
+    again.send('Input', 2, 'exit\r');
+    await waitFor(() => testHost!.host.terminalCount === 0, { what: 'terminal a ended' });
+    await subscribed(again, 3, 'b');
+  });
+
   it('ends a terminal nobody has subscribed to for detachedTerminalIdleMs, and only that one', async () => {
     testHost = await startTestHost({ terminals: scriptTerminals('watched', 'left'), limits: { detachedTerminalIdleMs: 50 } });
     const peer = await testHost.connect();
