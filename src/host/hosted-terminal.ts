@@ -58,6 +58,11 @@ export class HostedTerminal {
   private askingParsedSeq = false;
   private readsHeld = false;
   private currentTitle: string | undefined;
+  /** Resize coalescing (see resize). */
+  private lastResizeAt = -Infinity;
+  private pendingSize: { cols: number; rows: number } | undefined;
+  private resizeTimer: NodeJS.Timeout | undefined;
+  private disposed = false;
   private exitInfo: TerminalExit | undefined;
   private readonly subscribers = new Set<TerminalSubscriber>();
   private readonly detach: Array<() => void> = [];
@@ -117,13 +122,33 @@ export class HostedTerminal {
   }
 
   /** Resizes the PTY and the screen, or returns why not (RESIZE_TOO_LARGE) and allocates nothing. */
+  /**
+   * Resizes the terminal, or says why not. Sizes are applied at most once per
+   * minResizeIntervalMs: one that comes sooner waits for the end of the
+   * interval, and only the last one asked for by then is applied (a window
+   * dragged, or a client flooding ClaimViewport, costs one resize of the PTY
+   * and the screen, and one Resized per subscriber, per interval).
+   */
   resize(cols: number, rows: number): string | undefined {
     const refusal = screenSizeRefusal(cols, rows, this.limits);
     if (refusal) return refusal;
+    const wait = this.lastResizeAt + this.limits.minResizeIntervalMs - Date.now();
+    if (wait <= 0 && !this.pendingSize) return void this.applySize(cols, rows);
+    this.pendingSize = { cols, rows };
+    this.resizeTimer ??= setTimeout(() => {
+      this.resizeTimer = undefined;
+      const size = this.pendingSize;
+      this.pendingSize = undefined;
+      if (size && !this.disposed) this.applySize(size.cols, size.rows);
+    }, Math.max(0, wait));
+    return undefined;
+  }
+
+  private applySize(cols: number, rows: number): void {
+    this.lastResizeAt = Date.now();
     this.backend.resize(cols, rows);
     this.screen.resize(cols, rows);
     this.fanOut((s) => s.resized(cols, rows, this.hwm));
-    return undefined;
   }
 
   /**
@@ -141,6 +166,8 @@ export class HostedTerminal {
   }
 
   dispose(): void {
+    this.disposed = true;
+    clearTimeout(this.resizeTimer);
     for (const off of this.detach.splice(0)) off();
     this.subscribers.clear();
     this.backend.kill();

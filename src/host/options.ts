@@ -55,6 +55,8 @@ export interface HostLimits {
   readonly maxTitleBytes: number;
   /** Input queued toward one terminal whose program is not reading it; Input past it is not written (WRITE_UNAVAILABLE, or a resend request for exactly-once input) until the program reads. Default 1 MiB. */
   readonly maxQueuedInputBytes: number;
+  /** A terminal's size changes at most once per this interval; sizes asked for sooner are coalesced, the last one winning, and applied at its end (Resize, ClaimViewport, a Subscribe viewport). Default 50 ms. */
+  readonly minResizeIntervalMs: number;
   /** Running terminals on this host; a Subscribe that would start one more gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
   readonly maxTerminals: number;
   /** Running terminals one connection started, or its network when the transport names it (see HostRuntime.accept): a terminal counts until it ends, across reconnects; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
@@ -94,6 +96,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   maxSnapshotRequestsPerSecond: 20,
   maxTitleBytes: 4 * KiB,
   maxQueuedInputBytes: 1 * MiB,
+  minResizeIntervalMs: 50,
   maxTerminals: 64,
   maxTerminalsPerConnection: 16,
   detachedTerminalIdleMs: 60 * 60 * 1000,
