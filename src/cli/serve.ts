@@ -4,6 +4,7 @@ import { PtyBackend } from '../host/pty-backend.js';
 import { startWsServer, type WsServer } from '../transport/ws-server.js';
 import { networkSource } from '../transport/network-source.js';
 import { shellProblem } from './shell-check.js';
+import { armShutdownWatchdog } from './shutdown-watchdog.js';
 import { DEFAULT_TOKEN_FILE, readOrCreateToken, TokenFileError } from './token-file.js';
 
 const HELP = `Usage: termwire serve [--port N] [--host ADDR] [--token-file PATH] [--shell CMD]
@@ -30,6 +31,8 @@ within 2 s; a second signal exits at once.
 
 /** After the first signal the process exits by this deadline, whatever the peers do. */
 const SHUTDOWN_DEADLINE_MS = 1_800;
+/** Past this the watchdog thread kills the process, even if the main thread is too busy to run its own deadline. */
+const SHUTDOWN_WATCHDOG_MS = 1_950;
 
 const TERMINAL_NAME = /^[A-Za-z0-9._-]{1,64}$/;
 
@@ -92,9 +95,11 @@ export async function run(args: string[]): Promise<number> {
   process.once('SIGINT', () => force('second signal'));
   process.once('SIGTERM', () => force('second signal'));
   const deadline = setTimeout(() => force(`shutdown took over ${SHUTDOWN_DEADLINE_MS}ms`), SHUTDOWN_DEADLINE_MS).unref();
+  const disarm = armShutdownWatchdog(SHUTDOWN_WATCHDOG_MS, `shutdown took over ${SHUTDOWN_WATCHDOG_MS}ms`);
   process.stderr.write(`termwire: ${signal}: closing connections and ending terminals\n`);
   await Promise.all([server.close(), host.close()]);
   clearTimeout(deadline);
+  disarm();
   // Everything is closed; a handle a dependency still holds must not keep the process up.
   setTimeout(() => process.exit(0), 100).unref();
   return 0;
