@@ -81,6 +81,40 @@ describe('unauthenticated sockets', () => {
   });
 });
 
+describe('authenticated connections (maxConnections, maxConnectionsPerSource)', () => {
+  /** Opens an authenticated connection and keeps it; resolves with its status, and the refusal's body when there is one. */
+  function held(url: string): Promise<{ status: number; body: string }> {
+    return new Promise((resolve, reject) => {
+      const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${TOKEN}` } });
+      ws.once('unexpected-response', (_req, res) => {
+        let body = '';
+        res.on('data', (b: Buffer) => (body += b.toString()));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body }));
+      });
+      ws.once('open', () => {
+        sockets.push((ws as unknown as { _socket: Socket })._socket);
+        resolve({ status: 101, body: '' });
+      });
+      ws.once('error', (e) => (e.message.includes('Unexpected server response') ? undefined : reject(e)));
+    });
+  }
+
+  it('answers one connection past maxConnectionsPerSource with 503 naming the limit; a place freed is taken again', async () => {
+    const { url } = await start({ maxConnectionsPerSource: 3 });
+    for (let i = 0; i < 3; i++) expect((await held(url)).status).toBe(101);
+    expect(await held(url)).toEqual({ status: 503, body: 'CONNECTIONS_PER_SOURCE_LIMIT: 3 connections open from loopback, maxConnectionsPerSource 3\n' });
+    expect(server!.stats.connectionsRefused).toBe(1);
+    sockets.pop()!.destroy();
+    await waitFor(async () => (await upgradeStatus(url, { Authorization: `Bearer ${TOKEN}` })) === 101, { what: 'a place freed by a closed connection' });
+  });
+
+  it('answers one connection past maxConnections with 503 CONNECTIONS_PER_SERVER_LIMIT', async () => {
+    const { url } = await start({ maxConnections: 2 });
+    for (let i = 0; i < 2; i++) expect((await held(url)).status).toBe(101);
+    expect(await held(url)).toEqual({ status: 503, body: 'CONNECTIONS_PER_SERVER_LIMIT: 2 connections open, maxConnections 2\n' });
+  });
+});
+
 describe('AuthThrottle', () => {
   const options = { authFailureDelayMs: 100, authFailureMaxDelayMs: 1_000, authFailureForgetMs: 10_000, authFailuresPerSecond: 10, authLogLinesPerMinute: 2 };
 

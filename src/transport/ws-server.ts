@@ -6,6 +6,7 @@ import { encodeFrame } from '../codec/header.js';
 import { Op } from '../codec/opcodes.js';
 import { encodePayload } from '../codec/payload.js';
 import { AuthThrottle } from './auth-throttle.js';
+import { networkSource } from './network-source.js';
 import type { FrameLink } from './link.js';
 import { toBytes, WsFrameLink } from './ws-link.js';
 
@@ -34,6 +35,10 @@ export interface WsServerOptions {
   readonly authFailuresPerSecond: number;
   /** Failed authentications logged per minute; the rest are counted in one line. Default 20. */
   readonly authLogLinesPerMinute: number;
+  /** Authenticated connections open at once; one more is answered 503 CONNECTIONS_PER_SERVER_LIMIT before it upgrades. Default 256. */
+  readonly maxConnections: number;
+  /** Authenticated connections open at once from one network (an IPv4 /24, an IPv6 /64, all of loopback); one more is answered 503 CONNECTIONS_PER_SOURCE_LIMIT. Default 64. */
+  readonly maxConnectionsPerSource: number;
   /** On close(), sockets still open this long after their close frame are destroyed. Default 500 ms. */
   readonly closeGraceMs: number;
   /**
@@ -58,6 +63,8 @@ export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
   authFailureMaxDelayMs: 5_000,
   authFailureForgetMs: 60_000,
   authFailuresPerSecond: 20,
+  maxConnections: 256,
+  maxConnectionsPerSource: 64,
   authLogLinesPerMinute: 20,
   closeGraceMs: 500,
   maxIncompleteMessageBytes: 64 * 1024 * 1024,
@@ -81,6 +88,8 @@ export interface StartWsServerOptions extends Readonly<Partial<WsServerOptions>>
 /** What the server refused or dropped; only grows. */
 export interface WsServerStats {
   authRefused: number;
+  /** Authenticated upgrades answered 503 for maxConnections or maxConnectionsPerSource. */
+  connectionsRefused: number;
   /** Upgrades held before their token was judged, their network having failed recently. */
   authDeferred: number;
   textMessagesRefused: number;
@@ -120,8 +129,11 @@ function tokenMatches(request: IncomingMessage, expectedDigest: Buffer): boolean
   return timingSafeEqual(sha256(match?.[1] ?? ''), expectedDigest) && match !== null;
 }
 
-function refuse(socket: Socket, status: string): void {
-  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\nWWW-Authenticate: Bearer\r\n\r\n`);
+/** Answers an upgrade with an HTTP error and closes the socket; `why` ("CODE: message") is the body, for a client that shows it. */
+function refuse(socket: Socket, status: string, why?: string): void {
+  const body = why ? `${why}\n` : '';
+  const challenge = status.startsWith('401') ? 'WWW-Authenticate: Bearer\r\n' : '';
+  socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\n${challenge}Content-Type: text/plain\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n${body}`);
   socket.destroy();
 }
 
@@ -130,8 +142,17 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0 };
+  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, connectionsRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0 };
   const links = new Set<WsServerLink>();
+  /** Authenticated connections by network, and in total, for maxConnectionsPerSource and maxConnections. */
+  const open = new Map<string, number>();
+  let openTotal = 0;
+  const connectionRefusal = (network: string): string | undefined => {
+    if (openTotal >= opts.maxConnections) return `CONNECTIONS_PER_SERVER_LIMIT: ${openTotal} connections open, maxConnections ${opts.maxConnections}`;
+    const fromNetwork = open.get(network) ?? 0;
+    if (fromNetwork >= opts.maxConnectionsPerSource) return `CONNECTIONS_PER_SOURCE_LIMIT: ${fromNetwork} connections open from ${network}, maxConnectionsPerSource ${opts.maxConnectionsPerSource}`;
+    return undefined;
+  };
   const sockets = new Set<Socket>();
   const pending = new PendingSockets(opts, stats);
   const unfinished = new UnfinishedMessages(opts, stats);
@@ -159,6 +180,21 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
         throttle.failed(address, request.headers.authorization ? 'wrong token' : 'no bearer token');
         return refuse(socket, '401 Unauthorized');
       }
+      const network = networkSource(address);
+      const over = connectionRefusal(network);
+      if (over) {
+        stats.connectionsRefused++;
+        return refuse(socket, `503 Service Unavailable`, over);
+      }
+      // Counted from here until the socket closes, upgraded or not: two upgrades at once cannot both take the last place.
+      open.set(network, (open.get(network) ?? 0) + 1);
+      openTotal++;
+      socket.once('close', () => {
+        openTotal--;
+        const left = (open.get(network) ?? 1) - 1;
+        if (left > 0) open.set(network, left);
+        else open.delete(network);
+      });
       pending.authenticated(socket);
       wss.handleUpgrade(request, socket, head, (ws) => {
         const link = new WsServerLink(ws, opts, stats);
