@@ -23,6 +23,8 @@ export interface TerminalLifecycleEvents {
   subscribersChanged?(terminal: HostedTerminal): void;
   /** Delivering an event to one subscriber threw (a host bug): the others were told, and the host goes on. */
   subscriberFailed?(terminal: HostedTerminal, error: unknown): void;
+  /** Why this terminal may not grow to cols x rows given the others (the host-wide screen budget), or undefined. */
+  sizeRefusal?(terminal: HostedTerminal, cols: number, rows: number): string | undefined;
 }
 
 /** Marks a title the host cut: a viewer sees it is not the whole of what the program set. */
@@ -130,7 +132,7 @@ export class HostedTerminal {
    * and the screen, and one Resized per subscriber, per interval).
    */
   resize(cols: number, rows: number): string | undefined {
-    const refusal = screenSizeRefusal(cols, rows, this.limits);
+    const refusal = screenSizeRefusal(cols, rows, this.limits) ?? this.events.sizeRefusal?.(this, cols, rows);
     if (refusal) return refusal;
     const wait = this.lastResizeAt + this.limits.minResizeIntervalMs - Date.now();
     if (wait <= 0 && !this.pendingSize) return void this.applySize(cols, rows);
@@ -142,6 +144,11 @@ export class HostedTerminal {
       if (size && !this.disposed) this.applySize(size.cols, size.rows);
     }, Math.max(0, wait));
     return undefined;
+  }
+
+  /** The size this terminal is resizing to (a coalesced size not yet applied), else its size: what the host-wide screen budget counts. */
+  get plannedSize(): { cols: number; rows: number } {
+    return this.pendingSize ?? { cols: this.cols, rows: this.rows };
   }
 
   private applySize(cols: number, rows: number): void {

@@ -37,6 +37,8 @@ export interface HostLimits {
   readonly maxScrollbackLines: number;
   /** Memory budget of one screen model, in cells: cols × (rows + scrollbackLines) (RESIZE_TOO_LARGE past it). Default 2,000,000. */
   readonly maxScreenCells: number;
+  /** Memory budget of all screens on the host together, in cells (the sum of maxScreenCells' measure over running terminals): a larger size past it is RESIZE_TOO_LARGE, a new terminal TERMINALS_PER_SERVER_LIMIT. Default 16,000,000. */
+  readonly maxTotalScreenCells: number;
   /** Streams one connection may have subscribed at once (TOO_MANY_STREAMS past it). Default 64. */
   readonly maxStreamsPerConnection: number;
   /** Bytes buffered on a link above which the host stops feeding it: output is dropped for a recovery snapshot, Error replies are dropped. Default 1 MiB. */
@@ -87,6 +89,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   maxRows: 1000,
   maxScrollbackLines: 10_000,
   maxScreenCells: 2_000_000,
+  maxTotalScreenCells: 16_000_000,
   maxStreamsPerConnection: 64,
   linkSoftBufferedBytes: 1 * MiB,
   linkHardBufferedBytes: 8 * MiB,
@@ -116,9 +119,9 @@ export const HOST_ERROR_CODES = {
   WRITE_UNAVAILABLE: 'the terminal refuses writes (it exited); for streams without writeUnavailable',
   TEXT_MESSAGE: 'a WebSocket text message; frames are binary messages (sent by the WebSocket server)',
   INTERNAL_ERROR: 'the host failed handling a frame; the connection stays usable',
-  RESIZE_TOO_LARGE: 'a Subscribe viewport, Resize or ClaimViewport past maxCols x maxRows or maxScreenCells; not applied (a Subscribe is refused)',
+  RESIZE_TOO_LARGE: 'a Subscribe viewport, Resize or ClaimViewport past maxCols x maxRows, maxScreenCells or maxTotalScreenCells; not applied (a Subscribe is refused)',
   TOO_MANY_STREAMS: 'a Subscribe past maxStreamsPerConnection; refused',
-  TERMINALS_PER_SERVER_LIMIT: 'Subscribe would start a terminal past maxTerminals; the message names both numbers',
+  TERMINALS_PER_SERVER_LIMIT: 'Subscribe would start a terminal past maxTerminals or maxTotalScreenCells; the message names both numbers',
   TERMINALS_PER_CONNECTION_LIMIT: 'Subscribe would start a terminal past maxTerminalsPerConnection; the message names both numbers',
 } as const;
 

@@ -11,7 +11,7 @@ import { type ConnectionHost, HostConnection, type Starter } from './host-connec
 import { HostedTerminal } from './hosted-terminal.js';
 import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
 import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostErrorCode, type HostLimits, newCounters } from './options.js';
-import { checkScreenLimits } from './screen-limits.js';
+import { checkScreenLimits, screenCells } from './screen-limits.js';
 import type { TerminalBackend } from './terminal.js';
 
 export interface HostRuntimeOptions {
@@ -114,6 +114,7 @@ export class HostRuntime implements ConnectionHost {
       exited: (t) => this.retire(t),
       subscribersChanged: (t) => this.watchIdle(t),
       subscriberFailed: () => void this.counters.internalErrors++,
+      sizeRefusal: (t, cols, rows) => this.screenBudgetRefusal(t, cols, rows),
     }, this.options.newInstanceId, (this.screenThread ??= ScreenThread.of(this.options.screenThread ?? 'worker')));
     this.terminals.set(name, terminal);
     this.startedBy.set(terminal, starter);
@@ -158,10 +159,30 @@ export class HostRuntime implements ConnectionHost {
     return this.closing;
   }
 
+  /** Cells the running terminals' screens may hold, all but `except`. */
+  private screenCellsInUse(except?: HostedTerminal): number {
+    let cells = 0;
+    for (const t of this.terminals.values()) if (t !== except) cells += screenCells(t.plannedSize.cols, t.plannedSize.rows, this.limits);
+    return cells;
+  }
+
+  /** A terminal may always shrink; it may grow only while all screens together stay within maxTotalScreenCells. */
+  private screenBudgetRefusal(terminal: HostedTerminal, cols: number, rows: number): string | undefined {
+    const wanted = screenCells(cols, rows, this.limits);
+    if (wanted <= screenCells(terminal.plannedSize.cols, terminal.plannedSize.rows, this.limits)) return undefined;
+    const total = this.screenCellsInUse(terminal) + wanted;
+    return total > this.limits.maxTotalScreenCells ? `${cols}x${rows} would bring the screens on this host to ${total} cells > maxTotalScreenCells ${this.limits.maxTotalScreenCells}` : undefined;
+  }
+
   private startRefusal(starter: Starter): TerminalLookup | undefined {
-    const { maxTerminals, maxTerminalsPerConnection } = this.limits;
+    const { maxTerminals, maxTerminalsPerConnection, maxTotalScreenCells } = this.limits;
     if (this.terminals.size >= maxTerminals) {
       return { refused: 'TERMINALS_PER_SERVER_LIMIT', message: `${this.terminals.size} running terminals, maxTerminals ${maxTerminals}` };
+    }
+    const inUse = this.screenCellsInUse();
+    const needed = screenCells(this.limits.defaultCols, this.limits.defaultRows, this.limits);
+    if (inUse + needed > maxTotalScreenCells) {
+      return { refused: 'TERMINALS_PER_SERVER_LIMIT', message: `the screens on this host hold ${inUse} cells and a new terminal needs ${needed} > maxTotalScreenCells ${maxTotalScreenCells}` };
     }
     let mine = 0;
     for (const s of this.startedBy.values()) if (s === starter) mine++;

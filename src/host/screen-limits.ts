@@ -7,11 +7,16 @@ import type { HostLimits } from './options.js';
  */
 export function screenSizeRefusal(cols: number, rows: number, limits: HostLimits): string | undefined {
   if (cols > limits.maxCols || rows > limits.maxRows) return `${cols}x${rows} > ${limits.maxCols}x${limits.maxRows}`;
-  const cells = cols * (rows + limits.scrollbackLines);
+  const cells = screenCells(cols, rows, limits);
   if (cells > limits.maxScreenCells) {
     return `${cols}x${rows} with ${limits.scrollbackLines} scrollback lines = ${cells} cells > maxScreenCells ${limits.maxScreenCells}`;
   }
   return undefined;
+}
+
+/** The cells a screen of this size may come to hold: its rows and its scrollback, each `cols` wide. */
+export function screenCells(cols: number, rows: number, limits: Pick<HostLimits, 'scrollbackLines'>): number {
+  return cols * (rows + limits.scrollbackLines);
 }
 
 /**
@@ -27,6 +32,9 @@ export function checkScreenLimits(limits: HostLimits): void {
   }
   if (limits.scrollbackLines > limits.maxScrollbackLines) {
     throw new RangeError(`scrollbackLines ${limits.scrollbackLines} > maxScrollbackLines ${limits.maxScrollbackLines}`);
+  }
+  if (limits.maxTotalScreenCells < limits.maxScreenCells) {
+    throw new RangeError(`maxTotalScreenCells ${limits.maxTotalScreenCells} < maxScreenCells ${limits.maxScreenCells}: no terminal could grow to its own limit`);
   }
   const refusal = screenSizeRefusal(limits.defaultCols, limits.defaultRows, limits);
   if (refusal) throw new RangeError(`the default terminal size does not fit the host limits: ${refusal}`);

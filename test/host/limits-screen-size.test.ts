@@ -47,3 +47,34 @@ describe('limit: terminal size and screen memory (maxCols, maxRows, maxScreenCel
     expect(abuser.isClosed).toBe(false);
   });
 });
+
+describe('limit: all screens together (maxTotalScreenCells)', () => {
+  let rig: LimitsRig;
+  afterEach(async () => rig?.close());
+
+  it('refuses growing past the host-wide budget with RESIZE_TOO_LARGE and a new terminal past it with TERMINALS_PER_SERVER_LIMIT; shrinking always applies', async () => {
+    // Room for two 1000x100 screens (1000 x 1100 cells each) and two 80x24 ones (80 x 1024), not a third large one.
+    const maxTotalScreenCells = 2 * 1000 * 1100 + 2 * 80 * 1024 + 50_000;
+    rig = await startLimitsRig({ maxTotalScreenCells });
+    const abuser = await rig.abuser();
+    for (const [id, name] of [[1, 'one'], [2, 'two'], [3, 'three']] as const) abuser.send('Subscribe', 0, { streamId: id, terminal: name });
+    await rig.healthy.waitFor(() => rig.host.terminalCount === 4, 'three more terminals');
+    abuser.send('Resize', 1, { cols: 1000, rows: 100 });
+    abuser.send('Resize', 2, { cols: 1000, rows: 100 });
+    abuser.send('Resize', 3, { cols: 1000, rows: 100 });
+    await rig.healthy.waitFor(() => abuser.errorsWithCode('RESIZE_TOO_LARGE').length === 1, 'the third growth refused');
+    expect(abuser.errorsWithCode('RESIZE_TOO_LARGE')[0]).toMatch(new RegExp(`^RESIZE_TOO_LARGE: 1000x100 would bring the screens on this host to \\d+ cells > maxTotalScreenCells ${maxTotalScreenCells}$`));
+    await rig.healthy.waitFor(() => rig.host.terminal('one')!.cols === 1000 && rig.host.terminal('two')!.cols === 1000, 'the first two grown');
+    expect(rig.host.terminal('three')!.cols).toBe(80);
+    // A new terminal does not fit either.
+    abuser.send('Subscribe', 0, { streamId: 4, terminal: 'four' });
+    await rig.healthy.waitFor(() => abuser.errorsWithCode('TERMINALS_PER_SERVER_LIMIT').length === 1, 'the new terminal refused');
+    expect(abuser.errorsWithCode('TERMINALS_PER_SERVER_LIMIT')[0]).toMatch(new RegExp(`a new terminal needs 81920 > maxTotalScreenCells ${maxTotalScreenCells}$`));
+    // Shrinking one makes room for the third to grow.
+    abuser.send('Resize', 1, { cols: 80, rows: 24 });
+    await rig.healthy.waitFor(() => rig.host.terminal('one')!.cols === 80, 'the shrink applied');
+    abuser.send('Resize', 3, { cols: 1000, rows: 100 });
+    await rig.healthy.waitFor(() => rig.host.terminal('three')!.cols === 1000, 'the third grown once there was room');
+    expect(await rig.echo()).toBeLessThan(5000);
+  });
+});
