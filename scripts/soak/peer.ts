@@ -49,10 +49,10 @@ export class SoakPeer {
     });
   }
 
-  /** Connects, or resolves with how the server refused. */
-  static connect(url: string, token: string): Promise<SoakPeer | Ending> {
+  /** Connects (from `localAddress` when given), or resolves with how the server refused. */
+  static connect(url: string, token: string, localAddress?: string): Promise<SoakPeer | Ending> {
     return new Promise((resolve) => {
-      const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${token}` }, perMessageDeflate: false, handshakeTimeout: 5000 });
+      const ws = new WebSocket(url, { headers: { Authorization: `Bearer ${token}` }, perMessageDeflate: false, handshakeTimeout: 5000, ...(localAddress ? { localAddress } : {}) });
       ws.once('open', () => resolve(new SoakPeer(ws)));
       ws.once('unexpected-response', (_req, res) => {
         res.resume();

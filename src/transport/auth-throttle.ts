@@ -7,6 +7,8 @@ export interface AuthThrottleOptions {
   readonly authFailureForgetMs: number;
   readonly authFailuresPerSecond: number;
   readonly authLogLinesPerMinute: number;
+  /** An attempt that would wait longer than this is refused at once (it would time out unjudged anyway). */
+  readonly handshakeTimeoutMs: number;
 }
 
 interface Failing {
@@ -21,21 +23,34 @@ interface Failing {
 /** Networks remembered at most; the least recently failing is forgotten first. */
 const MAX_SOURCES = 10_000;
 const MINUTE_MS = 60_000;
+const SECOND_MS = 1_000;
+
+/** When an attempt may be judged: now (0), after a wait (ms), or never (refused at once, unjudged). */
+export type Admission = number | 'refuse';
 
 /**
- * Guessing is slowed where it happens: before a token is judged. A network
- * (networkSource: an IPv4 /24, an IPv6 /64, all of loopback) that failed
- * recently has its attempts judged one at a time, each after a delay that
- * doubles with every failure up to a ceiling, however many sockets it opens
- * at once: waiting ones stay pending sockets, under the pending cap and the
- * handshake deadline. Over all networks, while any failed recently, at most
- * authFailuresPerSecond attempts are judged per second. A network that stayed
- * quiet for authFailureForgetMs is forgiven. Each failure is logged as one
- * line, at most authLogLinesPerMinute, then one line says how many were left out.
+ * Guessing is slowed where it happens: before a token is judged.
+ *  - A network (networkSource: an IPv4 /24, an IPv6 /64, a loopback address)
+ *    that failed recently has its attempts judged one at a time, each after a
+ *    wait that doubles with every failure and every attempt already waiting,
+ *    up to authFailureMaxDelayMs; opening many sockets at once gains nothing.
+ *  - In total: once more than authFailuresPerSecond failures came in the last
+ *    second (a guesser spread over many networks), every attempt, from any
+ *    network, waits for a host-wide turn, authFailuresPerSecond of them a second.
+ *  - An attempt whose turn is further off than the handshake deadline is
+ *    refused at once without being judged (it would time out anyway), so
+ *    waiting sockets never pile up.
+ * A network that stayed quiet for authFailureForgetMs is forgiven; a network
+ * with no recent failure is never held while the total stays under its rate.
+ * Each failure is logged as one line, at most authLogLinesPerMinute, then one
+ * line says how many were left out.
  */
 export class AuthThrottle {
   private readonly sources = new Map<string, Failing>();
-  private readonly total: Failing = { failures: 0, lastFailureAt: -Infinity, nextJudgeAt: 0, turns: 0 };
+  private totalNextJudgeAt = 0;
+  private secondStart = 0;
+  private failuresThisSecond = 0;
+  private failuresLastSecond = 0;
   private windowStart = 0;
   private linesInWindow = 0;
   private suppressed = 0;
@@ -46,33 +61,46 @@ export class AuthThrottle {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** How long an attempt from `address` must wait before its token is judged; reserves its turn. 0 for a network with no recent failure. */
-  admit(address: string): number {
+  /** When an attempt from `address` may have its token judged; reserves its turn. */
+  admit(address: string): Admission {
     const now = this.now();
     const source = this.recent(networkSource(address), now);
-    if (!source) return 0;
-    const slot = Math.max(now, source.nextJudgeAt, this.recentTotal(now) ? this.total.nextJudgeAt : 0);
-    source.turns++;
-    source.nextJudgeAt = slot + this.delayAfter(source.failures + source.turns);
-    this.total.nextJudgeAt = slot + 1000 / this.options.authFailuresPerSecond;
+    const crowded = this.failuresPerSecond(now) > this.options.authFailuresPerSecond;
+    if (!source && !crowded) return 0;
+    const slot = Math.max(now, source?.nextJudgeAt ?? 0, crowded || source ? this.totalNextJudgeAt : 0);
+    if (slot - now > this.options.handshakeTimeoutMs) return 'refuse';
+    if (source) {
+      source.turns++;
+      source.nextJudgeAt = slot + this.delayAfter(source.failures + source.turns);
+    }
+    this.totalNextJudgeAt = slot + SECOND_MS / this.options.authFailuresPerSecond;
     return slot - now;
   }
 
-  /** Records a failed attempt from `address`; returns the delay its network's next attempt waits. */
+  /** Records a failed attempt from `address`; returns the wait its network's next attempt starts from. */
   failed(address: string, why: string): number {
     const now = this.now();
     const network = networkSource(address);
     const before = this.recent(network, now);
     this.sources.delete(network);
     const failures = (before?.failures ?? 0) + 1;
-    const source: Failing = { failures, lastFailureAt: now, nextJudgeAt: Math.max(before?.nextJudgeAt ?? 0, now + this.delayAfter(failures)), turns: Math.max(0, (before?.turns ?? 0) - 1) };
-    this.sources.set(network, source);
+    this.sources.set(network, { failures, lastFailureAt: now, nextJudgeAt: Math.max(before?.nextJudgeAt ?? 0, now + this.delayAfter(failures)), turns: Math.max(0, (before?.turns ?? 0) - 1) });
     if (this.sources.size > MAX_SOURCES) this.sources.delete(this.sources.keys().next().value!);
-    this.total.failures++;
-    this.total.lastFailureAt = now;
-    const delay = this.delayAfter(source.failures);
-    this.logLine(now, `termwire: authentication failed from ${address} (${why}); failure ${source.failures} from ${network}, whose next attempt is judged after ${delay}ms`);
+    this.failuresPerSecond(now);
+    this.failuresThisSecond++;
+    const delay = this.delayAfter(failures);
+    this.logLine(now, `termwire: authentication failed from ${address} (${why}); failure ${failures} from ${network}, whose next attempt is judged after ${delay}ms`);
     return delay;
+  }
+
+  /** Failures in the last whole second, or in this one once it has more. */
+  private failuresPerSecond(now: number): number {
+    if (now - this.secondStart >= SECOND_MS) {
+      this.failuresLastSecond = now - this.secondStart < 2 * SECOND_MS ? this.failuresThisSecond : 0;
+      this.failuresThisSecond = 0;
+      this.secondStart = now;
+    }
+    return Math.max(this.failuresLastSecond, this.failuresThisSecond);
   }
 
   private recent(network: string, now: number): Failing | undefined {
@@ -82,10 +110,6 @@ export class AuthThrottle {
       return undefined;
     }
     return source;
-  }
-
-  private recentTotal(now: number): boolean {
-    return now - this.total.lastFailureAt <= this.options.authFailureForgetMs;
   }
 
   private delayAfter(failures: number): number {

@@ -72,9 +72,9 @@ describe('unauthenticated sockets', () => {
     const answers = await Promise.all(Array.from({ length: 8 }, (_, i) => attempt(url, `wrong-${i + 1}`)));
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(401));
     expect(performance.now() - started).toBeGreaterThanOrEqual(40 + 80 + 160 * 5);
-    expect(server!.stats.authDeferred).toBe(8);
+    expect(server!.stats.authDeferred).toBeGreaterThanOrEqual(7); // the first may arrive after its turn came
     expect(logged).toHaveLength(9);
-    expect(logged[1]).toBe('termwire: authentication failed from 127.0.0.1 (wrong token); failure 2 from loopback, whose next attempt is judged after 80ms');
+    expect(logged[1]).toBe('termwire: authentication failed from 127.0.0.1 (wrong token); failure 2 from 127.0.0.1, whose next attempt is judged after 80ms');
     // The token holder on the same network waits its turn too (at most the ceiling past the queue), then gets in.
     const good = await attempt(url, TOKEN);
     expect(good.status).toBe(101);
@@ -102,7 +102,7 @@ describe('authenticated connections (maxConnections, maxConnectionsPerSource)', 
   it('answers one connection past maxConnectionsPerSource with 503 naming the limit; a place freed is taken again', async () => {
     const { url } = await start({ maxConnectionsPerSource: 3 });
     for (let i = 0; i < 3; i++) expect((await held(url)).status).toBe(101);
-    expect(await held(url)).toEqual({ status: 503, body: 'CONNECTIONS_PER_SOURCE_LIMIT: 3 connections open from loopback, maxConnectionsPerSource 3\n' });
+    expect(await held(url)).toEqual({ status: 503, body: 'CONNECTIONS_PER_SOURCE_LIMIT: 3 connections open from 127.0.0.1, maxConnectionsPerSource 3\n' });
     expect(server!.stats.connectionsRefused).toBe(1);
     sockets.pop()!.destroy();
     await waitFor(async () => (await upgradeStatus(url, { Authorization: `Bearer ${TOKEN}` })) === 101, { what: 'a place freed by a closed connection' });
@@ -116,7 +116,7 @@ describe('authenticated connections (maxConnections, maxConnectionsPerSource)', 
 });
 
 describe('AuthThrottle', () => {
-  const options = { authFailureDelayMs: 100, authFailureMaxDelayMs: 1_000, authFailureForgetMs: 10_000, authFailuresPerSecond: 10, authLogLinesPerMinute: 2 };
+  const options = { authFailureDelayMs: 100, authFailureMaxDelayMs: 1_000, authFailureForgetMs: 10_000, authFailuresPerSecond: 10, authLogLinesPerMinute: 2, handshakeTimeoutMs: 5_000 };
 
   it('logs at most authLogLinesPerMinute lines, then one line counting the rest', () => {
     let now = 0;
@@ -148,12 +148,25 @@ describe('AuthThrottle', () => {
     expect(throttle.admit('10.9.9.9')).toBe(0);
   });
 
-  it('spaces attempts over all networks while any failed recently: authFailuresPerSecond', () => {
+  it('in total: past authFailuresPerSecond failures in a second, every attempt waits for a host-wide turn, from any network', () => {
     const now = 0;
     const throttle = new AuthThrottle({ ...options, authFailureDelayMs: 1 }, () => {}, () => now);
-    // Ten networks that each failed once: each attempt waits for the host-wide turn, 100 ms apart at 10 per second.
+    // Ten networks that each failed once (not past the rate): each network's next attempt takes a host-wide turn, 100 ms apart at 10 per second.
     for (let i = 0; i < 10; i++) throttle.failed(`10.0.${i}.1`, 'x');
+    expect(throttle.admit('10.9.9.9')).toBe(0); // a network that never failed is not held while the total stays at the rate
     const waits = Array.from({ length: 10 }, (_, i) => throttle.admit(`10.0.${i}.2`));
     expect(waits).toEqual(Array.from({ length: 10 }, (_, i) => 1 + i * 100));
+    // One failure more than the rate: now a network that never failed waits its host-wide turn too.
+    throttle.failed('10.0.99.1', 'x');
+    expect(throttle.admit('10.8.8.8')).toBe(1001);
+  });
+
+  it('refuses at once, unjudged, an attempt whose turn is further off than the handshake deadline', () => {
+    const now = 0;
+    const throttle = new AuthThrottle({ ...options, authFailureMaxDelayMs: 4_000, handshakeTimeoutMs: 5_000, authFailuresPerSecond: 1000 }, () => {}, () => now);
+    throttle.failed('10.0.0.1', 'x');
+    expect([throttle.admit('10.0.0.2'), throttle.admit('10.0.0.3'), throttle.admit('10.0.0.4'), throttle.admit('10.0.0.5')]).toEqual([100, 300, 700, 1500]);
+    expect(throttle.admit('10.0.0.6')).toBe(3100);
+    expect(throttle.admit('10.0.0.7')).toBe('refuse');
   });
 });

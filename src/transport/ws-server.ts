@@ -25,13 +25,13 @@ export interface WsServerOptions {
   readonly maxPendingSockets: number;
   /** A socket not authenticated (upgraded with the right token) this long after it connected is dropped. Default 5000 ms. */
   readonly handshakeTimeoutMs: number;
-  /** After a failed authentication from a network (IPv4 /24, IPv6 /64, loopback), its next attempt is judged this much later, and attempts are judged one at a time; each further failure doubles it. Default 100 ms. */
+  /** After a failed authentication from a network (IPv4 /24, IPv6 /64, one loopback address), its next attempt is judged this much later, and attempts are judged one at a time; each further failure doubles it. Default 100 ms. */
   readonly authFailureDelayMs: number;
   /** The longest wait before an attempt from a failing network is judged. Default 5000 ms. */
   readonly authFailureMaxDelayMs: number;
   /** A network without a failure for this long starts again from no delay. Default 60000 ms. */
   readonly authFailureForgetMs: number;
-  /** Over all networks, while any failed within authFailureForgetMs: attempts judged per second at most. Default 20. */
+  /** Past this many failed authentications in a second, over all networks, every attempt waits for a host-wide turn, this many a second. Default 20. */
   readonly authFailuresPerSecond: number;
   /** Failed authentications logged per minute; the rest are counted in one line. Default 20. */
   readonly authLogLinesPerMinute: number;
@@ -90,6 +90,8 @@ export interface WsServerStats {
   authRefused: number;
   /** Authenticated upgrades answered 503 for maxConnections or maxConnectionsPerSource. */
   connectionsRefused: number;
+  /** Upgrades refused 429 unjudged: their turn was further off than the handshake deadline. */
+  authBusy: number;
   /** Upgrades held before their token was judged, their network having failed recently. */
   authDeferred: number;
   textMessagesRefused: number;
@@ -142,7 +144,7 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, connectionsRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0 };
+  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, authBusy: 0, connectionsRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0 };
   const links = new Set<WsServerLink>();
   /** Authenticated connections by network, and in total, for maxConnectionsPerSource and maxConnections. */
   const open = new Map<string, number>();
@@ -206,6 +208,10 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
     };
     // A network that failed recently waits its turn before its token is judged. Held, still pending: the handshake deadline and the pending cap keep applying.
     const wait = throttle.admit(address);
+    if (wait === 'refuse') {
+      stats.authBusy++;
+      return refuse(socket, '429 Too Many Requests', `AUTH_THROTTLED: attempts from ${networkSource(address)} wait their turn after failed authentications; try again later`);
+    }
     if (wait <= 0) return judge();
     stats.authDeferred++;
     const timer = setTimeout(judge, wait);

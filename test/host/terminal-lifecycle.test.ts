@@ -76,7 +76,7 @@ describe('terminal lifecycle', () => {
     const again = await testHost.connect();
     again.subscribe(1, 'b');
     await again.waitFor(() => again.errors(1).length === 1, 'the refusal after reconnecting');
-    expect(again.errors(1)[0]).toBe('TERMINALS_PER_CONNECTION_LIMIT: 1 running terminals started from loopback (by this connection or an earlier one), maxTerminalsPerConnection 1');
+    expect(again.errors(1)[0]).toBe('TERMINALS_PER_CONNECTION_LIMIT: 1 running terminals started from 127.0.0.1 (by this connection or an earlier one), maxTerminalsPerConnection 1');
     // The detached terminal still counts until it ends; once it has, its place is free.
     await subscribed(again, 2, 'a');
     again.send('Input', 2, 'exit\r');
