@@ -37,7 +37,7 @@ export interface WsServerOptions {
   readonly authLogLinesPerMinute: number;
   /** Authenticated connections open at once; one more is answered 503 CONNECTIONS_PER_SERVER_LIMIT before it upgrades. Default 256. */
   readonly maxConnections: number;
-  /** Authenticated connections open at once from one network (an IPv4 /24, an IPv6 /64, all of loopback); one more is answered 503 CONNECTIONS_PER_SOURCE_LIMIT. Default 64. */
+  /** Authenticated connections open at once from one network (an IPv4 /24, an IPv6 /64, one loopback address); one more is answered 503 CONNECTIONS_PER_SOURCE_LIMIT. Default 64. */
   readonly maxConnectionsPerSource: number;
   /** On close(), sockets still open this long after their close frame are destroyed. Default 500 ms. */
   readonly closeGraceMs: number;
