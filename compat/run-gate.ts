@@ -12,6 +12,7 @@ import { surfaceNotes } from './manifest/surface.js';
 import { measureCoverage } from './coverage/measure.js';
 import type { BaselineCoverage } from './report/coverage.js';
 import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
+import type { Schedule } from './explore/schedule.js';
 import type { JourneyRecordings } from './journey/run.js';
 import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
 import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
@@ -115,7 +116,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
-  const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts.progress, baseline.label, gathered, references) : [];
+  const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts, baseline.label, gathered, references) : [];
   return [...findings, ...dynamic, ...decoders.map(tag), ...explored.map(tag)];
 }
 
@@ -162,7 +163,8 @@ function undrivableMovesNote(j: ExploreJourney): string {
  */
 const EXPLORE_SKIPS_RULES = ['SURFACE_NOT_EXERCISED'] as const;
 
-async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, progress: Progress, label: string, gathered: Gathered, references: ReferenceCache): Promise<Finding[]> {
+async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache): Promise<Finding[]> {
+  const { progress } = opts;
   const step = progress.step(`explore ${explore.count} journey(s) from seed ${explore.seed} against ${label}`);
   const { runExplore } = await import('./explore/run-explore.js');
   const { describeSchedule } = await import('./explore/schedule.js');
@@ -185,7 +187,7 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
     );
     gathered.schedules.push(...journeys.map((j) => `${describeSchedule(j.schedule)}${undrivableMovesNote(j)}`));
     gathered.notReproduced.push(...notReproduced);
-    const findings = confirmed;
+    const findings = await shrinkFailing(confirmed, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays') });
     if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} seed(s)`);
     else step.done(`${journeys.length} schedule(s), no finding`);
     return findings;
@@ -193,6 +195,39 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
     step.fail();
     throw e;
   }
+}
+
+/**
+ * Each failing schedule is shrunk to a shorter one that still shows its first
+ * finding (same rule, direction and subject), and written as a replay file
+ * that `--replay FILE` walks as it is; the findings name both schedules.
+ */
+async function shrinkFailing(
+  findings: Finding[],
+  journeys: readonly ExploreJourney[],
+  ctx: { old: BuildInfo; current: BuildInfo; label: string; step: ProgressStep; judge: (j: ExploreJourney[]) => Finding[]; walk: (s: Schedule) => Promise<ExploreJourney[]>; replayDir: string },
+): Promise<Finding[]> {
+  const { shrinkSchedule } = await import('./explore/shrink.js');
+  const { writeReplayFile } = await import('./explore/replay-file.js');
+  const shrunk = new Map<number, { moves: readonly string[]; replayFile: string }>();
+  for (const seed of new Set(findings.map((f) => f.explore!.seed))) {
+    const journey = journeys.find((j) => j.schedule.seed === seed);
+    const target = findings.find((f) => f.explore!.seed === seed)!;
+    if (!journey) continue;
+    const same = (f: Finding) => f.ruleId === target.ruleId && f.direction === target.direction && f.subject === target.subject;
+    ctx.step.update(`seed ${seed}: shrinking its ${journey.schedule.moves.length} moves to the fewest that still show ${target.ruleId}`);
+    const { schedule } = await shrinkSchedule(journey.schedule, async (candidate) => ctx.judge(await ctx.walk(candidate)).some(same));
+    const replayFile = join(ctx.replayDir, `${ctx.label.replace(/[^\w.-]+/g, '_')}-seed-${seed}.json`);
+    writeReplayFile(replayFile, {
+      format: 1,
+      seed,
+      moves: [...schedule.moves],
+      finding: { ruleId: target.ruleId, direction: target.direction, subject: target.subject },
+      builds: { old: { version: ctx.old.version, commit: ctx.old.commit }, new: { version: ctx.current.version, commit: ctx.current.commit } },
+    });
+    shrunk.set(seed, { moves: schedule.moves, replayFile });
+  }
+  return findings.map((f) => (shrunk.has(f.explore!.seed) ? { ...f, explore: { ...f.explore!, shrunk: shrunk.get(f.explore!.seed)!.moves, replayFile: shrunk.get(f.explore!.seed)!.replayFile } } : f));
 }
 
 /**

@@ -10,6 +10,8 @@ export interface ExploreOptions {
   readonly count: number;
   /** Journey i draws its schedule from seed + i, so `--explore 1 --seed <that>` replays it alone. */
   readonly seed: number;
+  /** Schedules to walk as they are, instead of drawing `count` (a shrunk schedule, `--replay`). */
+  readonly schedules?: readonly Schedule[];
 }
 
 export interface ExploreJourney {
@@ -30,11 +32,11 @@ export async function runExplore(
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
     const journeys: ExploreJourney[] = [];
-    for (let i = 0; i < explore.count; i++) {
-      const schedule = drawSchedule((explore.seed + i) >>> 0);
+    const schedules = explore.schedules ?? Array.from({ length: explore.count }, (_, i) => drawSchedule((explore.seed + i) >>> 0));
+    for (const [i, schedule] of schedules.entries()) {
       const plan: JourneyPlan = { hostBackend: 'script', steps: schedule.steps };
       const decision = runDecision(plan, old, current);
-      opts.onProgress(`explore ${i + 1}/${explore.count}: ${describeSchedule(schedule)}`);
+      opts.onProgress(`explore ${i + 1}/${schedules.length}: ${describeSchedule(schedule)}`);
       const reference = referenceOf(opts, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), ...journeyShape(plan, decision, options) });
       const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows), [], reference);
       journeys.push({ schedule, recordings });

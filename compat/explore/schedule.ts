@@ -13,6 +13,9 @@ export interface Schedule {
   readonly steps: readonly JourneyStep[];
 }
 
+/** The move that ends a schedule with the terminal's exit (and input after it), drawn 3 times in 10. */
+export const EXIT_MOVE = 'exit';
+
 /**
  * One explore journey, drawn from `seed` alone: subscribe and the initial
  * snapshot, then moves, sometimes the terminal's exit with input after it,
@@ -23,18 +26,31 @@ export function drawSchedule(seed: number): Schedule {
   const total = MOVES.reduce((sum, m) => sum + m.weight, 0);
   const count = EXPLORE_MOVES.min + Math.floor(random() * (EXPLORE_MOVES.max - EXPLORE_MOVES.min + 1));
   const moves: string[] = [];
-  const steps: JourneyStep[] = [CORE_STEPS.subscribe, CORE_STEPS.initialSnapshot];
   for (let n = 0; n < count; n++) {
     let pick = random() * total;
-    const move = MOVES.find((m) => (pick -= m.weight) < 0) ?? MOVES[MOVES.length - 1]!;
-    moves.push(move.name);
+    moves.push((MOVES.find((m) => (pick -= m.weight) < 0) ?? MOVES[MOVES.length - 1]!).name);
+  }
+  if (random() < 0.3) moves.push(EXIT_MOVE);
+  return scheduleOf(seed, moves);
+}
+
+/**
+ * The journey of a list of moves, as drawSchedule builds it: what a shrunk
+ * schedule and `--replay` run. Move n takes its texts and sizes from n, so
+ * the same list always walks the same steps.
+ */
+export function scheduleOf(seed: number, moves: readonly string[]): Schedule {
+  const steps: JourneyStep[] = [CORE_STEPS.subscribe, CORE_STEPS.initialSnapshot];
+  moves.forEach((name, n) => {
+    if (name === EXIT_MOVE) {
+      if (n !== moves.length - 1) throw new RangeError(`the '${EXIT_MOVE}' move can only come last`);
+      // The second client is attached before the exit: attached after it, it would start the terminal its name now names afresh.
+      return void steps.push(SURFACE_STEPS.secondClient, SURFACE_STEPS.exit, SURFACE_STEPS.inputAfterExit);
+    }
+    const move = MOVES.find((m) => m.name === name);
+    if (!move) throw new RangeError(`unknown explore move '${name}' (known: ${[...MOVES.map((m) => m.name), EXIT_MOVE].join(', ')})`);
     steps.push(...move.steps(n));
-  }
-  if (random() < 0.3) {
-    moves.push('exit');
-    // The second client is attached before the exit: attached after it, it would start the terminal its name now names afresh.
-    steps.push(SURFACE_STEPS.secondClient, SURFACE_STEPS.exit, SURFACE_STEPS.inputAfterExit);
-  }
+  });
   steps.push(CORE_STEPS.unsubscribe, SURFACE_STEPS.inputAfterUnsubscribe);
   return { seed, moves, steps };
 }

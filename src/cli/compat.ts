@@ -11,6 +11,9 @@ import { EXIT_CODES, type GateReport } from '../../compat/report/model.js';
 import { REPORT_FORMATS, type ReportFormat, renderReport } from '../../compat/report/render.js';
 import { runGate } from '../../compat/run-gate.js';
 import { DEFAULT_DECODER_CHECK } from '../../compat/codec-diff/options.js';
+import { readReplayFile } from '../../compat/explore/replay-file.js';
+import type { ExploreOptions } from '../../compat/explore/run-explore.js';
+import { scheduleOf } from '../../compat/explore/schedule.js';
 import { ensureWritableFile } from '../../compat/writable.js';
 
 const HELP = `Usage: termwire compat [options]
@@ -35,6 +38,8 @@ Options:
                           (steps, drops, lost input, reconnect storms, bursts, pastes, resizes)
   --seed <s>              the first explore seed (default: random, printed); journey i uses s+i,
                           so a failing seed replays alone with --explore 1 --seed <it>
+  --replay <file>         walk the explore schedule a failing run shrank and wrote (its path is in the
+                          report), against the baseline it failed against unless --against says otherwise
   --decoder-frames <n>    mutated frames both builds' decoders read, per baseline (default 100000;
                           0 skips the differential codec check)
   --decoder-seed <s>      the seed those frames are drawn from (default 1, so a verdict never
@@ -44,7 +49,7 @@ Options:
 Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
 Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
 
-interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: { count: number; seed: number }; acknowledgements?: string; decoderCheck: { frames: number; seed: number } }
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number } }
 
 /** node's parseArgs errors, shortened to what the user typed wrong. */
 function parseArgsMessage(e: Error & { code?: string }): string {
@@ -62,7 +67,7 @@ function parse(args: string[]): CliOptions | 'help' {
       strict: true,
       allowPositionals: false,
       options: {
-        against: { type: 'string', default: 'latest' },
+        against: { type: 'string' },
         'include-prerelease': { type: 'boolean', default: false },
         format: { type: 'string', default: 'text' },
         output: { type: 'string' },
@@ -71,6 +76,7 @@ function parse(args: string[]): CliOptions | 'help' {
         acknowledgements: { type: 'string' },
         explore: { type: 'string' },
         seed: { type: 'string' },
+        replay: { type: 'string' },
         'decoder-frames': { type: 'string' },
         'decoder-seed': { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -83,8 +89,10 @@ function parse(args: string[]): CliOptions | 'help' {
   if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) {
     throw new CompatError('BAD_OPTION', `--format ${JSON.stringify(values.format)}: expected one of ${REPORT_FORMATS.join(', ')}`);
   }
+  if (values.replay !== undefined && values.explore !== undefined) throw new CompatError('BAD_OPTION', '--replay walks the schedule in its file: it takes no --explore');
+  const replay = values.replay !== undefined ? readReplayFile(resolve(values.replay)) : undefined;
   return {
-    against: parseAgainst(values.against),
+    against: parseAgainst(values.against ?? replay?.builds.old.commit ?? 'latest'),
     includePrerelease: values['include-prerelease'],
     format: values.format as ReportFormat,
     ...(values.output !== undefined ? { output: values.output } : {}),
@@ -96,7 +104,16 @@ function parse(args: string[]): CliOptions | 'help' {
       seed: values['decoder-seed'] !== undefined ? wholeNumber('--decoder-seed', values['decoder-seed']) : DEFAULT_DECODER_CHECK.seed,
     },
     ...(values.explore !== undefined ? { explore: { count: wholeNumber('--explore', values.explore), seed: values.seed !== undefined ? wholeNumber('--seed', values.seed) : randomSeed() } } : {}),
+    ...(replay ? { explore: { count: 1, seed: replay.seed, schedules: [replaySchedule(values.replay!, replay.seed, replay.moves)] } } : {}),
   };
+}
+
+function replaySchedule(file: string, seed: number, moves: readonly string[]) {
+  try {
+    return scheduleOf(seed, moves);
+  } catch (e) {
+    throw new CompatError('BAD_OPTION', `--replay ${file}: ${(e as Error).message}`);
+  }
 }
 
 function wholeNumber(flag: string, text: string): number {
