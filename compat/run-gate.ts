@@ -39,6 +39,8 @@ export interface GateOptions {
   readonly explore?: ExploreOptions;
   /** The differential codec check: how many mutated frames, from which seed. Default DEFAULT_DECODER_CHECK; frames 0 runs none. */
   readonly decoderCheck?: DecoderCheckOptions;
+  /** `--replay`: walk only the explore schedule given in `explore.schedules` (no scripted journey, no decoder check). */
+  readonly replay?: boolean;
   /** Default: <root>/.termwire/compat */
   readonly cacheDir?: string;
   /** The acknowledged breaks to apply. Default: <root>/compat/acknowledged-breaks.json; CI passes the base branch's copy. */
@@ -91,11 +93,13 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   staticStep.found(findings.length);
   gathered.notes.push(...surfaceNotes(old.manifest, current.manifest).map(noteOf));
   if (opts.staticOnly) return findings;
+  const references = { dir: cacheDirOf(opts), baselineCommit: baseline.commit };
+  // A replay walks its one schedule and nothing else, so what it shows is that schedule's.
+  if (opts.replay) return [...findings, ...(await exploreAgainst(old, current, opts.explore!, opts, baseline.label, gathered, references)).map(tag)];
 
   const journeys = opts.progress.step(`journeys against ${baseline.label}`);
   // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
   const { runJourneyPairings } = await import('./journey/run.js');
-  const references = { dir: cacheDirOf(opts), baselineCommit: baseline.commit };
   const manifests = { old: old.manifest, new: current.manifest };
   const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty), ...restartOutcomeRules(r.restart)].map(tag);
   const walk = (lanes: number, cache: ReferenceCache) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache });
@@ -171,14 +175,17 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
   const manifests = { old: old.manifest, new: current.manifest };
   const judge = (journeys: ExploreJourney[]) =>
     journeys.flatMap((j) => runDynamicRules(j.recordings, manifests, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves } })));
+  let firstWalk: ExploreJourney[] = [];
   const walk = (options: ExploreOptions, lanes: number, cache: ReferenceCache) => runExplore({ old, new: current }, options, { onProgress: (msg) => step.update(msg), journey: { concurrentPairings: lanes }, references: cache });
   try {
     const { first: journeys, confirmed, notReproduced } = await walkAndConfirm(
       {
-        first: () => walkWithRetry((lanes) => walk(explore, lanes, references), step, DEFAULT_JOURNEY_OPTIONS.concurrentPairings),
+        first: async () => (firstWalk = await walkWithRetry((lanes) => walk(explore, lanes, references), step, DEFAULT_JOURNEY_OPTIONS.concurrentPairings)),
         again: async (found) => {
           const replayed: ExploreJourney[] = [];
-          for (const seed of new Set(found.map((f) => f.explore!.seed))) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed }, lanes, { ...references, refresh: true }), step, 1)));
+          // The schedule as walked (drawn, or given by --replay), not redrawn from its seed.
+          const scheduleOfSeed = (seed: number) => firstWalk.find((j) => j.schedule.seed === seed)!.schedule;
+          for (const seed of new Set(found.map((f) => f.explore!.seed))) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed, schedules: [scheduleOfSeed(seed)] }, lanes, { ...references, refresh: true }), step, 1)));
           return replayed;
         },
       },
