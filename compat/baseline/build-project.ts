@@ -21,7 +21,8 @@ export function tailLines(text: string, lines: number = BUILD_LIMITS.logTailLine
 /** Runs a long command in its own process group; resolves to its output, or throws `code` with the log tail. */
 async function runLogged(code: CompatErrorCode, what: string, cwd: string, command: string, args: string[], timeout: number): Promise<string> {
   // Detached: its own process group, so an interrupt can stop the scripts npm spawned too.
-  const child = execa(command, args, { cwd, all: true, reject: false, timeout, detached: true, env: { npm_config_fund: 'false', npm_config_audit: 'false', CI: '1' } });
+  // The log level is set, not inherited: under `npm run -s` npm would print nothing, and a failure must say why (and be told apart).
+  const child = execa(command, args, { cwd, all: true, reject: false, timeout, detached: true, env: { npm_config_fund: 'false', npm_config_audit: 'false', npm_config_loglevel: 'warn', CI: '1' } });
   const untrack = trackProcessGroup(child.pid);
   const result = await child.finally(untrack);
   const output = String(result.all ?? '');

@@ -1,7 +1,7 @@
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
 import { cacheEntryDir, materialise, STAMP_FILE } from '../../compat/baseline/materialise.js';
 import { CompatError } from '../../compat/errors.js';
 import { silentProgress } from '../../compat/progress.js';
@@ -163,7 +163,14 @@ describe('materialise', () => {
     expect(readFileSync(join(again.dir, 'count.txt'), 'utf8')).toBe('1');
   });
 
-  it('installs a release whose lockfile npm ci refuses as out of sync with npm install --no-save, and says so', async () => {
+  // Under `npm run -s` the environment says npm_config_loglevel=silent: npm ci's refusal must still be read (it once was not, so the gate said INSTALL_FAILED).
+  it.each([['', undefined], [' (under npm run -s)', 'silent']])('installs a release whose lockfile npm ci refuses as out of sync with npm install --no-save, and says so%s', async (_label, loglevel) => {
+    const saved = process.env.npm_config_loglevel;
+    if (loglevel) process.env.npm_config_loglevel = loglevel;
+    onTestFinished(() => {
+      if (saved === undefined) delete process.env.npm_config_loglevel;
+      else process.env.npm_config_loglevel = saved;
+    });
     // Seen on v0.1.0: vite 8.4 named an optional dependency the registry does not have, so the lockfile missed it.
     const lock = JSON.stringify({ name: 'tiny', version: '1.0.0', lockfileVersion: 3, requires: true, packages: { '': { name: 'tiny', version: '1.0.0' } } });
     const pkg = JSON.stringify({ name: 'tiny', version: '1.0.0', scripts: { build: 'node build.cjs' }, dependencies: { 'is-number': '7.0.0' } });
