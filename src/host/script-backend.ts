@@ -48,7 +48,7 @@ export class ScriptBackend implements TerminalBackend {
   /** Produces live output on demand (tests and the gate). */
   emit(text: string): void {
     if (text.length === 0) return;
-    if (this.dataListeners.size === 0 || this.paused) this.pending.push(text);
+    if (this.dataListeners.size === 0 || this.paused || this.pending.length > 0) this.pending.push(text);
     else this.dataListeners.emit(text);
   }
 
@@ -106,11 +106,9 @@ export class ScriptBackend implements TerminalBackend {
     return off;
   }
 
+  /** Hands on held output piece by piece, and stops as soon as a listener pauses it, as a PTY read stops. */
   private handOnPending(): void {
-    if (this.paused || this.dataListeners.size === 0) return;
-    const held = this.pending;
-    this.pending = [];
-    for (const text of held) this.dataListeners.emit(text);
+    while (this.pending.length > 0 && !this.paused && this.dataListeners.size > 0) this.dataListeners.emit(this.pending.shift()!);
   }
 
   onExit(cb: (exit: TerminalExit) => void): Unsubscribe {
