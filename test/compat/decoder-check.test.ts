@@ -48,7 +48,35 @@ describe('the differential codec check', () => {
     expect(result.declared).toBeGreaterThan(0);
   });
 
-  it('a value read differently is a disagreement; a field only one build declares is not', async () => {
+  it('a refusal over a field only one build declares is not a disagreement: the other build never writes it', async () => {
+    // The new build adds an optional `nested` field to Subscribe and reads it strictly; the old one strips it as unknown.
+    const added = structuredClone(manifests);
+    const subscribe = added.new.opcodes.find((o) => o.name === 'Subscribe')!;
+    (subscribe.schema as { properties: Record<string, unknown> }).properties.nested = { type: 'string' };
+    const strict = (bytes: Uint8Array): FrameVerdict => {
+      const v = classifyFrame(bytes);
+      const carries = bytes[2] === Op.Subscribe && Buffer.from(bytes.subarray(16)).toString('utf8').includes('"nested"');
+      return v.ok && carries ? { ok: false, code: 'SCHEMA_MISMATCH', message: 'nested: expected string' } : v;
+    };
+    const result = await compareDecoders({ old: codec(classifyFrame), new: codec(strict) }, seeds, added, { count: 5_000, seed: 7, judgedStatically: new Set() });
+    expect(result.findings).toEqual([]);
+    // Without the declaration the same refusals are a disagreement.
+    const undeclared = await compareDecoders({ old: codec(classifyFrame), new: codec(strict) }, seeds, manifests, { count: 5_000, seed: 7, judgedStatically: new Set() });
+    expect(undeclared.findings.map((f) => f.subject)).toEqual(['decoder:Subscribe']);
+  });
+
+  it('values are compared on the fields both schemas declare: a field the new build adds and keeps is not a disagreement', async () => {
+    const added = structuredClone(manifests);
+    (added.new.opcodes.find((o) => o.name === 'Ack')!.schema as { properties: Record<string, unknown> }).properties.extra = { type: 'string' };
+    const keeps = (bytes: Uint8Array): FrameVerdict => {
+      const v = classifyFrame(bytes);
+      return v.ok && v.opcode === Op.Ack ? { ...v, payload: { ...(v.payload as object), extra: 'kept' } } : v;
+    };
+    const declared = await compareDecoders({ old: codec(classifyFrame), new: codec(keeps) }, seeds, added, { count: 5_000, seed: 7, judgedStatically: new Set() });
+    expect(declared.findings).toEqual([]);
+  });
+
+  it('a value read differently is a disagreement', async () => {
     const doubled = (bytes: Uint8Array): FrameVerdict => {
       const v = classifyFrame(bytes);
       return v.ok && v.opcode === Op.Ack ? { ...v, payload: { bytes: (v.payload as { bytes: number }).bytes * 2 } } : v;
