@@ -175,7 +175,7 @@ describe('dynamic rules', () => {
     ]);
   });
 
-  it('FRAME_COUNT_CHANGED: a frame repeated far more often than its reference, per second of the step; a few more stay green', () => {
+  it('FRAME_COUNT_CHANGED: a frame repeated unchanged far more often than its reference, per second of the step; a few more, distinct frames and snapshot chunks stay green', () => {
     const repeated = (times: number) => {
       const set = healthySet();
       const frames = set.newClientOldHost.frames;
@@ -186,6 +186,15 @@ describe('dynamic rules', () => {
     expect(summary(repeated(3)).filter((s) => s.startsWith('FRAME_COUNT'))).toEqual([]);
     const [f] = run(repeated(40)).filter((x) => x.ruleId === 'FRAME_COUNT_CHANGED');
     expect(f).toMatchObject({ ruleId: 'FRAME_COUNT_CHANGED', direction: 'new client × old host', subject: 'new client frames', evidence: { before: 1, after: 41 } });
+    // Forty distinct frames (a payload split finer) are not resends, and a snapshot's chunks are the host's own split.
+    const distinct = repeated(40);
+    let k = 0;
+    distinct.newClientOldHost.frames = distinct.newClientOldHost.frames.map((x) => (x.opcodeName === 'SnapshotRequest' && x.direction === 'clientToHost' ? { ...x, rawHex: `${'0'.repeat(32)}${(k++).toString(16).padStart(4, '0')}` } : x));
+    expect(run(distinct).filter((x) => x.ruleId === 'FRAME_COUNT_CHANGED')).toEqual([]);
+    const chunks = healthySet();
+    const at = chunks.oldClientNewHost.frames.findIndex((x) => x.opcodeName === 'SnapshotChunk');
+    chunks.oldClientNewHost.frames.splice(at + 1, 0, ...Array.from({ length: 40 }, () => ({ ...chunks.oldClientNewHost.frames[at]! })));
+    expect(run(chunks).filter((x) => x.ruleId === 'FRAME_COUNT_CHANGED')).toEqual([]);
     // The same count spread over a step forty times longer than the reference's is the same rate: timing, not a change.
     const slow = repeated(40);
     slow.newClientOldHost.steps = slow.newClientOldHost.steps.map((s) => (s.name === f!.step ? { ...s, durationMs: 40 * 200 } : s));

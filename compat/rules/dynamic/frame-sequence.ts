@@ -1,5 +1,5 @@
 import { PAIRING_LABELS } from '../finding.js';
-import { type ClientLabel, type FrameDirection, type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
+import { type ClientLabel, type FrameDirection, type PairingKey, type PairingRecording, type RecordedFrame, type StepName, STEP_NAMES } from '../../recording.js';
 import { stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
 
@@ -105,18 +105,22 @@ export function authoredSequence(rec: PairingRecording, direction: FrameDirectio
   return collapseRepeats(authoredElements(rec, direction, step, keep, client));
 }
 
-/** The same elements as authoredSequence, every repetition kept: what FRAME_COUNT_CHANGED counts. */
-export function authoredElements(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): string[] {
+/** The frames authoredSequence is made of, each with its element, every repetition kept: what FRAME_COUNT_CHANGED counts. */
+export function authoredFrames(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): Array<{ element: string; frame: RecordedFrame }> {
   const ordinals = streamOrdinals(rec, client);
-  const out: string[] = [];
+  const out: Array<{ element: string; frame: RecordedFrame }> = [];
   for (const f of rec.frames) {
     if (f.direction !== direction || f.step !== step || (f.client ?? 'primary') !== client || f.fault === 'injected') continue;
     if (f.opcodeName in TIMING_DEPENDENT_OPCODES || answersTimingDependentFrame(f) || !keep(f.opcodeName)) continue;
     // Control events share one opcode: name the event, so a new or swapped event type is a change.
     const event = f.opcodeName === 'Metadata' && typeof (f.payload as { type?: unknown } | null)?.type === 'string' ? `[type=${(f.payload as { type: string }).type}]` : '';
-    out.push(`${f.opcodeName}${event}@s${ordinals.get(f.streamId)}`);
+    out.push({ element: `${f.opcodeName}${event}@s${ordinals.get(f.streamId)}`, frame: f });
   }
   return out;
+}
+
+function authoredElements(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): string[] {
+  return authoredFrames(rec, direction, step, keep, client).map((x) => x.element);
 }
 
 export const CLIENTS: readonly ClientLabel[] = ['primary', 'second'];
