@@ -194,7 +194,8 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
     );
     gathered.schedules.push(...journeys.map((j) => `${describeSchedule(j.schedule)}${undrivableMovesNote(j)}`));
     gathered.notReproduced.push(...notReproduced);
-    const findings = await shrinkFailing(confirmed, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays') });
+    // A replayed schedule is already the shrunk one: it is not shrunk again, nor its file rewritten.
+    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays') });
     if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} seed(s)`);
     else step.done(`${journeys.length} schedule(s), no finding`);
     return findings;
@@ -223,7 +224,8 @@ async function shrinkFailing(
     if (!journey) continue;
     const same = (f: Finding) => f.ruleId === target.ruleId && f.direction === target.direction && f.subject === target.subject;
     ctx.step.update(`seed ${seed}: shrinking its ${journey.schedule.moves.length} moves to the fewest that still show ${target.ruleId}`);
-    const { schedule } = await shrinkSchedule(journey.schedule, async (candidate) => ctx.judge(await ctx.walk(candidate)).some(same));
+    // A walk that cannot run while shrinking keeps its move: the finding stands, confirmed, whatever the shrink manages.
+    const { schedule } = await shrinkSchedule(journey.schedule, async (candidate) => ctx.judge(await ctx.walk(candidate)).some(same)).catch(() => ({ schedule: journey.schedule }));
     const replayFile = join(ctx.replayDir, `${ctx.label.replace(/[^\w.-]+/g, '_')}-seed-${seed}.json`);
     writeReplayFile(replayFile, {
       format: 1,

@@ -68,6 +68,18 @@ function carriesOneSidedField(value: unknown, schemaA: JsonSchema | undefined, s
   return Object.entries(value).some(([k, v]) => (k in a.properties!) !== (k in b.properties!) || (k in a.properties! && carriesOneSidedField(v, a.properties![k], b.properties![k])));
 }
 
+/** `value` without the fields only one build declares: what both builds could write. */
+function withoutOneSidedFields(value: unknown, schemaA: JsonSchema | undefined, schemaB: JsonSchema | undefined): unknown {
+  if (!isObject(value)) return value;
+  const [a, b] = [branchFor(schemaA, value), branchFor(schemaB, value)];
+  if (!a?.properties || !b?.properties) return value;
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => (k in a.properties!) === (k in b.properties!))
+      .map(([k, v]) => [k, k in a.properties! ? withoutOneSidedFields(v, a.properties![k], b.properties![k]) : v]),
+  );
+}
+
 function payloadJson(frame: Uint8Array): unknown {
   try {
     return JSON.parse(Buffer.from(frame.subarray(16)).toString('utf8'));
@@ -76,11 +88,16 @@ function payloadJson(frame: Uint8Array): unknown {
   }
 }
 
-/** What two verdicts disagree about, or undefined when they agree (both refusing, for any reason, is agreement). */
-function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdict, schemas: { old?: JsonSchema; new?: JsonSchema }): 'oldOnly' | 'newOnly' | 'value' | undefined {
+/**
+ * What two verdicts disagree about, or undefined when they agree (both
+ * refusing, for any reason, is agreement). 'oneSided': one refuses a frame
+ * carrying a field only one build declares; it is read again without those
+ * fields, and only a disagreement that remains counts.
+ */
+function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdict, schemas: { old?: JsonSchema; new?: JsonSchema }): 'oldOnly' | 'newOnly' | 'value' | 'oneSided' | undefined {
   if (!old.ok && !current.ok) return undefined;
   if (old.ok !== current.ok) {
-    if (carriesOneSidedField(payloadJson(frame), schemas.old, schemas.new)) return undefined;
+    if (carriesOneSidedField(payloadJson(frame), schemas.old, schemas.new)) return 'oneSided';
     return old.ok ? 'oldOnly' : 'newOnly';
   }
   const [a, b] = [old, current] as Array<Extract<FrameVerdict, { ok: true }>>;
@@ -123,6 +140,16 @@ interface Disagreement {
   readonly kind: 'oldOnly' | 'newOnly' | 'value';
 }
 
+/** The frame with its one-sided fields removed, to be read again. */
+function stripped(frame: MutatedFrame, schemas: { old?: JsonSchema; new?: JsonSchema }): MutatedFrame {
+  const json = withoutOneSidedFields(payloadJson(frame.bytes), schemas.old, schemas.new);
+  const payload = Buffer.from(JSON.stringify(json), 'utf8');
+  const bytes = new Uint8Array(16 + payload.length);
+  bytes.set(frame.bytes.subarray(0, 16));
+  bytes.set(payload, 16);
+  return { bytes, seedIndex: frame.seedIndex, mutation: `${frame.mutation}; then the fields one build lacks removed` };
+}
+
 /**
  * The differential codec check: both builds' decoders, each in a process of
  * its own build, read the same seeded mutations of real frames. A frame one
@@ -148,25 +175,36 @@ export async function compareDecoders(
   let uncompared = 0;
   let batch: MutatedFrame[] = [];
   let batchBytes = 0;
-  const flush = async () => {
-    if (!batch.length) return;
-    const frames = batch.map((f) => f.bytes);
-    const [byOld, byNew] = await Promise.all([codecs.old.call<FrameVerdict[]>('classify', { frames }, 120_000), codecs.new.call<FrameVerdict[]>('classify', { frames }, 120_000)]);
-    batch.forEach((frame, i) => {
+  /** Frames to read again without their one-sided fields (see disagreement). */
+  let again: MutatedFrame[] = [];
+  const judgeBatch = async (frames: readonly MutatedFrame[], rereading: boolean) => {
+    const bytes = frames.map((f) => f.bytes);
+    const [byOld, byNew] = await Promise.all([codecs.old.call<FrameVerdict[]>('classify', { frames: bytes }, 120_000), codecs.new.call<FrameVerdict[]>('classify', { frames: bytes }, 120_000)]);
+    frames.forEach((frame, i) => {
       const code = frame.bytes[2]!;
       if (uncomparable(byOld[i]!) || uncomparable(byNew[i]!)) return void uncompared++;
-      const kind = disagreement(frame.bytes, byOld[i]!, byNew[i]!, { old: schemaOf(manifests.old, code), new: schemaOf(manifests.new, code) });
+      const schemas = { old: schemaOf(manifests.old, code), new: schemaOf(manifests.new, code) };
+      const kind = disagreement(frame.bytes, byOld[i]!, byNew[i]!, schemas);
       if (!kind) return;
+      if (kind === 'oneSided') return void (rereading ? undefined : again.push(stripped(frame, schemas)));
       const key = `${code}:${kind}`;
       const seen = found.get(key);
       const here: Disagreement = { frame, old: byOld[i]!, current: byNew[i]!, kind };
       if (!seen) found.set(key, { example: here, count: 1 });
       else found.set(key, { example: frame.bytes.length < seen.example.frame.bytes.length ? here : seen.example, count: seen.count + 1 });
     });
+  };
+  const flush = async () => {
+    if (!batch.length) return;
+    await judgeBatch(batch, false);
     read += batch.length;
     opts.onProgress?.(read);
     batch = [];
     batchBytes = 0;
+    if (again.length >= BATCH_FRAMES || again.reduce((sum, f) => sum + f.bytes.length, 0) >= BATCH_BYTES) {
+      await judgeBatch(again, true);
+      again = [];
+    }
   };
   if (seeds.length) {
     // `count` frames reach both decoders; those left to the static rules do not count (at most as many again are drawn).
@@ -181,6 +219,7 @@ export async function compareDecoders(
       if (batch.length >= BATCH_FRAMES || batchBytes >= BATCH_BYTES) await flush();
     }
     await flush();
+    if (again.length) await judgeBatch(again, true);
   }
   const findings = [...found.values()].map(({ example, count }) => finding(example, count, manifests, seeds, opts.seed));
   return { frames: read, seed: opts.seed, declared: skipped, eventsUncompared: uncompared, findings };

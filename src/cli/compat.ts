@@ -89,7 +89,7 @@ function parse(args: string[]): CliOptions | 'help' {
   if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) {
     throw new CompatError('BAD_OPTION', `--format ${JSON.stringify(values.format)}: expected one of ${REPORT_FORMATS.join(', ')}`);
   }
-  if (values.replay !== undefined && values.explore !== undefined) throw new CompatError('BAD_OPTION', '--replay walks the schedule in its file: it takes no --explore');
+  if (values.replay !== undefined && (values.explore !== undefined || values['static-only'])) throw new CompatError('BAD_OPTION', `--replay walks the schedule in its file: it takes no ${values.explore !== undefined ? '--explore' : '--static-only'}`);
   const replay = values.replay !== undefined ? readReplayFile(resolve(values.replay)) : undefined;
   return {
     against: parseAgainst(values.against ?? replay?.builds.old.commit ?? 'latest'),

@@ -4,7 +4,7 @@ import { PtyBackend } from '../host/pty-backend.js';
 import { startWsServer, type WsServer } from '../transport/ws-server.js';
 import { networkSource } from '../transport/network-source.js';
 import { shellProblem } from './shell-check.js';
-import { armShutdownWatchdog } from './shutdown-watchdog.js';
+import { startShutdownWatchdog } from './shutdown-watchdog.js';
 import { DEFAULT_TOKEN_FILE, readOrCreateToken, TokenFileError } from './token-file.js';
 
 const HELP = `Usage: termwire serve [--port N] [--host ADDR] [--token-file PATH] [--shell CMD]
@@ -78,6 +78,8 @@ export async function run(args: string[]): Promise<number> {
     if (code === 'EACCES' || code === 'EADDRNOTAVAIL') return usageError(`cannot listen on ${values.host}:${port} (${code})`);
     throw e;
   }
+  // Started now, so the signal only has to arm it.
+  const watchdog = startShutdownWatchdog();
   // Listening for signals before saying where we serve: a SIGTERM right after that line must not find node's default action.
   const stopSignal = new Promise<NodeJS.Signals>((resolve) => {
     process.once('SIGINT', resolve);
@@ -95,11 +97,11 @@ export async function run(args: string[]): Promise<number> {
   process.once('SIGINT', () => force('second signal'));
   process.once('SIGTERM', () => force('second signal'));
   const deadline = setTimeout(() => force(`shutdown took over ${SHUTDOWN_DEADLINE_MS}ms`), SHUTDOWN_DEADLINE_MS).unref();
-  const disarm = armShutdownWatchdog(SHUTDOWN_WATCHDOG_MS, `shutdown took over ${SHUTDOWN_WATCHDOG_MS}ms`);
+  watchdog.arm(SHUTDOWN_WATCHDOG_MS, `shutdown took over ${SHUTDOWN_WATCHDOG_MS}ms`);
   process.stderr.write(`termwire: ${signal}: closing connections and ending terminals\n`);
   await Promise.all([server.close(), host.close()]);
   clearTimeout(deadline);
-  disarm();
+  watchdog.disarm();
   // Everything is closed; a handle a dependency still holds must not keep the process up.
   setTimeout(() => process.exit(0), 100).unref();
   return 0;

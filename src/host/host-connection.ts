@@ -264,11 +264,15 @@ export class HostConnection implements StreamContext {
     const found = this.host.terminalFor(request.terminal, this.starter);
     if ('refused' in found) return this.sendError(streamId, found.refused, found.message);
     const { terminal } = found;
+    // Compared with the size the terminal is going to (a coalesced resize may be pending): the last size asked for wins.
+    const planned = terminal.plannedSize;
+    if (request.viewport && (request.viewport.cols !== planned.cols || request.viewport.rows !== planned.rows)) {
+      // The host-wide screen budget can refuse what fits one screen: the Subscribe is refused, as an oversized viewport is.
+      const refusal = terminal.resize(request.viewport.cols, request.viewport.rows);
+      if (refusal) return this.refuseSize(streamId, refusal);
+    }
     this.closedIds.delete(streamId);
     const negotiated = negotiate(request.capabilities, this.host.capabilities);
-    if (request.viewport && (request.viewport.cols !== terminal.cols || request.viewport.rows !== terminal.rows)) {
-      terminal.resize(request.viewport.cols, request.viewport.rows);
-    }
     // Sequenced only when both sides speak inputAck and the client named its input session.
     const inputSession = hasCapability(negotiated, 'inputAck') && request.inputSessionId !== undefined ? this.host.ledger.open(terminal.name, request.inputSessionId) : undefined;
     const stream = new HostStream(streamId, terminal, negotiated, this, inputSession);

@@ -62,6 +62,8 @@ export class HostRuntime implements ConnectionHost {
   /** Who started each running terminal, for maxTerminalsPerConnection: kept until the terminal ends, whatever becomes of the connection. */
   private readonly startedBy = new Map<HostedTerminal, Starter>();
   private readonly idleTimers = new Map<HostedTerminal, NodeJS.Timeout>();
+  /** Exited terminals whose screen a subscriber still holds: their memory counts in maxTotalScreenCells. */
+  private readonly exitedWithViewers = new Set<HostedTerminal>();
   private readonly connections = new Set<HostConnection>();
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -154,15 +156,16 @@ export class HostRuntime implements ConnectionHost {
     this.idleTimers.clear();
     const running = [...this.terminals.values()];
     this.terminals.clear();
+    this.exitedWithViewers.clear();
     this.startedBy.clear();
     this.closing = Promise.all(running.map((t) => t.end(this.limits.terminalKillGraceMs))).then(() => undefined);
     return this.closing;
   }
 
-  /** Cells the running terminals' screens may hold, all but `except`. */
+  /** Cells the screens still held may hold, all but `except`: running terminals, and exited ones whose screen a viewer still holds. */
   private screenCellsInUse(except?: HostedTerminal): number {
     let cells = 0;
-    for (const t of this.terminals.values()) if (t !== except) cells += screenCells(t.plannedSize.cols, t.plannedSize.rows, this.limits);
+    for (const t of [...this.terminals.values(), ...this.exitedWithViewers]) if (t !== except) cells += screenCells(t.plannedSize.cols, t.plannedSize.rows, this.limits);
     return cells;
   }
 
@@ -193,17 +196,21 @@ export class HostRuntime implements ConnectionHost {
     return undefined;
   }
 
-  /** The process exited: the name is free again; the screen stays until its last stream lets go. */
+  /** The process exited: the name is free again; the screen stays until its last stream lets go, and counts in the screen budget until then. */
   private retire(terminal: HostedTerminal): void {
     if (this.terminals.get(terminal.name) === terminal) this.terminals.delete(terminal.name);
     this.startedBy.delete(terminal);
     this.clearIdle(terminal);
     if (terminal.subscriberCount === 0) terminal.dispose();
+    else this.exitedWithViewers.add(terminal);
   }
 
   private watchIdle(terminal: HostedTerminal): void {
     if (terminal.exit) {
-      if (terminal.subscriberCount === 0) terminal.dispose();
+      if (terminal.subscriberCount === 0) {
+        this.exitedWithViewers.delete(terminal);
+        terminal.dispose();
+      }
       return;
     }
     if (terminal.subscriberCount > 0) return this.clearIdle(terminal);

@@ -25,8 +25,8 @@ const MAX_SOURCES = 10_000;
 const MINUTE_MS = 60_000;
 const SECOND_MS = 1_000;
 
-/** When an attempt may be judged: now (0), after a wait (ms), or never (refused at once, unjudged). */
-export type Admission = number | 'refuse';
+/** When an attempt may be judged: after `waitMs` (0: now), holding one of its network's turns or not; or never (refused at once, unjudged). */
+export type Admission = { readonly waitMs: number; readonly turn: boolean } | 'refuse';
 
 /**
  * Guessing is slowed where it happens: before a token is judged.
@@ -66,7 +66,7 @@ export class AuthThrottle {
     const now = this.now();
     const source = this.recent(networkSource(address), now);
     const crowded = this.failuresPerSecond(now) > this.options.authFailuresPerSecond;
-    if (!source && !crowded) return 0;
+    if (!source && !crowded) return { waitMs: 0, turn: false };
     const slot = Math.max(now, source?.nextJudgeAt ?? 0, crowded || source ? this.totalNextJudgeAt : 0);
     if (slot - now > this.options.handshakeTimeoutMs) return 'refuse';
     if (source) {
@@ -74,7 +74,13 @@ export class AuthThrottle {
       source.nextJudgeAt = slot + this.delayAfter(source.failures + source.turns);
     }
     this.totalNextJudgeAt = slot + SECOND_MS / this.options.authFailuresPerSecond;
-    return slot - now;
+    return { waitMs: slot - now, turn: source !== undefined };
+  }
+
+  /** An attempt that held a turn ended without failing (its token was right, or its socket closed first): its turn no longer lengthens the wait. */
+  release(address: string): void {
+    const source = this.sources.get(networkSource(address));
+    if (source && source.turns > 0) source.turns--;
   }
 
   /** Records a failed attempt from `address`; returns the wait its network's next attempt starts from. */

@@ -2,7 +2,7 @@ import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { waitFor } from '../../test/helpers/wait-for.js';
-import { AuthThrottle } from './auth-throttle.js';
+import { type Admission, AuthThrottle } from './auth-throttle.js';
 import { startWsServer, type WsServer, type WsServerOptions } from './ws-server.js';
 import { upgradeStatus } from '../../test/helpers/upgrade-status.js';
 
@@ -115,6 +115,9 @@ describe('authenticated connections (maxConnections, maxConnectionsPerSource)', 
   });
 });
 
+/** The wait of an admission, or 'refuse'. */
+const waitOf = (a: Admission) => (a === 'refuse' ? a : a.waitMs);
+
 describe('AuthThrottle', () => {
   const options = { authFailureDelayMs: 100, authFailureMaxDelayMs: 1_000, authFailureForgetMs: 10_000, authFailuresPerSecond: 10, authLogLinesPerMinute: 2, handshakeTimeoutMs: 5_000 };
 
@@ -140,12 +143,12 @@ describe('AuthThrottle', () => {
   it('judges nothing later for a network that never failed; gives one that did one turn per attempt, each wait doubling', () => {
     let now = 0;
     const throttle = new AuthThrottle({ ...options, authFailuresPerSecond: 1000 }, () => {}, () => now);
-    expect(throttle.admit('10.0.0.1')).toBe(0);
+    expect(throttle.admit('10.0.0.1')).toEqual({ waitMs: 0, turn: false });
     throttle.failed('10.0.0.1', 'x'); // next attempt after 100 ms
     throttle.failed('10.0.0.2', 'x'); // the same /24: two failures, the next attempt after 200 ms
     // Each attempt waiting doubles the wait after it, as a failure would: 200, then 400 more, then 800 more.
-    expect([throttle.admit('10.0.0.3'), throttle.admit('10.0.0.4'), throttle.admit('10.0.0.5')]).toEqual([200, 600, 1400]);
-    expect(throttle.admit('10.9.9.9')).toBe(0);
+    expect([throttle.admit('10.0.0.3'), throttle.admit('10.0.0.4'), throttle.admit('10.0.0.5')].map(waitOf)).toEqual([200, 600, 1400]);
+    expect(waitOf(throttle.admit('10.9.9.9'))).toBe(0);
   });
 
   it('in total: past authFailuresPerSecond failures in a second, every attempt waits for a host-wide turn, from any network', () => {
@@ -153,20 +156,31 @@ describe('AuthThrottle', () => {
     const throttle = new AuthThrottle({ ...options, authFailureDelayMs: 1 }, () => {}, () => now);
     // Ten networks that each failed once (not past the rate): each network's next attempt takes a host-wide turn, 100 ms apart at 10 per second.
     for (let i = 0; i < 10; i++) throttle.failed(`10.0.${i}.1`, 'x');
-    expect(throttle.admit('10.9.9.9')).toBe(0); // a network that never failed is not held while the total stays at the rate
-    const waits = Array.from({ length: 10 }, (_, i) => throttle.admit(`10.0.${i}.2`));
+    expect(waitOf(throttle.admit('10.9.9.9'))).toBe(0); // a network that never failed is not held while the total stays at the rate
+    const waits = Array.from({ length: 10 }, (_, i) => waitOf(throttle.admit(`10.0.${i}.2`)));
     expect(waits).toEqual(Array.from({ length: 10 }, (_, i) => 1 + i * 100));
     // One failure more than the rate: now a network that never failed waits its host-wide turn too.
     throttle.failed('10.0.99.1', 'x');
-    expect(throttle.admit('10.8.8.8')).toBe(1001);
+    expect(waitOf(throttle.admit('10.8.8.8'))).toBe(1001);
+  });
+
+  it('gives a turn back when its attempt ends without failing (the right token, or a socket closed before its turn)', () => {
+    const now = 0;
+    const throttle = new AuthThrottle({ ...options, authFailuresPerSecond: 1000 }, () => {}, () => now);
+    throttle.failed('10.0.0.1', 'x');
+    const first = throttle.admit('10.0.0.2');
+    expect(first).toEqual({ waitMs: 100, turn: true });
+    throttle.release('10.0.0.2');
+    // The released turn no longer doubles the waits after it: 300 then 500 (it would be 300 then 700).
+    expect([throttle.admit('10.0.0.3'), throttle.admit('10.0.0.4')].map(waitOf)).toEqual([300, 500]);
   });
 
   it('refuses at once, unjudged, an attempt whose turn is further off than the handshake deadline', () => {
     const now = 0;
     const throttle = new AuthThrottle({ ...options, authFailureMaxDelayMs: 4_000, handshakeTimeoutMs: 5_000, authFailuresPerSecond: 1000 }, () => {}, () => now);
     throttle.failed('10.0.0.1', 'x');
-    expect([throttle.admit('10.0.0.2'), throttle.admit('10.0.0.3'), throttle.admit('10.0.0.4'), throttle.admit('10.0.0.5')]).toEqual([100, 300, 700, 1500]);
-    expect(throttle.admit('10.0.0.6')).toBe(3100);
+    expect([throttle.admit('10.0.0.2'), throttle.admit('10.0.0.3'), throttle.admit('10.0.0.4'), throttle.admit('10.0.0.5')].map(waitOf)).toEqual([100, 300, 700, 1500]);
+    expect(waitOf(throttle.admit('10.0.0.6'))).toBe(3100);
     expect(throttle.admit('10.0.0.7')).toBe('refuse');
   });
 });

@@ -175,13 +175,16 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   http.on('upgrade', (request: IncomingMessage, socket: Socket, head: Buffer) => {
     if (closing) return void socket.destroy();
     const address = socket.remoteAddress ?? 'unknown';
+    let judged = false;
     const judge = () => {
+      judged = true;
       if (closing || socket.destroyed) return void socket.destroy();
       if (!tokenMatches(request, expected)) {
         stats.authRefused++;
         throttle.failed(address, request.headers.authorization ? 'wrong token' : 'no bearer token');
         return refuse(socket, '401 Unauthorized');
       }
+      if (admission !== 'refuse' && admission.turn) throttle.release(address);
       const network = networkSource(address);
       const over = connectionRefusal(network);
       if (over) {
@@ -207,15 +210,18 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
       });
     };
     // A network that failed recently waits its turn before its token is judged. Held, still pending: the handshake deadline and the pending cap keep applying.
-    const wait = throttle.admit(address);
-    if (wait === 'refuse') {
+    const admission = throttle.admit(address);
+    if (admission === 'refuse') {
       stats.authBusy++;
       return refuse(socket, '429 Too Many Requests', `AUTH_THROTTLED: attempts from ${networkSource(address)} wait their turn after failed authentications; try again later`);
     }
-    if (wait <= 0) return judge();
+    if (admission.waitMs <= 0) return judge();
     stats.authDeferred++;
-    const timer = setTimeout(judge, wait);
-    socket.once('close', () => clearTimeout(timer));
+    const timer = setTimeout(judge, admission.waitMs);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      if (!judged && admission.turn) throttle.release(address);
+    });
   });
 
   await new Promise<void>((resolve, reject) => {

@@ -60,6 +60,13 @@ describe('the differential codec check', () => {
     };
     const result = await compareDecoders({ old: codec(classifyFrame), new: codec(strict) }, seeds, added, { count: 5_000, seed: 7, judgedStatically: new Set() });
     expect(result.findings).toEqual([]);
+    // A one-sided field does not hide a narrowed shared one: the frame is read again without it.
+    const both = (bytes: Uint8Array): FrameVerdict => {
+      const v = strict(bytes);
+      return v.ok ? narrowed(bytes) : v;
+    };
+    const masked = await compareDecoders({ old: codec(classifyFrame), new: codec(both) }, seeds, added, { count: 5_000, seed: 7, judgedStatically: new Set() });
+    expect(masked.findings.map((f) => f.subject)).toEqual(['decoder:Subscribe']);
     // Without the declaration the same refusals are a disagreement.
     const undeclared = await compareDecoders({ old: codec(classifyFrame), new: codec(strict) }, seeds, manifests, { count: 5_000, seed: 7, judgedStatically: new Set() });
     expect(undeclared.findings.map((f) => f.subject)).toEqual(['decoder:Subscribe']);
