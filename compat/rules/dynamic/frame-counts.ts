@@ -1,7 +1,7 @@
 import { PAIRING_LABELS } from '../finding.js';
-import { type FrameDirection, type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
+import { type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
 import { stepOk } from './frame-slots.js';
-import { authoredFrames, CLIENTS, gatingTable, negotiatedInBoth, negotiatedNames, sameSet, SEQUENCE_COMPARISONS } from './frame-sequence.js';
+import { authoredFrames, CLIENTS, comparableRuns } from './frame-sequence.js';
 import { type DynamicRule, dynamicFinding } from './types.js';
 
 /**
@@ -50,16 +50,9 @@ function repetitions(frames: ReadonlyArray<{ element: string; frame: { seq: numb
  * references (SEQUENCE_COMPARISONS). One finding per pairing, author and step.
  */
 export const frameCountChanged: DynamicRule = (recordings, manifests) => {
-  const gating = gatingTable(manifests);
   const reported = new Set<string>();
   const findings = [];
-  for (const c of SEQUENCE_COMPARISONS) {
-    const skew = recordings[c.skew];
-    const reference = recordings[c.reference];
-    const side = c.skew === 'oldClientNewHost' ? (c.author === 'host' ? 'new' : 'old') : c.author === 'host' ? 'old' : 'new';
-    if (side === (c.reference === 'newNew' ? 'new' : 'old') && !sameSet(negotiatedNames(skew), negotiatedNames(reference))) continue;
-    const keep = negotiatedInBoth(skew, reference, gating);
-    const direction: FrameDirection = c.author === 'host' ? 'hostToClient' : 'clientToHost';
+  for (const { c, skew, reference, side, keep, direction } of comparableRuns(recordings, manifests)) {
     for (const step of STEP_NAMES) {
       const key = `${c.skew}|${c.author}|${step}`;
       if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;

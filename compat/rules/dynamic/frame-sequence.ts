@@ -1,5 +1,5 @@
 import { PAIRING_LABELS } from '../finding.js';
-import { type ClientLabel, type FrameDirection, type PairingKey, type PairingRecording, type RecordedFrame, type StepName, STEP_NAMES } from '../../recording.js';
+import { type ClientLabel, type FrameDirection, type JourneyRecordingSet, type PairingKey, type PairingRecording, type RecordedFrame, type StepName, STEP_NAMES } from '../../recording.js';
 import { stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
 
@@ -43,8 +43,8 @@ export const SEQUENCE_COMPARISONS: readonly Comparison[] = [
   { skew: 'newClientOldHost', author: 'host', reference: 'oldOld', basis: 'what the old host sends in old × old' },
 ];
 
-export const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
-export const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
+const sameSet = (a: ReadonlySet<string>, b: ReadonlySet<string>) => a.size === b.size && [...a].every((x) => b.has(x));
+const negotiatedNames = (rec: PairingRecording) => new Set(Object.entries(rec.negotiated ?? {}).filter(([, v]) => (v ?? 0) >= 1).map(([k]) => k));
 
 /** Gating capability by opcode name, from both builds' own manifests. */
 export function gatingTable(manifests: SideManifests): Map<string, string> {
@@ -131,12 +131,21 @@ export function negotiatedInBoth(a: PairingRecording, b: PairingRecording, gatin
   return (name) => !gating.has(name) || inBoth.has(gating.get(name)!);
 }
 
-/** FRAME_SEQUENCE_CHANGED: see SEQUENCE_COMPARISONS for how each expectation is derived. */
-export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
+/** One comparison of SEQUENCE_COMPARISONS that applies to these recordings, with what both rules that use it need. */
+export interface ComparableRun {
+  readonly c: Comparison;
+  readonly skew: PairingRecording;
+  readonly reference: PairingRecording;
+  /** Which build wrote the compared frames in the skew. */
+  readonly side: 'old' | 'new';
+  readonly keep: (opcodeName: string) => boolean;
+  readonly direction: FrameDirection;
+}
+
+/** The comparisons whose reference is an expectation for these recordings (FRAME_SEQUENCE_CHANGED and FRAME_COUNT_CHANGED share them). */
+export function comparableRuns(recordings: JourneyRecordingSet, manifests: SideManifests): ComparableRun[] {
   const gating = gatingTable(manifests);
-  const reported = new Set<string>();
-  const findings = [];
-  for (const c of SEQUENCE_COMPARISONS) {
+  return SEQUENCE_COMPARISONS.flatMap((c) => {
     const skew = recordings[c.skew];
     const reference = recordings[c.reference];
     const side = c.skew === 'oldClientNewHost' ? (c.author === 'host' ? 'new' : 'old') : c.author === 'host' ? 'old' : 'new';
@@ -144,9 +153,17 @@ export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
     // A build's own reference is an expectation only when both runs negotiated the same capabilities:
     // acting on what was negotiated (resending journaled input, say) is Rule 2 working, not a change.
     // Toward an old reader the old × old basis above still applies.
-    if (sameBuild && !sameSet(negotiatedNames(skew), negotiatedNames(reference))) continue;
-    const keep = negotiatedInBoth(skew, reference, gating);
+    if (sameBuild && !sameSet(negotiatedNames(skew), negotiatedNames(reference))) return [];
     const direction: FrameDirection = c.author === 'host' ? 'hostToClient' : 'clientToHost';
+    return [{ c, skew, reference, side, keep: negotiatedInBoth(skew, reference, gating), direction }];
+  });
+}
+
+/** FRAME_SEQUENCE_CHANGED: see SEQUENCE_COMPARISONS for how each expectation is derived. */
+export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
+  const reported = new Set<string>();
+  const findings = [];
+  for (const { c, skew, reference, side, keep, direction } of comparableRuns(recordings, manifests)) {
     for (const step of STEP_NAMES) {
       for (const client of CLIENTS) {
         const key = `${c.skew}|${c.author}|${step}`;
