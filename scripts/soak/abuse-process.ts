@@ -1,14 +1,15 @@
 /**
  * Runs the abusers in their own process, so their floods never delay the
  * healthy typists' event loop: the typists then time the server, not the soak.
- * argv: url token durationMs skipJson; prints one JSON line of tallies.
+ * argv: url token durationMs namesJson; prints one JSON line of tallies.
  */
 import { ABUSERS } from './abusers.js';
+import { ATTACKS } from './attacks.js';
 
-const [url, token, durationMs, skipJson] = process.argv.slice(2) as [string, string, string, string];
-const skip = JSON.parse(skipJson) as string[];
+const [url, token, durationMs, namesJson] = process.argv.slice(2) as [string, string, string, string];
+const names = JSON.parse(namesJson) as string[];
 const until = performance.now() + Number(durationMs);
-const abusers = ABUSERS.filter((a) => !skip.includes(a.name));
+const abusers = [...ABUSERS, ...ATTACKS].filter((a) => names.includes(a.name));
 const tallies = abusers.map((a) => ({ name: a.name, defendedBy: a.defendedBy, outcomes: {} as Record<string, number> }));
 await Promise.all(
   abusers.map(async (abuser, i) => {

@@ -21,9 +21,9 @@ export interface Abuser {
   run(ctx: AbuserContext): Promise<void>;
 }
 
-const running = (ctx: AbuserContext) => performance.now() < ctx.until;
+export const running = (ctx: AbuserContext) => performance.now() < ctx.until;
 
-function endingOutcome(ending: Ending): string {
+export function endingOutcome(ending: Ending): string {
   if (ending.kind === 'refused') return `refused HTTP ${ending.status}`;
   if (ending.kind === 'failed') return `connect failed: ${ending.message.slice(0, 40)}`;
   const code = /^[A-Z_]+(?=:)/.exec(ending.reason)?.[0];
@@ -31,7 +31,7 @@ function endingOutcome(ending: Ending): string {
 }
 
 /** Connects (tallying a refusal), runs `abuse` on the peer, tallies its errors and how it ended. */
-async function session(ctx: AbuserContext, abuse: (peer: SoakPeer) => Promise<void>): Promise<void> {
+export async function session(ctx: AbuserContext, abuse: (peer: SoakPeer) => Promise<void>): Promise<void> {
   const peer = await SoakPeer.connect(ctx.url, ctx.token);
   if (!(peer instanceof SoakPeer)) {
     ctx.tally(endingOutcome(peer));

@@ -16,9 +16,11 @@ export type Ending = { readonly kind: 'refused'; readonly status: number } | { r
 export class SoakPeer {
   readonly errorCodes = new Map<string, number>();
   framesReceived = 0;
+  private readonly byOpcode = new Map<number, number>();
   ending: Ending | undefined;
   private output = '';
   private watch: { text: string; resolve: () => void } | undefined;
+  private readonly frameWaiters = new Set<(opcode: number, streamId: number) => boolean>();
   private readonly closed: Promise<Ending>;
 
   private constructor(readonly ws: WebSocket) {
@@ -26,7 +28,9 @@ export class SoakPeer {
       this.framesReceived++;
       const decoded = decodeFrame(new Uint8Array(data));
       if (!decoded.ok) return;
-      const { opcode, payload } = decoded.frame;
+      const { opcode, payload, streamId } = decoded.frame;
+      this.byOpcode.set(opcode, (this.byOpcode.get(opcode) ?? 0) + 1);
+      for (const waiter of this.frameWaiters) if (waiter(opcode, streamId)) this.frameWaiters.delete(waiter);
       if (opcode === Op.Error) {
         const code = utf8.decode(payload).split(':', 1)[0]!;
         this.errorCodes.set(code, (this.errorCodes.get(code) ?? 0) + 1);
@@ -81,6 +85,28 @@ export class SoakPeer {
     this.output = '';
     return new Promise((resolve) => {
       this.watch = { text, resolve };
+    });
+  }
+
+  /** How many frames of this opcode arrived. */
+  framesOf(name: OpcodeName): number {
+    return this.byOpcode.get(OPCODES[name].code) ?? 0;
+  }
+
+  /** Resolves true when a frame of `opcode` arrives on `streamId`, false after `giveUpMs`. */
+  nextFrame(opcode: number, streamId: number, giveUpMs: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const timer = setTimeout(() => {
+        this.frameWaiters.delete(waiter);
+        resolve(false);
+      }, giveUpMs);
+      const waiter = (op: number, id: number) => {
+        if (op !== opcode || id !== streamId) return false;
+        clearTimeout(timer);
+        resolve(true);
+        return true;
+      };
+      this.frameWaiters.add(waiter);
     });
   }
 

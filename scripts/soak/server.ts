@@ -14,6 +14,8 @@ export interface SoakServer {
   readonly pid: number;
   /** Highest RSS seen so far, in bytes. */
   peakRss(): number;
+  /** Whether the process is still running. */
+  running(): boolean;
   /** Sends SIGTERM and returns how long the process took to exit, or undefined past `giveUpMs` (then it is killed). */
   terminate(giveUpMs: number): Promise<number | undefined>;
 }
@@ -54,6 +56,7 @@ export async function startSoakServer(): Promise<SoakServer> {
     token: readFileSync(tokenFile, 'utf8').trim(),
     pid,
     peakRss: () => Math.max(peak, rssBytes(pid)),
+    running: () => child.exitCode === null && child.signalCode === null,
     async terminate(giveUpMs) {
       clearInterval(sampler);
       try {

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { waitFor } from '../../test/helpers/wait-for.js';
+import { MAX_SCREEN_ESCAPE_STRING } from '../screen/escape-string-cap.js';
 import { screenTerminals } from '../screen/terminal-pool.js';
 import { LocalScreen } from './screen.js';
 
@@ -23,5 +24,20 @@ describe('a local screen that is disposed', () => {
     expect(next.lines()[0]).toBe('theirs');
     expect([screen.lines(), screen.cols, screen.rows]).toEqual([['mine', '', '', ''], 20, 4]);
     next.dispose();
+  });
+});
+
+describe('a local screen fed an overlong OSC string', () => {
+  it('hands xterm the string cut to MAX_SCREEN_ESCAPE_STRING, as the host does, and shows what follows it', async () => {
+    const probe = screenTerminals.take(4, 2, 0);
+    const write = vi.spyOn(probe.term.constructor.prototype, 'write');
+    screenTerminals.give(probe);
+    const screen = new LocalScreen(20, 4, 10);
+    screen.write(`\x1b]0;${'a'.repeat(MAX_SCREEN_ESCAPE_STRING * 2)}\x07shown`);
+    await screen.whenIdle();
+    const handed = write.mock.calls.map((c) => c[0]).find((d) => typeof d === 'string' && d.startsWith('\x1b]0;')) as string;
+    expect(handed.length).toBe('\x1b]'.length + MAX_SCREEN_ESCAPE_STRING + '\x07shown'.length);
+    expect(screen.lines()[0]).toBe('shown');
+    screen.dispose();
   });
 });

@@ -1,3 +1,4 @@
+import { EscapeStringCap } from '../screen/escape-string-cap.js';
 import { FULL_RESET, type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 
 /**
@@ -23,6 +24,9 @@ export class LocalScreen {
     return this.pooled.term;
   }
 
+  /** Overlong OSC and DCS strings are cut before xterm collects them (see escape-string-cap.ts). */
+  private readonly escapeStrings = new EscapeStringCap();
+
   get cols(): number {
     return this.final?.cols ?? this.term.cols;
   }
@@ -39,7 +43,7 @@ export class LocalScreen {
   write(text: string, onParsed?: () => void): boolean {
     if (this.disposed) return true;
     try {
-      this.term.write(text, onParsed && (() => this.guard(onParsed)));
+      this.term.write(this.escapeStrings.filter(text), onParsed && (() => this.guard(onParsed)));
       return true;
     } catch (error) {
       this.lastError ??= error;

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { MAX_SCREEN_ESCAPE_STRING } from '../screen/escape-string-cap.js';
 import { screenTerminals } from '../screen/terminal-pool.js';
 import { ScreenBook, type ScreenReply } from './screen-book.js';
 
@@ -31,5 +32,18 @@ describe('ScreenBook', () => {
     book.handle({ op: 'write', id: 2, data: '\x1b]0;second\x07', seq: 11 });
     await parsed(2);
     expect(replies.filter((r) => r.kind === 'title')).toEqual([{ kind: 'title', id: 2, title: 'second' }]);
+  });
+
+  it('hands xterm a title printed by a program cut to MAX_SCREEN_ESCAPE_STRING: xterm would collect 9 MB of it at about 32 bytes a character', async () => {
+    const { book, replies, parsed } = recordingBook();
+    book.handle({ op: 'open', id: 3, cols: 20, rows: 4, scrollback: 10 });
+    const piece = new Uint8Array(1024 * 1024).fill(0x61);
+    book.handle({ op: 'write', id: 3, data: new TextEncoder().encode('\x1b]0;'), seq: 4 });
+    for (let i = 1; i <= 9; i++) book.handle({ op: 'write', id: 3, data: piece, seq: 4 + i * piece.length });
+    book.handle({ op: 'write', id: 3, data: '\x07', seq: 5 + 9 * piece.length });
+    await parsed(3);
+    const titles = replies.filter((r) => r.kind === 'title').map((r) => (r.kind === 'title' ? r.title.length : 0));
+    expect(titles).toEqual([MAX_SCREEN_ESCAPE_STRING - 2]); // "0;" is part of the string
+    book.handle({ op: 'dispose', id: 3, token: 101 });
   });
 });

@@ -1,4 +1,5 @@
 import { type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
+import { EscapeStringCap } from '../screen/escape-string-cap.js';
 import { screenText } from './screen-text.js';
 
 /** What a screen is asked to do, in order, by the thread that forwards output. */
@@ -39,6 +40,8 @@ class BookScreen {
    * unchanged screen once, not per request.
    */
   serialized: string | undefined;
+  /** Overlong OSC and DCS strings are cut before xterm collects them: a 9 MB title cost 300 MB. */
+  readonly escapeStrings = new EscapeStringCap();
 
   private readonly titleSubscription: { dispose(): void };
 
@@ -125,7 +128,7 @@ export class ScreenBook {
 
   private write(screen: BookScreen, data: string | Uint8Array, seq: number): void {
     screen.inFlight++;
-    screen.term.write(data, () => {
+    screen.term.write(screen.escapeStrings.filter(data), () => {
       screen.inFlight--;
       screen.parsed = seq;
       screen.serialized = undefined;
