@@ -1,5 +1,6 @@
 import { type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 import { EscapeStringCap } from '../screen/escape-string-cap.js';
+import { serializeScreen } from '../screen/serialize-screen.js';
 import { screenText } from './screen-text.js';
 
 /** What a screen is asked to do, in order, by the thread that forwards output. */
@@ -55,7 +56,7 @@ class BookScreen {
   }
 
   serialize(): string {
-    return (this.serialized ??= this.pooled.serializer.serialize());
+    return (this.serialized ??= serializeScreen(this.pooled));
   }
 
   /**

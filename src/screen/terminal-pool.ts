@@ -1,9 +1,19 @@
 import headless from '@xterm/headless';
 import serializeAddon from '@xterm/addon-serialize';
+import unicode11Addon from '@xterm/addon-unicode11';
 
-// Both packages ship CommonJS; a default import is the portable way to reach them from ESM.
+// The packages ship CommonJS; a default import is the portable way to reach them from ESM.
 const { Terminal } = headless;
 const { SerializeAddon } = serializeAddon;
+const { Unicode11Addon } = unicode11Addon;
+
+/**
+ * The character widths every screen model uses, the host's and the client's:
+ * Unicode 11's, as modern terminals (and tmux, and wcwidth in current libcs)
+ * count them. xterm's default is Unicode 6, where an emoji is one column: a
+ * repaint from such a model shifted emoji lines in the user's terminal.
+ */
+export const UNICODE_WIDTHS = '11';
 
 export type HeadlessTerminal = InstanceType<typeof Terminal>;
 
@@ -68,6 +78,8 @@ export class TerminalPool {
     const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
     const serializer = new SerializeAddon();
     term.loadAddon(serializer);
+    term.loadAddon(new Unicode11Addon());
+    term.unicode.activeVersion = UNICODE_WIDTHS;
     // The size is the pool's key, not an option to set back (xterm refuses to set it through options).
     const { cols: _cols, rows: _rows, ...builtOptions } = term.options as Record<string, unknown>;
     return { term, serializer, builtOptions };

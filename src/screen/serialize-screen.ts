@@ -1,0 +1,39 @@
+import type { HeadlessTerminal, PooledTerminal } from './terminal-pool.js';
+
+/** The private corners of xterm that the serializer leaves out; each optional, so a newer xterm degrades to the serializer's text. */
+interface XtermCore {
+  coreService?: { isCursorHidden?: boolean };
+  coreMouseService?: { activeEncoding?: string };
+}
+
+const core = (term: HeadlessTerminal) => (term as unknown as { _core?: XtermCore })._core;
+
+const ALT_SCREEN_ON = '\x1b[?1049h';
+const SGR_RESET = '\x1b[0m';
+
+/** Whether text written after `text` would get attributes other than the default ones: an SGR other than a reset follows its last reset. */
+function leavesAttributesSet(text: string): boolean {
+  const lastReset = Math.max(text.lastIndexOf(SGR_RESET), text.lastIndexOf('\x1b[m'));
+  return /\x1b\[[0-9;:]*m/.test(text.slice(lastReset < 0 ? 0 : lastReset + 3));
+}
+
+/**
+ * The screen as text that, written to a fresh terminal, reproduces it: the
+ * serializer's text, with what it leaves out added.
+ * - The attributes the serializer leaves set after the main screen (it ends
+ *   each screen with the pen, which is the alternate screen program's) must
+ *   not reach the switch to the alternate screen: they would be saved with
+ *   the cursor there and come back when the program leaves it (the shell
+ *   stayed in bold reverse video after vim).
+ * - A hidden cursor, and the SGR mouse encoding (a mouse program's clicks
+ *   otherwise arrive in a form it did not ask for).
+ */
+export function serializeScreen(pooled: PooledTerminal): string {
+  let text = pooled.serializer.serialize();
+  const altAt = text.indexOf(ALT_SCREEN_ON);
+  if (altAt >= 0 && leavesAttributesSet(text.slice(0, altAt))) text = `${text.slice(0, altAt)}${SGR_RESET}${text.slice(altAt)}`;
+  const internals = core(pooled.term);
+  if (internals?.coreService?.isCursorHidden) text += '\x1b[?25l';
+  if (internals?.coreMouseService?.activeEncoding === 'SGR') text += '\x1b[?1006h';
+  return text;
+}
