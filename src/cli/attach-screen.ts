@@ -1,4 +1,5 @@
-const CLEAR_AND_HOME = '\x1b[H\x1b[2J\x1b[3J';
+// Not ED 3 (erase scrollback): the user's own scrollback from before attach is theirs, and stays.
+const CLEAR_AND_HOME = '\x1b[H\x1b[2J';
 const SAVE_CURSOR = '\x1b7'; // DECSC also saves the text attributes, so the remote's colours survive the status line
 const RESTORE_CURSOR = '\x1b8';
 

@@ -161,4 +161,14 @@ describe('termwire attach in tmux against termwire serve', () => {
     // The restarted host serves a new shell (a new instanceId): both notices share the bottom row, cut to the pane's width.
     expect(pane('restart').trimEnd().split('\n').at(-1)).toMatch(/^\[termwire: link back after \d+\.\d s down; the host's terminal is a new one/);
   });
+
+  it("keeps the user's own scrollback: what the terminal held before attach is still there after detach", async () => {
+    startSession('scrollback', `seq -f 'mine-%g' 1 200; ${attachCommand('scrollback')}`);
+    await waitForPane('scrollback', /^\$\s*$/m, 'the remote prompt');
+    tmux('send-keys', '-t', 'scrollback', 'C-]');
+    await waitForPane('scrollback', /\[termwire: detached\]/, 'the detach notice');
+    const history = tmux('capture-pane', '-p', '-S', '-', '-t', 'scrollback');
+    expect(history).toMatch(/^mine-1$/m);
+    expect(history).toMatch(/^mine-200$/m);
+  });
 });
