@@ -146,7 +146,11 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   stream.on('subscribed', (event) => {
     if (instances.changed(event)) screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
   });
-  stream.on('snapshot', (snapshot) => screen.repaint(snapshot.text));
+  stream.on('snapshot', (snapshot) => {
+    // Output is skipped only when another viewer of the terminal keeps up and this one does not (or a pane was paused): say so, and how much.
+    if (snapshot.skippedBytes > 0) screen.noticeOverRepaint(`${formatBytes(snapshot.skippedBytes)} of output skipped: this terminal fell behind the host; the screen is repainted where the program is now`);
+    screen.repaint(snapshot.text);
+  });
   stream.on('errorFrame', ({ code, message }) => screen.notice(`host error ${code}: ${message}`));
   stream.on('inputNotice', ({ message }) => screen.notice(message));
   stream.on('exit', ({ exitCode, signal }) => end(remoteExitEnding(exitCode, signal)));
@@ -187,6 +191,12 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   if (ending.error) process.stderr.write(`termwire attach: ${ending.error}\n`);
   client.close();
   return ending.code;
+}
+
+function formatBytes(bytes: number): string {
+  if (bytes < 1024) return `${bytes} bytes`;
+  if (bytes < 1024 * 1024) return `${(bytes / 1024).toFixed(1)} KiB`;
+  return `${(bytes / (1024 * 1024)).toFixed(1)} MiB`;
 }
 
 function remoteExitEnding(exitCode: number | null | undefined, signal: number | null | undefined): Ending {

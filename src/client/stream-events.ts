@@ -23,6 +23,8 @@ export interface SnapshotAppliedEvent {
   readonly bytes: number;
   /** The serialized screen, for renderers that repaint a real terminal from it. */
   readonly text: string;
+  /** Output bytes between the last output applied on this connection and this snapshot: never received as output, only as this screen (0 for the first snapshot of a subscription or a reconnect). */
+  readonly skippedBytes: number;
 }
 
 export interface ClientStreamEvents {

@@ -81,10 +81,11 @@ function onSnapshotEnd(stream: ClientStream, frame: Frame): void {
   const result = stream.rx.assembler.end();
   if (!result.ok) return report(stream, frame, result.problem);
   const snap = result.snapshot;
+  const appliedUpTo = stream.rx.tracker.lastSeq;
   stream.rx.screen?.replace(snap.text, snap.cols, snap.rows);
   stream.rx.tracker.snapshotApplied(snap.seq);
   stream.counters.snapshotsApplied++;
-  stream.raise('snapshot', { source: snap.source, requestId: snap.requestId, seq: snap.seq, cols: snap.cols, rows: snap.rows, truncated: snap.truncated, bytes: snap.text.length, text: snap.text });
+  stream.raise('snapshot', { source: snap.source, requestId: snap.requestId, seq: snap.seq, cols: snap.cols, rows: snap.rows, truncated: snap.truncated, bytes: snap.text.length, text: snap.text, skippedBytes: appliedUpTo === undefined ? 0 : Math.max(0, snap.seq - appliedUpTo) });
 }
 
 function onOutput(stream: ClientStream, text: string, seq: number, bytes: number): void {

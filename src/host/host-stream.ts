@@ -34,10 +34,6 @@ export interface StreamContext {
 }
 
 type Held = { readonly kind: 'output'; readonly payload: Uint8Array; readonly seq: number } | { readonly kind: 'event'; readonly send: () => void };
-interface Queued {
-  readonly payload: Uint8Array;
-  readonly seq: number;
-}
 
 const utf8 = new TextEncoder();
 
@@ -55,7 +51,8 @@ export class HostStream implements TerminalSubscriber {
   private paused = false;
   private pendingSnapshots = 0;
   private held: Held[] = [];
-  private queue: Queued[] = [];
+  /** Output waiting for credit, and the events that came after it (an exit must not overtake the output before it). */
+  private queue: Held[] = [];
   private queueBytes = 0;
   private open = true;
   /** A snapshot held back while the link was congested; requests coalesce into one (the latest requestId wins). */
@@ -109,6 +106,7 @@ export class HostStream implements TerminalSubscriber {
         this.sendSnapshot(seq, text, size, source, requestId);
         this.dropCoveredOutput(seq);
         this.releaseHeld();
+        this.terminal.reviewSubscriberBacklog();
       } catch (error) {
         this.ctx.internalError(error);
       }
@@ -120,6 +118,12 @@ export class HostStream implements TerminalSubscriber {
     this.paused = paused;
     if (paused) this.clearQueue();
     else this.requestSnapshot('resume');
+    this.terminal.reviewSubscriberBacklog();
+  }
+
+  /** Output waiting for credit, while this stream holds its program back (see HostedTerminal.reviewSubscriberBacklog). */
+  queuedOutputBytes(): number | undefined {
+    return this.open && this.window && !this.paused ? this.queueBytes : undefined;
   }
 
   /** Credits an Ack; the connection then flushes its streams. */
@@ -143,11 +147,18 @@ export class HostStream implements TerminalSubscriber {
 
   /** Sends queued output while credit lasts. */
   flush(): void {
-    while (this.open && this.queue.length > 0 && this.hasCredit(this.queue[0]!.payload.length)) {
-      const next = this.queue.shift()!;
-      this.queueBytes -= next.payload.length;
-      this.sendOutput(next.payload, next.seq);
+    const before = this.queueBytes;
+    while (this.open && this.queue.length > 0) {
+      const next = this.queue[0]!;
+      if (next.kind === 'output' && !this.hasCredit(next.payload.length)) break;
+      this.queue.shift();
+      if (next.kind === 'event') next.send();
+      else {
+        this.queueBytes -= next.payload.length;
+        this.sendOutput(next.payload, next.seq);
+      }
     }
+    if (this.queueBytes < before) this.terminal.reviewSubscriberBacklog();
   }
 
   /**
@@ -194,7 +205,8 @@ export class HostStream implements TerminalSubscriber {
     this.open = false;
     this.terminal.detachSubscriber(this);
     if (this.window) this.ctx.window.release(this.window.inFlight);
-    this.clearQueue();
+    this.queue = [];
+    this.queueBytes = 0;
     this.held = [];
   }
 
@@ -229,6 +241,7 @@ export class HostStream implements TerminalSubscriber {
 
   private event(send: () => void): void {
     if (this.pendingSnapshots > 0) this.held.push({ kind: 'event', send });
+    else if (this.queue.length > 0) this.queue.push({ kind: 'event', send });
     else send();
   }
 
@@ -249,7 +262,7 @@ export class HostStream implements TerminalSubscriber {
       this.sendOutput(payload, seq);
       return;
     }
-    this.queue.push({ payload, seq });
+    this.queue.push({ kind: 'output', payload, seq });
     this.queueBytes += payload.length;
     if (this.queueBytes > this.ctx.limits.streamQueueMaxBytes) {
       this.ctx.counters.droppedOutputBytes += this.queueBytes;
@@ -304,8 +317,8 @@ export class HostStream implements TerminalSubscriber {
 
   /** Output up to `seq` is in the snapshot just sent: sending it again would rewind the client. */
   private dropCoveredOutput(seq: number): void {
-    this.queue = this.queue.filter((q) => q.seq > seq);
-    this.queueBytes = this.queue.reduce((sum, q) => sum + q.payload.length, 0);
+    this.queue = this.queue.filter((q) => q.kind !== 'output' || q.seq > seq);
+    this.queueBytes = this.queue.reduce((sum, q) => sum + (q.kind === 'output' ? q.payload.length : 0), 0);
     this.held = this.held.filter((h) => h.kind !== 'output' || h.seq > seq);
   }
 
@@ -318,8 +331,10 @@ export class HostStream implements TerminalSubscriber {
     }
   }
 
+  /** Drops the queued output; the events queued behind it go now, as they would have once it was sent. */
   private clearQueue(): void {
-    this.queue = [];
+    this.queue = this.queue.filter((q) => q.kind === 'event');
     this.queueBytes = 0;
+    this.flush();
   }
 }

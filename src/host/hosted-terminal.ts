@@ -13,6 +13,12 @@ export interface TerminalSubscriber {
   resized(cols: number, rows: number, seq: number): void;
   title(title: string, seq: number): void;
   exit(exit: TerminalExit, seq: number): void;
+  /**
+   * Output bytes this subscriber has queued and not yet been able to send
+   * (its flow window is shut); undefined for one that never holds the
+   * program (a paused pane, a stream without ackOutput).
+   */
+  queuedOutputBytes?(): number | undefined;
 }
 
 /** What the runtime hears from a terminal it serves, to run its lifecycle. */
@@ -58,7 +64,8 @@ export class HostedTerminal {
   /** The screen's parsed seq when last asked; reads pause while the screen is screenBacklogBytes behind it. */
   private screenCaughtUp = 0;
   private askingParsedSeq = false;
-  private readsHeld = false;
+  /** Why the terminal is not read: its screen is behind, or every subscriber is (see reviewSubscriberBacklog). */
+  private readonly readHolds = new Set<'screen' | 'subscribers'>();
   private currentTitle: string | undefined;
   /** Resize coalescing (see resize). */
   private lastResizeAt = -Infinity;
@@ -117,10 +124,43 @@ export class HostedTerminal {
   attach(subscriber: TerminalSubscriber): void {
     this.subscribers.add(subscriber);
     this.events.subscribersChanged?.(this);
+    this.reviewSubscriberBacklog();
   }
 
   detachSubscriber(subscriber: TerminalSubscriber): void {
     if (this.subscribers.delete(subscriber)) this.events.subscribersChanged?.(this);
+    this.reviewSubscriberBacklog();
+  }
+
+  /**
+   * Output is skipped only for a subscriber slower than the others: while
+   * every subscriber that holds the program has more than half of
+   * streamQueueMaxBytes queued, the terminal is not read, and its program
+   * waits as it would on a slow terminal (ssh and tmux do the same) instead
+   * of its output being dropped for a recovery snapshot. Reading goes on once
+   * one of them is down to a quarter. A terminal nobody watches, or that one
+   * subscriber keeps up with, is always read. Subscribers call this when
+   * their queue shrinks.
+   */
+  reviewSubscriberBacklog(): void {
+    const limit = this.limits.streamQueueMaxBytes;
+    const threshold = this.readHolds.has('subscribers') ? limit / 4 : limit / 2;
+    let behind = this.subscribers.size > 0;
+    for (const s of this.subscribers) {
+      const queued = s.queuedOutputBytes?.();
+      if (queued === undefined || queued <= threshold) behind = false;
+    }
+    this.holdReads('subscribers', behind);
+  }
+
+  /** Pauses the backend while any hold is on, resumes it when the last is off. */
+  private holdReads(reason: 'screen' | 'subscribers', hold: boolean): void {
+    const wasHeld = this.readHolds.size > 0;
+    if (hold) this.readHolds.add(reason);
+    else this.readHolds.delete(reason);
+    const held = this.readHolds.size > 0;
+    if (held && !wasHeld) this.backend.pause?.();
+    else if (!held && wasHeld && !this.disposed) this.backend.resume?.();
   }
 
   /** Resizes the PTY and the screen, or returns why not (RESIZE_TOO_LARGE) and allocates nothing. */
@@ -193,6 +233,7 @@ export class HostedTerminal {
       this.fanOut((s) => s.output(piece, this.hwm));
     }
     this.watchScreenBacklog();
+    this.reviewSubscriberBacklog();
   }
 
   /**
@@ -205,20 +246,15 @@ export class HostedTerminal {
   private watchScreenBacklog(): void {
     const limit = this.limits.screenBacklogBytes;
     const backlog = this.hwm - this.screenCaughtUp;
-    if (backlog > limit && !this.readsHeld && this.backend.pause) {
-      this.readsHeld = true;
-      this.backend.pause();
-    }
+    if (backlog > limit) this.holdReads('screen', true);
     if (backlog <= limit / 2 || this.askingParsedSeq) return;
     this.askingParsedSeq = true;
     this.screen.whenParsed((seq) => {
       this.askingParsedSeq = false;
       this.screenCaughtUp = seq;
-      if (!this.readsHeld) return;
-      if (this.hwm - seq <= limit) {
-        this.readsHeld = false;
-        this.backend.resume?.();
-      } else this.watchScreenBacklog();
+      if (!this.readHolds.has('screen')) return;
+      if (this.hwm - seq <= limit) this.holdReads('screen', false);
+      else this.watchScreenBacklog();
     });
   }
 

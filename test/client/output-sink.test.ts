@@ -77,4 +77,17 @@ describe('a stream with an outputSink', () => {
     scheduler.advance(1000);
     expect(acks()).toEqual({ sent: 0, bytes: 0 });
   });
+
+  it('says how much output a snapshot stood in for: the bytes between the last output applied and the snapshot (attach reports them)', async () => {
+    const { h, stream } = await streamWithSink({ ackBatchBytes: 1000, ackDelayMs: 4 });
+    const snapshots: Array<{ source: string | undefined; skippedBytes: number }> = [];
+    stream.on('snapshot', ({ source, skippedBytes }) => snapshots.push({ source, skippedBytes }));
+    await h.host.output('t1', 'seen');
+    await waitFor(() => stream.counters.outputApplied === 1, { what: 'output applied' });
+    // Output this stream never gets, as when the host dropped its overflowing queue.
+    await h.host.output('t1', 'never sent é', { skipStream: stream.id });
+    stream.requestSnapshot();
+    await waitFor(() => snapshots.length === 1, { what: 'the snapshot that covers it' });
+    expect(snapshots).toEqual([{ source: 'request', skippedBytes: new TextEncoder().encode('never sent é').length }]);
+  });
 });

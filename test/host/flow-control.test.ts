@@ -63,13 +63,58 @@ describe('output flow control', () => {
     await peer.waitFor(() => peer.outputBytes(1) + peer.outputBytes(2) > 768 * KiB, 'more output once the connection got credit');
   });
 
-  it('replaces an overflowing queue with a recovery snapshot that matches the screen, then continues from its seq', async () => {
+  it('holds the program rather than skip its output when its only subscriber is behind: every byte arrives, in order, once credit comes', async () => {
     testHost = await startTestHost({
       terminals: scriptTerminals('a'),
       limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB, streamQueueMaxBytes: 32 * KiB },
     });
     const peer = await testHost.connect();
     await subscribe(peer, 1, { ackOutput: 1 });
+    const terminal = testHost.host.terminal('a')!;
+    const a = terminal.backend as ScriptBackend;
+    const lines = Array.from({ length: 200 }, (_, i) => `line ${i} ${'y'.repeat(200)}\r\n`);
+    for (const line of lines) a.emit(line);
+    await peer.waitFor(() => a.isPaused, 'the terminal no longer read while its only subscriber is behind');
+    // The reader catches up: each Ack gives back what it read.
+    let acked = 0;
+    while (!peer.outputText(1).includes('line 199 ')) {
+      const read = peer.outputBytes(1);
+      if (read > acked) peer.send('Ack', 1, { bytes: read - acked });
+      acked = read;
+      await peer.waitFor(() => peer.outputBytes(1) > read || peer.outputText(1).includes('line 199 '), 'more output for the credit given');
+    }
+    expect(peer.snapshots(1).map((s) => s.start.source)).toEqual(['subscribe']);
+    expect(testHost.host.counters.droppedOutputBytes).toBe(0);
+    expect(peer.outputText(1)).toBe(lines.join(''));
+    expectContinuousAfterLastSnapshot(peer, 1);
+  });
+
+  it("sends a terminal's exit after the output queued before it, not ahead of it: the last output is not lost to a client that stops at the exit", async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB } });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    const a = testHost.host.terminal('a')!.backend as ScriptBackend;
+    a.emit('q'.repeat(20 * KiB));
+    a.kill();
+    await peer.waitFor(() => peer.outputBytes(1) === 8 * KiB, 'the window filled');
+    peer.send('Ack', 1, { bytes: 64 * KiB });
+    await peer.waitFor(() => peer.on(1, Op.Metadata).some((f) => peer.text(f).includes('"exit"')), 'the exit event');
+    const frames = peer.on(1).filter((f) => f.opcode === Op.Output || f.opcode === Op.Metadata);
+    const exitAt = frames.findIndex((f) => f.opcode === Op.Metadata && peer.text(f).includes('"exit"'));
+    expect(frames.slice(exitAt + 1).filter((f) => f.opcode === Op.Output)).toEqual([]);
+    expect(peer.outputBytes(1)).toBe(20 * KiB);
+  });
+
+  it('replaces an overflowing queue with a recovery snapshot that matches the screen, then continues from its seq, when another subscriber keeps up', async () => {
+    testHost = await startTestHost({
+      terminals: scriptTerminals('a'),
+      limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB, streamQueueMaxBytes: 32 * KiB },
+    });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    // A viewer without ackOutput on another connection: it never holds the program, so the slow stream 1 falls behind alone.
+    const keepingUp = await testHost.connect();
+    await subscribe(keepingUp, 1, {});
     const terminal = testHost.host.terminal('a')!;
     const a = terminal.backend as ScriptBackend;
     for (let i = 0; i < 200; i++) a.emit(`line ${i} ${'y'.repeat(200)}\r\n`);
