@@ -46,6 +46,8 @@ describe('projections on the host send paths', () => {
     const peer = await testHost.connect();
     await subscribe(peer, 1, { ackOutput: 1, snapshotCause: 1 });
     await subscribe(peer, 2, { ackOutput: 1 });
+    // A viewer that keeps up (no ackOutput): with it the program is not held, and the two slow streams overflow.
+    await subscribe(await testHost.connect(), 1, {});
     const a = testHost.host.terminal('a')!.backend as ScriptBackend;
     for (let i = 0; i < 200; i++) a.emit(`line ${i} ${'y'.repeat(200)}\r\n`);
     await peer.waitFor(() => peer.snapshots(1).length > 1 && peer.snapshots(2).length > 1, 'a snapshot replacing each overflowing queue');
