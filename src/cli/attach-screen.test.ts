@@ -50,6 +50,20 @@ describe('AttachScreen', () => {
     expect((await settled()).lines[ROWS - 1]).toBe('');
   });
 
+  it('keeps a run of retry notices on one line, the latest shown and cut to one row; anything else in between starts a new line', async () => {
+    const { out, settled } = localTerminal();
+    const screen = new AttachScreen(out);
+    screen.notice('link down');
+    screen.retryNotice('cannot connect: a reason longer than the terminal is wide; retrying in 0.5 s');
+    screen.retryNotice('retrying in 1.0 s');
+    screen.retryNotice('retrying in 2.0 s');
+    const shown = (await settled()).lines.filter((l) => l !== '');
+    expect(shown).toEqual(['[termwire: link down]', '[termwire: retrying in 2.0 s]']);
+    screen.notice('host error X: y');
+    screen.retryNotice('retrying in 4.0 s');
+    expect((await settled()).lines.filter((l) => l !== '')).toEqual([...shown, '[termwire: host error X: y]', '[termwire: retrying in 4.0 s]']);
+  });
+
   it("hands the remote's output on as written only once the terminal's write has completed", () => {
     const completions: Array<() => void> = [];
     const written: string[] = [];

@@ -19,12 +19,25 @@ export interface AttachScreenOutput {
  */
 export class AttachScreen {
   private afterRepaint: string[] = [];
+  /** The last thing written was a retry notice: the next one replaces it rather than adding a line. */
+  private retryShown = false;
 
   constructor(private readonly out: AttachScreenOutput) {}
 
   /** A notice on its own line, now. */
   notice(text: string): void {
-    this.out.write(`\r\n\x1b[7m[termwire: ${text}]\x1b[0m\r\n`);
+    this.retryShown = false;
+    this.out.write(`\r\n${noticeLine(text)}\r\n`);
+  }
+
+  /** A notice about an attempt that will be retried: on a terminal a run of them shares one line (cut to the width, so it is one row), the latest shown. */
+  retryNotice(text: string): void {
+    // Not a terminal (a log): every line kept, whole, with no cursor movement.
+    if (!this.out.columns) return this.notice(text);
+    const line = noticeLine(text, this.width());
+    // After a retry notice: up to its row, cleared, and written over.
+    this.out.write(this.retryShown ? `\x1b[1A\r\x1b[2K${line}\r\n` : `\r\n${line}\r\n`);
+    this.retryShown = true;
   }
 
   /** A notice drawn now, and again on the status line after the next repaint. */
@@ -35,6 +48,7 @@ export class AttachScreen {
 
   /** Replaces the screen with a snapshot, then shows the notices waiting for it. */
   repaint(snapshotText: string): void {
+    this.retryShown = false;
     this.out.write(CLEAR_AND_HOME + snapshotText);
     if (this.afterRepaint.length === 0) return;
     this.statusLine(this.afterRepaint.join('; '));
@@ -43,14 +57,22 @@ export class AttachScreen {
 
   /** The remote's output; `written` runs once the terminal has it, which is when the host may send more. */
   output(text: string, written: () => void): void {
+    this.retryShown = false;
     this.out.write(text, written);
   }
 
   private statusLine(text: string): void {
     const rows = this.out.rows || 24;
-    const cols = this.out.columns || 80;
-    // One column short of the edge: a character in the last cell of the bottom row may scroll the screen.
-    const line = `[termwire: ${text}]`.slice(0, Math.max(1, cols - 1));
-    this.out.write(`${SAVE_CURSOR}\x1b[${rows};1H\x1b[0m\x1b[7m${line}\x1b[0m\x1b[K${RESTORE_CURSOR}`);
+    this.out.write(`${SAVE_CURSOR}\x1b[${rows};1H\x1b[0m${noticeLine(text, this.width())}\x1b[K${RESTORE_CURSOR}`);
   }
+
+  private width(): number {
+    return this.out.columns || 80;
+  }
+}
+
+/** A notice in reverse video; cut to one column short of `width` when given (a character in a row's last cell may wrap or scroll). */
+function noticeLine(text: string, width?: number): string {
+  const notice = `[termwire: ${text}]`;
+  return `\x1b[7m${width === undefined ? notice : notice.slice(0, Math.max(1, width - 1))}\x1b[0m`;
 }

@@ -96,6 +96,14 @@ export async function run(args: string[]): Promise<number> {
   return attach({ url, terminal: values.terminal!, token, tokenFile, connectTimeoutMs });
 }
 
+/**
+ * A person at a terminal should learn within about 3 s that the link is dead
+ * (the library's 5 s + 10 s suit unattended clients): a ping a second after
+ * each pong, and 2 s for its answer. A stall of attach itself (a slow
+ * terminal) is not taken for a dead link: see ws-link.ts.
+ */
+const ATTACH_LIVENESS = { pingIntervalMs: 1_000, pongDeadlineMs: 2_000 } as const;
+
 async function attach(opts: { url: string; terminal: string; token: string; tokenFile: string; connectTimeoutMs: number }): Promise<number> {
   const { url, connectTimeoutMs } = opts;
   const out = process.stdout;
@@ -113,7 +121,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
 
   const connect = () =>
     // Until the first connection, no single attempt may outlive the deadline.
-    connectWs(url, everConnected ? { token: opts.token } : { token: opts.token, connectTimeoutMs: Math.max(1, startedAt + connectTimeoutMs - Date.now()) }).catch((error: unknown) => {
+    connectWs(url, everConnected ? { token: opts.token, ...ATTACH_LIVENESS } : { token: opts.token, ...ATTACH_LIVENESS, connectTimeoutMs: Math.max(1, startedAt + connectTimeoutMs - Date.now()) }).catch((error: unknown) => {
       const failure = describeConnectError(error);
       lastFailure = failure.reason;
       failureToReport = !failure.tokenRefused; // a refused token ends attach: no "retrying" line
@@ -136,10 +144,10 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   client.on('reconnecting', ({ delayMs }) => {
     if (!failureToReport) return; // a lost link was already announced by 'disconnected'
     failureToReport = false;
-    screen.notice(`cannot connect: ${lastFailure}; retrying in ${(delayMs / 1000).toFixed(1)} s`);
+    screen.retryNotice(`cannot connect: ${lastFailure}; retrying in ${(delayMs / 1000).toFixed(1)} s`);
   });
-  client.on('disconnected', ({ reason }) => {
-    downSince = Date.now();
+  client.on('disconnected', ({ reason, lastHeardAt }) => {
+    downSince = lastHeardAt;
     screen.notice(`link down (${reason}); reconnecting, keys are held until it is back`);
   });
   client.on('reconnected', () => screen.noticeOverRepaint(`link back after ${((Date.now() - downSince) / 1000).toFixed(1)} s down`));

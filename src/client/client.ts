@@ -18,7 +18,8 @@ export interface ClientEvents {
   /** A connection is up again after a loss; every stream is being re-subscribed. */
   reconnected: { readonly attempt: number };
   /** The link closed or liveness declared it dead. */
-  disconnected: { readonly reason: string };
+  /** `lastHeardAt`: Date.now() when the host was last heard from on that link (an outage began then, not when it was noticed). */
+  disconnected: { readonly reason: string; readonly lastHeardAt: number };
   /** A connect attempt will be made after `delayMs`. */
   reconnecting: { readonly attempt: number; readonly delayMs: number; readonly reason: string };
   /** An Error frame on the control stream (0). */
@@ -145,7 +146,7 @@ export class TerminalClient extends TypedEmitter<ClientEvents> {
     this.link = undefined;
     this.counters.disconnects++;
     for (const stream of [...this.streams.values()]) stream.connectionDown();
-    this.emit('disconnected', { reason });
+    this.emit('disconnected', { reason, lastHeardAt: link.lastHeardAt ?? Date.now() });
     if (this.currentState !== 'closed') this.scheduleReconnect(reason);
   }
 

@@ -25,6 +25,8 @@ export interface FrameLink {
   /** Bytes accepted by send() and not yet handed to the network. */
   readonly bufferedBytes: number;
   readonly isOpen: boolean;
+  /** Date.now() when the peer was last heard from (a frame, or a pong where the transport has them); undefined where the transport does not track it. */
+  readonly lastHeardAt?: number;
   /** Installs the handlers; frames received before this call are held until it. */
   attach(handlers: LinkHandlers): void;
 }

@@ -37,6 +37,8 @@ export abstract class WsFrameLink implements FrameLink {
   private deadlineTimer: NodeJS.Timeout | undefined;
   /** The payload of the outstanding ping; only a pong echoing it proves the peer read that far. */
   private pingNonce: Buffer | undefined;
+  /** Any pong counts as hearing the peer (it is there), even one that proves nothing about reading. */
+  lastHeardAt = Date.now();
 
   protected constructor(
     protected readonly ws: WebSocket,
@@ -84,6 +86,7 @@ export abstract class WsFrameLink implements FrameLink {
 
   protected receive(bytes: Uint8Array): void {
     if (this.closed) return;
+    this.lastHeardAt = Date.now();
     if (this.handlers) this.handlers.frame(bytes);
     else this.held.push(bytes);
   }
@@ -97,15 +100,22 @@ export abstract class WsFrameLink implements FrameLink {
     this.pingNonce = randomBytes(PING_NONCE_BYTES);
     // Every ws peer echoes the ping's payload in its pong (RFC 6455 5.5.3), old builds included.
     this.ws.ping(this.pingNonce);
+    const nonce = this.pingNonce;
     this.deadlineTimer = setTimeout(() => {
-      this.side.onLivenessDrop?.();
-      this.closeReason = `liveness: no pong within ${this.liveness.pongDeadlineMs}ms`;
-      this.ws.terminate();
-      this.finish(this.closeReason);
+      // After a stall of this process (a blocking write to a slow terminal, a loaded machine) the deadline's timer runs
+      // before the pong that arrived meanwhile is read: judge once pending input is read (setImmediate runs after the poll).
+      setImmediate(() => {
+        if (this.pingNonce !== nonce || this.closed) return;
+        this.side.onLivenessDrop?.();
+        this.closeReason = `liveness: no pong within ${this.liveness.pongDeadlineMs}ms`;
+        this.ws.terminate();
+        this.finish(this.closeReason);
+      });
     }, this.liveness.pongDeadlineMs);
   }
 
   private onPong(data: Buffer): void {
+    this.lastHeardAt = Date.now();
     if (this.deadlineTimer === undefined) return; // unsolicited pong: no ping outstanding
     // A pong sent without reading our ping (any other payload) proves nothing.
     if (!this.pingNonce?.equals(data)) return;

@@ -1,3 +1,4 @@
+import { spawn } from 'node:child_process';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
@@ -150,5 +151,34 @@ describe('WebSocket server transport', () => {
     await waitFor(() => alive.frames.length === 1, { what: 'the live connection to still echo' });
     expect(alive.closeInfo).toBeUndefined();
     await alive.close();
+  });
+
+  it('keeps a connection whose pong arrived while this process was stalled past the deadline (a blocking write to a slow terminal, a loaded machine)', async () => {
+    const { url } = await start({ pingIntervalMs: 20, pongDeadlineMs: 100 });
+    // The peer in a process of its own, so it answers while this one is stalled.
+    const peer = spawn(process.execPath, ['-e', `const W = require('ws'); const w = new W(${JSON.stringify(url)}, { headers: { Authorization: 'Bearer ${TOKEN}' } }); w.on('open', () => console.log('open')); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
+    try {
+      await waitFor(() => links.length === 1, { what: 'the peer process connected' });
+      // Right after each of five pings, this process stalls past the deadline, as a blocking write in an I/O callback
+      // would: the next loop turn runs the expired deadline timer before it reads the pong that came meanwhile.
+      let stalls = 0;
+      const ws = (links[0] as unknown as { ws: WebSocket }).ws;
+      const ping = ws.ping.bind(ws);
+      ws.ping = (data?: unknown) => {
+        ping(data);
+        if (stalls < 5) {
+          setImmediate(() => {
+            const until = performance.now() + 300; // a stall, not a wait: nothing else runs meanwhile
+            while (performance.now() < until) {}
+            stalls++;
+          });
+        }
+      };
+      await waitFor(() => stalls === 5 || closes.length > 0, { what: 'five stalls past the pong deadline', timeoutMs: 10_000 });
+      expect(closes).toEqual([]);
+      expect(server!.stats.livenessDropped).toBe(0);
+    } finally {
+      peer.kill();
+    }
   });
 });

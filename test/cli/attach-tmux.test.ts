@@ -1,5 +1,6 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -171,4 +172,54 @@ describe('termwire attach in tmux against termwire serve', () => {
     expect(history).toMatch(/^mine-1$/m);
     expect(history).toMatch(/^mine-200$/m);
   });
+
+  it('notices a dead link from its silence, and counts the outage from the last thing heard, not from when it noticed', async () => {
+    // A link that goes silent without closing (a black hole), played by a proxy that stops forwarding the connections it has.
+    const proxy = await freezingProxy(Number(new URL(url).port));
+    try {
+      startSession('dead', attachCommand('dead', proxy.url));
+      await waitForPane('dead', /^\$\s*$/m, 'the remote prompt');
+      const frozeAt = performance.now();
+      proxy.freezeOpenConnections();
+      await waitForPane('dead', /\[termwire: link down \(liveness: no pong within 2000ms\)/, 'the dead link noticed by liveness');
+      const noticedAfterMs = performance.now() - frozeAt;
+      console.log(`attach noticed the dead link ${noticedAfterMs.toFixed(0)} ms after it went silent`);
+      await waitForPane('dead', /link back after \d+\.\d s down/, 'the link back through a new connection');
+      const downSeconds = Number(/link back after (\d+\.\d) s down/.exec(pane('dead'))![1]);
+      // The last pong was heard at most a ping interval (1 s) before the freeze: the outage counted is at least the silence that was noticed.
+      expect(downSeconds * 1000).toBeGreaterThanOrEqual(noticedAfterMs - 1000);
+    } finally {
+      proxy.close();
+    }
+  });
 });
+
+/** A TCP proxy to 127.0.0.1:`port` whose open connections can be frozen: nothing more is forwarded on them, and they stay open. */
+async function freezingProxy(port: number): Promise<{ url: string; freezeOpenConnections(): void; close(): void }> {
+  const open = new Set<{ frozen: boolean; sockets: Socket[] }>();
+  const server = createServer((downstream) => {
+    const upstream = connect(port, '127.0.0.1');
+    const pair = { frozen: false, sockets: [downstream, upstream] };
+    open.add(pair);
+    downstream.on('data', (d) => pair.frozen || upstream.write(d));
+    upstream.on('data', (d) => pair.frozen || downstream.write(d));
+    const end = () => {
+      open.delete(pair);
+      downstream.destroy();
+      upstream.destroy();
+    };
+    for (const s of pair.sockets) {
+      s.on('error', end);
+      s.on('close', end);
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    freezeOpenConnections: () => open.forEach((pair) => (pair.frozen = true)),
+    close: () => {
+      open.forEach((pair) => pair.sockets.forEach((s) => s.destroy()));
+      server.close();
+    },
+  };
+}
