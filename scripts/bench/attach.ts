@@ -32,6 +32,21 @@ function logFile(bytes: number): string {
 }
 
 let markers = 0;
+const ECHOES = 100;
+
+/** Times `count` keystroke echoes in each session, alternating: a marker typed (no Enter), then erased with Ctrl-U. */
+async function echoTrials(sessions: readonly PtySession[], count: number): Promise<number[][]> {
+  const times = sessions.map(() => [] as number[]);
+  for (let i = 0; i < count; i++) {
+    for (const [s, session] of sessions.entries()) {
+      times[s]!.push(await session.keysUntil(`k${i}x`, `k${i}x`));
+      await session.keysUntil('\x15', '\x1b[K'); // readline erases the line: the prompt alone again
+    }
+  }
+  return times.map((t) => t.sort((a, b) => a - b));
+}
+
+const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Runs the cat in `session`; the marker's digits are computed by the shell, so the typed line never matches it. */
 async function catTrial(session: PtySession, file: string, processes: Readonly<Record<string, number>>): Promise<Sample> {
@@ -60,6 +75,7 @@ export async function run(): Promise<Row[]> {
       [() => catTrial(local, file, {}), () => catTrial(remote.attach, file, { serve: remote.servePid, attach: remote.attach.pid })],
       { rounds: ROUNDS, warmupRounds: 1 },
     );
+    const [localEcho, attachEcho] = await echoTrials([local, remote.attach], ECHOES);
     const mbps = (sample: Sample) => (mib * MiB) / measure(sample, 'seconds') / 1e6;
     const base = mbps(localPty!);
     const msPerMiB = (sample: Sample, key: string) => ({ value: (measure(sample, key) * 1000) / mib, unit: ' ms/MiB' });
@@ -72,6 +88,9 @@ export async function run(): Promise<Row[]> {
       { section: name, name: '    of which its main thread (diagnostic)', ...msPerMiB(termwire!, 'attachMainCpu') },
       { section: name, name: '  draining attach PTY, this process CPU (diagnostic)', ...msPerMiB(termwire!, 'drainCpu') },
       { section: name, name: '  draining local PTY, this process CPU (diagnostic)', ...msPerMiB(localPty!, 'drainCpu') },
+      { section: name, name: `key echo via serve + attach, p50 of ${ECHOES}`, value: percentile(attachEcho!, 50), unit: ' ms', ratio: percentile(attachEcho!, 50) / percentile(localEcho!, 50), baseline: 'local PTY p50' },
+      { section: name, name: `key echo via serve + attach, p99 of ${ECHOES}`, value: percentile(attachEcho!, 99), unit: ' ms', ratio: percentile(attachEcho!, 99) / percentile(localEcho!, 99), baseline: 'local PTY p99' },
+      { section: name, name: '  key echo in a local PTY, p50 / p99 (diagnostic)', value: percentile(localEcho!, 50), unit: ` ms / ${percentile(localEcho!, 99).toFixed(2)} ms` },
       { section: name, name: '  bytes read from attach PTY (diagnostic)', value: measure(termwire!, 'read') / MiB, unit: ' MiB', ratio: measure(termwire!, 'read') / measure(localPty!, 'read'), baseline: 'bytes read from local PTY', note: 'below 1: output replaced by snapshots' },
     ];
   } finally {

@@ -44,6 +44,11 @@ export class PtySession {
    * back. The marker must not appear in the echo of the line itself.
    */
   async typeUntil(line: string, marker: string): Promise<number> {
+    return this.keysUntil(`${line}\r`, marker);
+  }
+
+  /** Writes `keys` as they are (no Enter) and resolves with the ms until `marker` was read back: a keystroke's echo. */
+  async keysUntil(keys: string, marker: string): Promise<number> {
     this.tail = '';
     const seen = new Promise<void>((found) => (this.marker = { text: marker, found }));
     let timer: NodeJS.Timeout | undefined;
@@ -51,7 +56,7 @@ export class PtySession {
       timer = setTimeout(() => reject(new Error(`bench: ${this.what} did not print '${marker}' within ${STEP_DEADLINE_MS} ms; last output: ${JSON.stringify(this.tail)}`)), STEP_DEADLINE_MS);
     });
     const start = performance.now();
-    this.proc.write(`${line}\r`);
+    this.proc.write(keys);
     try {
       await Promise.race([seen, deadline, this.exited.then((code) => Promise.reject(new Error(`bench: ${this.what} exited with ${code} before printing '${marker}'`)))]);
     } finally {
