@@ -17,7 +17,7 @@ export interface HostLimits {
   readonly connectionWindowInitialBytes: number;
   /** The connection window doubles up to this, like the stream window. Default 8 MiB. */
   readonly connectionWindowMaxBytes: number;
-  /** Output a stream may queue past its window; beyond it the queue is dropped for a recovery snapshot. Default 4 MiB. */
+  /** Output a stream may queue past its window; beyond it the queue is dropped for a recovery snapshot. While every subscriber of a terminal has more than half of it queued, the terminal is not read (its program waits), so only a subscriber slower than another overflows. Default 4 MiB. */
   readonly streamQueueMaxBytes: number;
   /** Unsubscribed stream ids a connection remembers, so late frames get NOT_SUBSCRIBED. Default 1024. */
   readonly rememberedClosedStreams: number;
