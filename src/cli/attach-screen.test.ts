@@ -1,5 +1,6 @@
 import xtermHeadless from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
+import { waitFor } from '../../test/helpers/wait-for.js';
 import { AttachScreen } from './attach-screen.js';
 
 const { Terminal } = xtermHeadless;
@@ -62,6 +63,21 @@ describe('AttachScreen', () => {
     screen.notice('host error X: y');
     screen.retryNotice('retrying in 4.0 s');
     expect((await settled()).lines.filter((l) => l !== '')).toEqual([...shown, '[termwire: host error X: y]', '[termwire: retrying in 4.0 s]']);
+  });
+
+  it('repaints from a fresh snapshot a while after it drew a status line, so the notice leaves no trace', async () => {
+    const { out, settled } = localTerminal();
+    let refreshed = 0;
+    const screen = new AttachScreen(out, { shownMs: 20, refresh: () => refreshed++ });
+    screen.repaint(SNAPSHOT);
+    screen.noticeOverRepaint('link back after 1.0 s down');
+    screen.repaint(SNAPSHOT);
+    expect((await settled()).lines[ROWS - 1]).toBe('[termwire: link back after 1.0 s down]');
+    await waitFor(() => refreshed === 1, { what: 'the refresh asked for' });
+    screen.repaint(SNAPSHOT); // the host's answer
+    expect((await settled()).lines[ROWS - 1]).toBe('');
+    expect(refreshed).toBe(1); // a repaint without notices asks for nothing more
+    screen.dispose();
   });
 
   it("hands the remote's output on as written only once the terminal's write has completed", () => {

@@ -11,18 +11,37 @@ export interface AttachScreenOutput {
   readonly columns?: number | undefined;
 }
 
+/** How the status line goes away: after `shownMs`, `refresh` asks the host for its screen, whose repaint has no status line. */
+export interface StatusLineRemoval {
+  readonly shownMs: number;
+  refresh(): void;
+}
+
+/** Long enough to read "link back after 12.3 s down"; the remote screen is whole again after it. */
+export const STATUS_LINE_SHOWN_MS = 3_000;
+
 /**
  * Writes the remote screen and termwire's notices to the local terminal.
  * A notice about a reconnect would be wiped at once by the repaint that
  * follows it, so such notices are drawn again after that repaint, on the
- * bottom row, with the cursor put back where the remote program left it.
+ * bottom row, with the cursor put back where the remote program left it;
+ * a while later the screen is repainted without it, so it leaves no trace.
  */
 export class AttachScreen {
   private afterRepaint: string[] = [];
   /** The last thing written was a retry notice: the next one replaces it rather than adding a line. */
   private retryShown = false;
+  private removal: NodeJS.Timeout | undefined;
 
-  constructor(private readonly out: AttachScreenOutput) {}
+  constructor(
+    private readonly out: AttachScreenOutput,
+    private readonly statusLineRemoval?: StatusLineRemoval,
+  ) {}
+
+  /** Stops a pending status-line removal (attach is ending). */
+  dispose(): void {
+    clearTimeout(this.removal);
+  }
 
   /** A notice on its own line, now. */
   notice(text: string): void {
@@ -53,6 +72,11 @@ export class AttachScreen {
     if (this.afterRepaint.length === 0) return;
     this.statusLine(this.afterRepaint.join('; '));
     this.afterRepaint = [];
+    const removal = this.statusLineRemoval;
+    if (!removal) return;
+    clearTimeout(this.removal);
+    this.removal = setTimeout(() => removal.refresh(), removal.shownMs);
+    this.removal.unref();
   }
 
   /** The remote's output; `written` runs once the terminal has it, which is when the host may send more. */

@@ -4,7 +4,7 @@ import { connectWs } from '../transport/ws-client.js';
 import { describeConnectError } from './attach-connect-error.js';
 import { InstanceWatch } from './attach-instance-watch.js';
 import { passOutputThrough } from './attach-output-mode.js';
-import { AttachScreen } from './attach-screen.js';
+import { AttachScreen, STATUS_LINE_SHOWN_MS } from './attach-screen.js';
 import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
 import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
 
@@ -108,7 +108,9 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   const { url, connectTimeoutMs } = opts;
   const out = process.stdout;
   const stdin = process.stdin;
-  const screen = new AttachScreen(out);
+  // Set once the stream exists: the status line goes by repainting from a fresh snapshot.
+  let refreshScreen = () => {};
+  const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh: () => refreshScreen() });
   const viewport = () => ({ cols: out.columns || 80, rows: out.rows || 24 });
 
   let end!: (ending: Ending) => void;
@@ -132,6 +134,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   // Output goes straight to this terminal, which is the screen: no headless model parses it first.
   const stream = client.subscribe(opts.terminal, { viewport: viewport(), outputSink: (text, delivered) => screen.output(text, delivered) });
   const instances = new InstanceWatch();
+  refreshScreen = () => void stream.requestSnapshot();
 
   const deadline = setTimeout(() => {
     const last = lastFailure ? ` (last failure: ${lastFailure})` : '';
@@ -155,8 +158,9 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     if (instances.changed(event)) screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
   });
   stream.on('snapshot', (snapshot) => {
-    // Output is skipped only when another viewer of the terminal keeps up and this one does not (or a pane was paused): say so, and how much.
-    if (snapshot.skippedBytes > 0) screen.noticeOverRepaint(`${formatBytes(snapshot.skippedBytes)} of output skipped: this terminal fell behind the host; the screen is repainted where the program is now`);
+    // Output is skipped only when another viewer of the terminal keeps up and this one does not: say so, and how much
+    // (a snapshot asked for covers output still on its way, and skips nothing a person could have read).
+    if (snapshot.skippedBytes > 0 && (snapshot.source === 'overflow' || snapshot.source === 'recovery')) screen.noticeOverRepaint(`${formatBytes(snapshot.skippedBytes)} of output skipped: this terminal fell behind the host; the screen is repainted where the program is now`);
     screen.repaint(snapshot.text);
   });
   stream.on('errorFrame', ({ code, message }) => screen.notice(`host error ${code}: ${message}`));
@@ -192,6 +196,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   if (stdin.isTTY) stdin.setRawMode(false);
   restoreOutputMode?.();
   out.off('resize', onResize);
+  screen.dispose();
   stdin.pause();
   // The remote program's modes were relayed here; it never got to reset them in this terminal.
   out.write(RESTORE_TERMINAL_MODES);
