@@ -104,6 +104,13 @@ export async function run(args: string[]): Promise<number> {
  */
 const ATTACH_LIVENESS = { pingIntervalMs: 1_000, pongDeadlineMs: 2_000 } as const;
 
+/**
+ * Keys typed into a link this long silent are announced at once, before
+ * liveness declares it dead: a ping goes out a second after each answer, so a
+ * live link is never this quiet.
+ */
+const QUIET_LINK_NOTICE_MS = 1_500;
+
 async function attach(opts: { url: string; terminal: string; token: string; tokenFile: string; connectTimeoutMs: number }): Promise<number> {
   const { url, connectTimeoutMs } = opts;
   const out = process.stdout;
@@ -182,7 +189,17 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   const onTerminate = () => end({ code: ATTACH_EXIT.terminated, notice: 'terminated' });
   process.once('SIGTERM', onTerminate);
   const detached = (): Ending => ({ code: ATTACH_EXIT.detached, notice: everConnected ? 'detached' : 'detached before the link came up' });
+  let quietSpellAnnounced: number | undefined;
+  const announceQuietLink = () => {
+    const heard = client.lastHeardAt;
+    if (heard === undefined || !client.connected || quietSpellAnnounced === heard) return;
+    const quietMs = Date.now() - heard;
+    if (quietMs < QUIET_LINK_NOTICE_MS) return;
+    quietSpellAnnounced = heard;
+    screen.notice(`no answer for ${(quietMs / 1000).toFixed(1)} s; keys typed now wait for the link`);
+  };
   stdin.on('data', (data: string) => {
+    announceQuietLink();
     const detachAt = data.indexOf(DETACH_KEY);
     if (detachAt < 0) return void stream.write(data);
     if (detachAt > 0) stream.write(data.slice(0, detachAt));

@@ -75,6 +75,11 @@ export class TerminalClient extends TypedEmitter<ClientEvents> {
     return this.link?.isOpen ?? false;
   }
 
+  /** Date.now() when the host was last heard from on the current link; undefined when there is none or its transport does not say. */
+  get lastHeardAt(): number | undefined {
+    return this.link?.lastHeardAt;
+  }
+
   /** Streams not yet closed, by stream id. */
   get openStreams(): ReadonlyMap<number, ClientStream> {
     return this.streams;

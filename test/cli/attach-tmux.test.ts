@@ -184,7 +184,12 @@ describe('termwire attach in tmux against termwire serve', () => {
       await waitForPane('dead', /^\$\s*$/m, 'the remote prompt');
       const frozeAt = performance.now();
       proxy.freezeOpenConnections();
+      // Keys typed into the silent link are announced at once, before liveness gives up on it.
+      const quiet = /\[termwire: no answer for \d+\.\d s; keys typed now wait for the link\]/;
+      await waitFor(() => (tmux('send-keys', '-t', 'dead', 'x'), quiet.test(pane('dead'))), { what: 'the quiet link announced to the typist', timeoutMs: 15_000 });
       await waitForPane('dead', /\[termwire: link down \(liveness: no pong within 2000ms\)/, 'the dead link noticed by liveness');
+      const shown = pane('dead');
+      expect(shown.search(quiet)).toBeLessThan(shown.indexOf('[termwire: link down'));
       const noticedAfterMs = performance.now() - frozeAt;
       console.log(`attach noticed the dead link ${noticedAfterMs.toFixed(0)} ms after it went silent`);
       await waitForPane('dead', /link back after \d+\.\d s down/, 'the link back through a new connection');
