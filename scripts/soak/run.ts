@@ -21,8 +21,8 @@ export const DEFAULT_SOAK_OPTIONS: SoakOptions = { durationMs: 2 * 60_000, healt
 /** The attack goes on this long past the SIGTERM: the exit is timed while the host is attacked. */
 const ATTACK_PAST_SIGTERM_MS = 2000;
 
-/** Targets from issues 9 and 20, on 2 cores. */
-export const SOAK_TARGETS = { peakRssBytes: 512 * 1024 * 1024, healthyP99Ms: 100, subscribeMaxMs: 2000, exitMs: 2000 } as const;
+/** Targets from issues 9 (the mix) and 20 (each attack alone), on 2 cores. */
+export const SOAK_TARGETS = { mixPeakRssBytes: 256 * 1024 * 1024, attackPeakRssBytes: 512 * 1024 * 1024, healthyP99Ms: 100, subscribeMaxMs: 2000, exitMs: 2000 } as const;
 
 export interface AbuserTally {
   readonly name: string;
@@ -56,8 +56,8 @@ export function percentile(sorted: readonly number[], p: number): number {
 }
 
 /** Whether the report meets every target. */
-export function metTargets(r: SoakReport): boolean {
-  return r.survived && r.peakRssBytes < SOAK_TARGETS.peakRssBytes && r.p99Ms < SOAK_TARGETS.healthyP99Ms && r.unansweredSubscribes === 0 && r.subscribeMaxMs < SOAK_TARGETS.subscribeMaxMs && r.exitMs !== undefined && r.exitMs < SOAK_TARGETS.exitMs;
+export function metTargets(r: SoakReport, peakRssTarget: number): boolean {
+  return r.survived && r.peakRssBytes < peakRssTarget && r.p99Ms < SOAK_TARGETS.healthyP99Ms && r.unansweredSubscribes === 0 && r.subscribeMaxMs < SOAK_TARGETS.subscribeMaxMs && r.exitMs !== undefined && r.exitMs < SOAK_TARGETS.exitMs;
 }
 
 const ABUSE_PROCESS = fileURLToPath(new URL('./abuse-process.ts', import.meta.url));
