@@ -70,8 +70,14 @@ export class AttachScreen {
     this.retryShown = false;
     this.out.write(CLEAR_AND_HOME + snapshotText);
     if (this.afterRepaint.length === 0) return;
-    this.statusLine(this.afterRepaint.join('; '));
+    this.status(this.afterRepaint.join('; '));
     this.afterRepaint = [];
+  }
+
+  /** A notice on the bottom row, over the remote screen, which is repainted without it a while later. */
+  status(text: string): void {
+    this.retryShown = false;
+    this.statusLine(text);
     const removal = this.statusLineRemoval;
     if (!removal) return;
     clearTimeout(this.removal);

@@ -196,7 +196,8 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     const quietMs = Date.now() - heard;
     if (quietMs < QUIET_LINK_NOTICE_MS) return;
     quietSpellAnnounced = heard;
-    screen.notice(`no answer for ${(quietMs / 1000).toFixed(1)} s; keys typed now wait for the link`);
+    // On the status line: on a slow but live link this is passing news, and the repaint takes it away.
+    screen.status(`no answer for ${(quietMs / 1000).toFixed(1)} s; keys typed now wait for the link`);
   };
   stdin.on('data', (data: string) => {
     announceQuietLink();

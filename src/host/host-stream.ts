@@ -106,6 +106,7 @@ export class HostStream implements TerminalSubscriber {
         this.sendSnapshot(seq, text, size, source, requestId);
         this.dropCoveredOutput(seq);
         this.releaseHeld();
+        this.flush(); // an event the covered output held back at the head of the queue goes now
         this.terminal.reviewSubscriberBacklog();
       } catch (error) {
         this.ctx.internalError(error);
@@ -267,8 +268,12 @@ export class HostStream implements TerminalSubscriber {
     if (this.queueBytes > this.ctx.limits.streamQueueMaxBytes) {
       this.ctx.counters.droppedOutputBytes += this.queueBytes;
       this.ctx.counters.recoverySnapshots++;
-      this.clearQueue();
+      const events = this.queue.filter((q) => q.kind === 'event');
+      this.queue = [];
+      this.queueBytes = 0;
       this.requestSnapshot('overflow');
+      // After the snapshot that repaints the dropped output: an exit must not end a client before its last screen.
+      for (const e of events) this.event(e.send);
     }
   }
 
@@ -327,7 +332,7 @@ export class HostStream implements TerminalSubscriber {
     while (this.held.length > 0 && this.pendingSnapshots === 0) {
       const item = this.held.shift()!;
       if (item.kind === 'output') this.deliverOutput(item.payload, item.seq);
-      else item.send();
+      else this.event(item.send); // behind output the window has queued, never ahead of it
     }
   }
 

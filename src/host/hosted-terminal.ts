@@ -66,6 +66,10 @@ export class HostedTerminal {
   private askingParsedSeq = false;
   /** Why the terminal is not read: its screen is behind, or every subscriber is (see reviewSubscriberBacklog). */
   private readonly readHolds = new Set<'screen' | 'subscribers'>();
+  /** Ends a subscribers' hold that lasted maxSubscriberHoldMs (a client that stopped reading must not stop the program for good). */
+  private holdExpiry: NodeJS.Timeout | undefined;
+  /** The hold expired and no subscriber has caught up since: not held again until one does. */
+  private holdExpired = false;
   private currentTitle: string | undefined;
   /** Resize coalescing (see resize). */
   private lastResizeAt = -Infinity;
@@ -124,7 +128,8 @@ export class HostedTerminal {
   attach(subscriber: TerminalSubscriber): void {
     this.subscribers.add(subscriber);
     this.events.subscribersChanged?.(this);
-    this.reviewSubscriberBacklog();
+    // After the caller has asked for the new stream's first snapshot: a backend that resumes synchronously would otherwise deliver output ahead of it.
+    queueMicrotask(() => this.reviewSubscriberBacklog());
   }
 
   detachSubscriber(subscriber: TerminalSubscriber): void {
@@ -136,21 +141,36 @@ export class HostedTerminal {
    * Output is skipped only for a subscriber slower than the others: while
    * every subscriber that holds the program has more than half of
    * streamQueueMaxBytes queued, the terminal is not read, and its program
-   * waits as it would on a slow terminal (ssh and tmux do the same) instead
+   * waits as it would on a slow terminal (as under ssh) instead
    * of its output being dropped for a recovery snapshot. Reading goes on once
-   * one of them is down to a quarter. A terminal nobody watches, or that one
-   * subscriber keeps up with, is always read. Subscribers call this when
-   * their queue shrinks.
+   * one of them is down to a quarter, or after maxSubscriberHoldMs without
+   * that (then the ones still behind overflow into recovery snapshots). A
+   * terminal nobody watches, or that one subscriber keeps up with, is always
+   * read. Subscribers call this when their queue shrinks.
    */
   reviewSubscriberBacklog(): void {
+    if (this.disposed) return;
     const limit = this.limits.streamQueueMaxBytes;
-    const threshold = this.readHolds.has('subscribers') ? limit / 4 : limit / 2;
+    const holding = this.readHolds.has('subscribers');
+    const threshold = holding ? limit / 4 : limit / 2;
     let behind = this.subscribers.size > 0;
     for (const s of this.subscribers) {
       const queued = s.queuedOutputBytes?.();
       if (queued === undefined || queued <= threshold) behind = false;
     }
-    this.holdReads('subscribers', behind);
+    if (!behind) this.holdExpired = false;
+    const hold = behind && !this.holdExpired;
+    if (hold && !holding) {
+      this.holdExpiry = setTimeout(() => {
+        this.holdExpiry = undefined;
+        this.holdExpired = true;
+        this.reviewSubscriberBacklog();
+      }, this.limits.maxSubscriberHoldMs);
+    } else if (!hold) {
+      clearTimeout(this.holdExpiry);
+      this.holdExpiry = undefined;
+    }
+    this.holdReads('subscribers', hold);
   }
 
   /** Pauses the backend while any hold is on, resumes it when the last is off. */
@@ -215,6 +235,7 @@ export class HostedTerminal {
   dispose(): void {
     this.disposed = true;
     clearTimeout(this.resizeTimer);
+    clearTimeout(this.holdExpiry);
     for (const off of this.detach.splice(0)) off();
     this.subscribers.clear();
     this.backend.kill();

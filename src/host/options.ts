@@ -69,6 +69,8 @@ export interface HostLimits {
   readonly terminalKillGraceMs: number;
   /** Output handed to a terminal's screen and not yet parsed; past it the terminal is not read until its screen catches up. Default 8 MiB. */
   readonly screenBacklogBytes: number;
+  /** A terminal not read because every subscriber is behind (see streamQueueMaxBytes) is held at most this long without one catching up; then it is read again, and its subscribers that still do not read overflow into recovery snapshots. Default 10 s. */
+  readonly maxSubscriberHoldMs: number;
 }
 
 export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
@@ -104,6 +106,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   maxTerminalsPerConnection: 16,
   detachedTerminalIdleMs: 60 * 60 * 1000,
   terminalKillGraceMs: 500,
+  maxSubscriberHoldMs: 10_000,
 });
 
 /** Error codes the host puts in Error frames ("CODE: message"); permanent once shipped. */

@@ -44,7 +44,7 @@ describe('EscapeStringCap: OSC and DCS strings cut before the screen model colle
   });
 
   it('does not end a DCS on BEL, which xterm keeps inside it: a program cannot restart the string past the cut', () => {
-    expect(through(new EscapeStringCap(4), [`\x1bP${'z'.repeat(6)}\x07${'z'.repeat(6)}\x1b\\ok`])).toBe('\x1bPzzzz\x1b\\ok');
+    expect(through(new EscapeStringCap(4), [`\x1bP${'z'.repeat(6)}\x07${'z'.repeat(6)}\x1b\\ok`])).toBe('\x1bPzzzzz\x1b\\ok'); // the first z is the DCS's final character, not its data
   });
 
   it('gives the same output however the input is split into writes (seeded)', () => {
@@ -61,6 +61,37 @@ describe('EscapeStringCap: OSC and DCS strings cut before the screen model colle
       // As text a C1 control or an é is one unit, not two bytes: the cut falls elsewhere, but splitting still changes nothing.
       const textPieces = [0, ...cuts].map((from, i) => text.slice(Math.min(from, text.length), Math.min([...cuts, bytes.length][i]!, text.length)));
       expect(through(new EscapeStringCap(6), textPieces), `seed ${seed} round ${round}, as text`).toBe(through(new EscapeStringCap(6), [text]));
+    }
+  });
+
+  it('begins a string where xterm does: after C0 controls or DEL that leave it in the escape state, and after ESC then a C1 OSC in text', () => {
+    expect(through(new EscapeStringCap(4), [`\x1b\x00]0;${'x'.repeat(9)}\x07ok`])).toBe('\x1b\x00]0;xx\x07ok');
+    expect(through(new EscapeStringCap(4), [enc.encode(`\x1b\x7f]0;${'x'.repeat(9)}\x07ok`)])).toBe('\x1b\x7f]0;xx\x07ok');
+    expect(through(new EscapeStringCap(4), [`\x1b\u009d0;${'x'.repeat(9)}\x07ok`])).toBe('\x1b\u009d0;xx\x07ok');
+  });
+
+  it('ends a string on any C1 control, as xterm does, so output after it is never dropped', () => {
+    expect(through(new EscapeStringCap(4), [enc.encode(`\x1b]0;${'x'.repeat(9)}\u0085visible`)])).toBe('\x1b]0;xx\u0085visible');
+    expect(through(new EscapeStringCap(4), [`\x1bP${'x'.repeat(9)}\u009b1mvisible`])).toBe('\x1bPxxxxx\u009b1mvisible');
+  });
+
+  it('leaves what xterm shows unchanged: a real screen fed the cut output equals one fed the whole (seeded)', async () => {
+    const seed = Number(process.env.CAP_SEED ?? 11);
+    const next = random(seed);
+    const alphabet = ['a', 'b ', 'é', '日', '\r\n', '\x1b', ']', 'P', '0;', '\\', '\x07', '\x18', '\x1a', '\x00', '\x7f', '\u009c', '\u009d', '\u0090', '\u0085', '\u009b', '[1m', 'x'.repeat(20)];
+    const screenOf = async (text: string) => {
+      const pooled = screenTerminals.take(40, 6, 20);
+      pooled.term.options.logLevel = 'off'; // random input makes xterm log every sequence it rejects
+      await new Promise<void>((resolve) => pooled.term.write(text, resolve));
+      const buffer = pooled.term.buffer.active;
+      const lines = Array.from({ length: buffer.length }, (_, y) => buffer.getLine(y)!.translateToString(true)).join('\n');
+      pooled.term.dispose(); // a fresh terminal each time: nothing a reset leaves behind can differ
+      return `${lines}\n@${buffer.cursorX},${buffer.cursorY}`;
+    };
+    for (let round = 0; round < 150; round++) {
+      const text = Array.from({ length: 120 }, () => alphabet[Math.floor(next() * alphabet.length)]).join('');
+      const cut = through(new EscapeStringCap(8), [enc.encode(text)]);
+      expect(await screenOf(cut), `seed ${seed} round ${round}: ${JSON.stringify(text)}`).toBe(await screenOf(text));
     }
   });
 

@@ -16,10 +16,10 @@ const SUB = 0x1a;
 /** Lead byte of the two-byte UTF-8 form of C1 controls (U+0080..U+009F). */
 const C1_LEAD = 0xc2;
 const C1_DCS = 0x90;
-const C1_ST = 0x9c;
 const C1_OSC = 0x9d;
 
-type State = 'ground' | 'escape' | 'osc' | 'dcs';
+/** As xterm's parser: DCS parameters (dcsEntry) are not collected, only its passthrough data (dcs). */
+type State = 'ground' | 'escape' | 'osc' | 'dcsEntry' | 'dcs';
 
 /** Code units of one write, bytes or text, read and sliced alike. */
 type Units = Uint8Array | string;
@@ -28,10 +28,14 @@ const unitAt = (data: Units, i: number) => (typeof data === 'string' ? data.char
 
 /**
  * Cuts every OSC and DCS string in a terminal's output to `limit` code
- * units, across writes, keeping what ends it. Only what xterm ends such a
- * string on ends one here (ESC, CAN, SUB, ST, and BEL for OSC): anything
- * else would let a program resume the string past the cut. Output without
- * an overlong string passes through as the same object, uncopied.
+ * units, across writes, keeping what ends it. Strings begin and end exactly
+ * where xterm's parser begins and ends them (ESC ] and ESC P, also after C0
+ * controls that leave it in the escape state; C1 OSC and DCS; a DCS's data
+ * after its parameters and final character; ended by ESC, CAN, SUB, any C1
+ * control, and BEL for OSC): ending one early would let a program resume it
+ * past the cut, ending one late would drop output. Checked against xterm
+ * itself in escape-string-cap.test.ts.
+ * Output without an overlong string passes through as the same object, uncopied.
  */
 export class EscapeStringCap {
   private state: State = 'ground';
@@ -48,34 +52,56 @@ export class EscapeStringCap {
     const bytes = typeof data !== 'string';
     const kept: Units[] = [];
     let keptFrom = 0;
-    let dropping = (this.state === 'osc' || this.state === 'dcs') && this.length > this.limit;
+    let dropping = this.inString() && this.length > this.limit;
     let changed = dropping;
+    /** The string ended at unit i: keep from there on (with a C1 lead left out just before it put back). */
+    const resume = (i: number, leadDropped: boolean) => {
+      if (!dropping) return;
+      dropping = false;
+      keptFrom = i;
+      if (!leadDropped) return;
+      if (i === 0) kept.push(new Uint8Array([C1_LEAD]));
+      else keptFrom = i - 1;
+    };
     for (let i = 0; i < data.length; i++) {
       const unit = unitAt(data, i);
-      // A C1 control: the unit itself in text; in bytes the second of C2 xx.
-      const c1 = bytes ? this.c1Lead : unit >= 0x80 && unit <= 0x9f;
+      // A C1 control (U+0080..U+009F): the unit itself in text; in bytes the second of C2 xx.
+      const c1 = (!bytes || this.c1Lead) && unit >= 0x80 && unit <= 0x9f;
       const leadDropped = this.leadDropped;
-      this.c1Lead = bytes && unit === C1_LEAD;
+      this.c1Lead = bytes && unit === C1_LEAD && !c1;
       this.leadDropped = false;
-      if (this.state === 'ground' || this.state === 'escape') {
-        if (unit === ESC) this.state = 'escape';
-        else if (this.state === 'escape') this.state = unit === 0x5d ? this.begin('osc') : unit === 0x50 ? this.begin('dcs') : 'ground';
-        else if (c1 && (unit === C1_OSC || unit === C1_DCS)) this.state = this.begin(unit === C1_OSC ? 'osc' : 'dcs');
+      // As xterm's parser: a C1 control, ESC, CAN and SUB act in any state, and end any string.
+      if (c1) {
+        resume(i, bytes && leadDropped);
+        this.state = unit === C1_OSC ? this.begin('osc') : unit === C1_DCS ? 'dcsEntry' : 'ground';
         continue;
       }
-      const ends = unit === ESC || unit === CAN || unit === SUB || (c1 && unit === C1_ST) || (this.state === 'osc' && unit === BEL);
-      if (ends) {
+      if (unit === ESC || unit === CAN || unit === SUB) {
+        resume(i, false);
         this.state = unit === ESC ? 'escape' : 'ground';
-        if (!dropping) continue;
-        dropping = false;
-        keptFrom = i;
-        if (c1 && bytes && leadDropped) {
-          // ST is C2 9C and its C2 was left out: put it back, before this byte.
-          if (i === 0) kept.push(new Uint8Array([C1_LEAD]));
-          else keptFrom = i - 1;
-        }
         continue;
       }
+      switch (this.state) {
+        case 'ground':
+          continue;
+        case 'escape':
+          // Other C0 controls and DEL leave xterm in the escape state: ESC NUL ] still begins an OSC.
+          if (unit < 0x20 || unit === 0x7f) continue;
+          this.state = unit === 0x5d ? this.begin('osc') : unit === 0x50 ? 'dcsEntry' : 'ground';
+          continue;
+        case 'dcsEntry':
+          // Parameters and intermediates (and C0, DEL) stay; a final character begins the data; anything else is an error xterm ends in ground.
+          if (unit < 0x40 || unit === 0x7f) continue;
+          this.state = unit <= 0x7e ? this.begin('dcs') : 'ground';
+          continue;
+        case 'osc':
+          if (unit === BEL) {
+            resume(i, false);
+            this.state = 'ground';
+            continue;
+          }
+      }
+      // A unit of the string (BEL included, in a DCS).
       if (++this.length <= this.limit) continue;
       if (!dropping) kept.push(slice(data, keptFrom, i));
       dropping = true;
@@ -85,6 +111,10 @@ export class EscapeStringCap {
     if (!changed) return data;
     if (!dropping) kept.push(slice(data, keptFrom, data.length));
     return join(kept, bytes) as T;
+  }
+
+  private inString(): boolean {
+    return this.state === 'osc' || this.state === 'dcs';
   }
 
   private begin(state: 'osc' | 'dcs'): State {

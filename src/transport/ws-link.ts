@@ -39,6 +39,8 @@ export abstract class WsFrameLink implements FrameLink {
   private pingNonce: Buffer | undefined;
   /** Any pong counts as hearing the peer (it is there), even one that proves nothing about reading. */
   lastHeardAt = Date.now();
+  /** performance.now() of the last frame received: frames keep a link alive while its pong waits behind them. */
+  private lastFrameAt = 0;
 
   protected constructor(
     protected readonly ws: WebSocket,
@@ -87,6 +89,7 @@ export abstract class WsFrameLink implements FrameLink {
   protected receive(bytes: Uint8Array): void {
     if (this.closed) return;
     this.lastHeardAt = Date.now();
+    this.lastFrameAt = performance.now();
     if (this.handlers) this.handlers.frame(bytes);
     else this.held.push(bytes);
   }
@@ -100,12 +103,22 @@ export abstract class WsFrameLink implements FrameLink {
     this.pingNonce = randomBytes(PING_NONCE_BYTES);
     // Every ws peer echoes the ping's payload in its pong (RFC 6455 5.5.3), old builds included.
     this.ws.ping(this.pingNonce);
-    const nonce = this.pingNonce;
+    this.armPongDeadline(this.pingNonce, performance.now());
+  }
+
+  /**
+   * Drops the link when `nonce` is still unanswered a deadline after `since`.
+   * Judged after pending input is read (setImmediate runs after the poll): after a
+   * stall of this process (a blocking write to a slow terminal, a loaded machine)
+   * the timer runs before the pong that arrived meanwhile. A peer whose frames
+   * still arrive is alive, its pong only queued behind them (a slow link full of
+   * output): the deadline starts again from the last frame.
+   */
+  private armPongDeadline(nonce: Buffer, since: number): void {
     this.deadlineTimer = setTimeout(() => {
-      // After a stall of this process (a blocking write to a slow terminal, a loaded machine) the deadline's timer runs
-      // before the pong that arrived meanwhile is read: judge once pending input is read (setImmediate runs after the poll).
       setImmediate(() => {
         if (this.pingNonce !== nonce || this.closed) return;
+        if (this.lastFrameAt > since) return this.armPongDeadline(nonce, this.lastFrameAt);
         this.side.onLivenessDrop?.();
         this.closeReason = `liveness: no pong within ${this.liveness.pongDeadlineMs}ms`;
         this.ws.terminate();

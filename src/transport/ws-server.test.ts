@@ -154,31 +154,47 @@ describe('WebSocket server transport', () => {
   });
 
   it('keeps a connection whose pong arrived while this process was stalled past the deadline (a blocking write to a slow terminal, a loaded machine)', async () => {
-    const { url } = await start({ pingIntervalMs: 20, pongDeadlineMs: 100 });
+    // Deadlines far above a loaded machine's scheduling delays: only the stall may exceed them.
+    const { url } = await start({ pingIntervalMs: 200, pongDeadlineMs: 1000 });
     // The peer in a process of its own, so it answers while this one is stalled.
     const peer = spawn(process.execPath, ['-e', `const W = require('ws'); const w = new W(${JSON.stringify(url)}, { headers: { Authorization: 'Bearer ${TOKEN}' } }); w.on('open', () => console.log('open')); setInterval(() => {}, 1000);`], { stdio: ['ignore', 'pipe', 'inherit'] });
     try {
       await waitFor(() => links.length === 1, { what: 'the peer process connected' });
-      // Right after each of five pings, this process stalls past the deadline, as a blocking write in an I/O callback
+      // Right after each of three pings, this process stalls past the deadline, as a blocking write in an I/O callback
       // would: the next loop turn runs the expired deadline timer before it reads the pong that came meanwhile.
       let stalls = 0;
       const ws = (links[0] as unknown as { ws: WebSocket }).ws;
       const ping = ws.ping.bind(ws);
       ws.ping = (data?: unknown) => {
         ping(data);
-        if (stalls < 5) {
+        if (stalls < 3) {
           setImmediate(() => {
-            const until = performance.now() + 300; // a stall, not a wait: nothing else runs meanwhile
+            const until = performance.now() + 1500; // a stall, not a wait: nothing else runs meanwhile
             while (performance.now() < until) {}
             stalls++;
           });
         }
       };
-      await waitFor(() => stalls === 5 || closes.length > 0, { what: 'five stalls past the pong deadline', timeoutMs: 10_000 });
+      await waitFor(() => stalls === 3 || closes.length > 0, { what: 'three stalls past the pong deadline', timeoutMs: 20_000 });
       expect(closes).toEqual([]);
       expect(server!.stats.livenessDropped).toBe(0);
     } finally {
       peer.kill();
     }
+  });
+
+  it("keeps a peer whose frames keep coming while its pong waits behind them, and drops it once they stop", async () => {
+    const { url } = await start({ pingIntervalMs: 20, pongDeadlineMs: 500 });
+    // autoPong: false stands for a pong queued behind a slow link's output: it never comes, the frames do.
+    const peer = await RawPeer.connect(url, TOKEN, { autoPong: false });
+    const sending = setInterval(() => peer.sendRaw(frame(6)), 25);
+    try {
+      await waitFor(() => peer.frames.length >= 80 || closes.length > 0, { what: 'frames for four pong deadlines', timeoutMs: 20_000 });
+      expect(closes).toEqual([]);
+    } finally {
+      clearInterval(sending);
+    }
+    await waitFor(() => closes.length === 1, { what: 'the drop once the frames stopped' });
+    expect(closes[0]!.reason).toBe('liveness: no pong within 500ms');
   });
 });

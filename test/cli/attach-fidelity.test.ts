@@ -44,9 +44,11 @@ printf '\033[?1049l'
 `;
 
 /** A TCP proxy to 127.0.0.1:`port` whose open connections can be cut, as a network drop cuts them. */
-async function cuttableProxy(port: number): Promise<{ url: string; cut(): void; close(): void }> {
+async function cuttableProxy(port: number): Promise<{ url: string; connections(): number; cut(): void; close(): void }> {
   const open = new Set<Socket>();
+  let connections = 0;
   const server = createServer((downstream) => {
+    connections++;
     const upstream = connect(port, '127.0.0.1');
     for (const s of [downstream, upstream]) {
       open.add(s);
@@ -59,6 +61,7 @@ async function cuttableProxy(port: number): Promise<{ url: string; cut(): void; 
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    connections: () => connections,
     cut: () => open.forEach((s) => s.destroy()),
     close: () => (open.forEach((s) => s.destroy()), server.close()),
   };
@@ -76,6 +79,17 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
       tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '80', '-y', '24', command);
       tmux('set-option', '-t', session, 'status', 'off');
     }
+  };
+  /** Detaches the remote pane's attach; its loop attaches again, and the pane is repainted from the host's copy. */
+  const reattach = async (name: string) => {
+    const before = proxy.connections();
+    tmux('send-keys', '-t', `${name}-remote`, 'C-]');
+    await waitFor(() => proxy.connections() > before, { what: 'attach to connect again', timeoutMs: 20_000 });
+  };
+  /** Cuts the link; attach reconnects and repaints, with "link back" on the bottom row until a fresh repaint takes it away. */
+  const reconnect = async (name: string) => {
+    proxy.cut();
+    await waitFor(() => /\[termwire: link back after/.test(tmux('capture-pane', '-p', '-t', `${name}-remote`)), { what: 'the link-back notice after the reconnect', timeoutMs: 20_000 });
   };
   const same = async (name: string, what: string) => {
     let last = '';
@@ -111,10 +125,10 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
     tmux('send-keys', '-t', 'draw-remote', `clear; bash ${join(dir, 'draw.sh')}`, 'Enter');
     await same('draw', 'live use');
 
-    tmux('send-keys', '-t', 'draw-remote', 'C-]'); // attach exits and starts again: a re-attach, repainted from the host's copy
+    await reattach('draw');
     await same('draw', 'after a re-attach');
 
-    proxy.cut(); // the link drops; attach reconnects and repaints
+    await reconnect('draw');
     await same('draw', 'after a reconnect');
 
     for (const session of ['draw-local', 'draw-remote']) tmux('resize-window', '-t', session, '-x', '100', '-y', '30');
@@ -145,13 +159,17 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
     writeFileSync(file, Array.from({ length: 40 }, (_, i) => `int f${i}(void) { return ${i}; } /* line ${i} */`).join('\n'));
     await runInPair('vim', `vim -u NONE -i NONE -N -n -R -c 'set number' -c 'syntax on' -c 'set laststatus=2' ${file}`, /line 0 \*\//);
     await same('vim', 'vim, live');
-    tmux('send-keys', '-t', 'vim-remote', 'C-]');
+    await reattach('vim');
     await same('vim', 'vim, after a re-attach');
-    proxy.cut();
+    await reconnect('vim');
     await same('vim', 'vim, after a reconnect');
     for (const side of ['local', 'remote']) tmux('send-keys', '-t', `vim-${side}`, ':q!', 'Enter');
+    // Typed only once the shell is back: vim drops what is typed ahead of its exit.
+    await waitFor(() => tmux('display-message', '-p', '-t', 'vim-remote', '#{alternate_on}').trim() === '0' && /^\$\s*$/m.test(tmux('capture-pane', '-p', '-t', 'vim-remote')), { what: 'the remote shell back after vim', timeoutMs: 20_000 });
     tmux('send-keys', '-t', 'vim-remote', 'echo plain-$((6*7))', 'Enter');
-    await waitFor(() => /^plain-42$/m.test(tmux('capture-pane', '-p', '-t', 'vim-remote')), { what: 'the shell after vim', timeoutMs: 20_000 });
+    await waitFor(() => /^plain-42$/m.test(tmux('capture-pane', '-p', '-t', 'vim-remote')), { what: 'the shell after vim', timeoutMs: 20_000 }).catch((e: Error) => {
+      throw new Error(`${e.message}; the pane shows:\n${tmux('capture-pane', '-p', '-t', 'vim-remote')}`);
+    });
     expect(tmux('capture-pane', '-p', '-e', '-t', 'vim-remote')).toMatch(/^plain-42$/m);
   }, 180_000);
 
@@ -160,7 +178,7 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
     writeFileSync(file, Array.from({ length: 200 }, (_, i) => `page line ${i}`).join('\n'));
     await runInPair('less', `less -R ${file}`, /page line 0/);
     await same('less', 'less, live');
-    tmux('send-keys', '-t', 'less-remote', 'C-]');
+    await reattach('less');
     await same('less', 'less, after a re-attach');
   }, 120_000);
 });

@@ -105,6 +105,46 @@ describe('output flow control', () => {
     expect(peer.outputBytes(1)).toBe(20 * KiB);
   });
 
+  it('holds the program at most maxSubscriberHoldMs for a subscriber that stopped reading: then its queue overflows into a recovery snapshot', async () => {
+    testHost = await startTestHost({
+      terminals: scriptTerminals('a'),
+      limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB, streamQueueMaxBytes: 32 * KiB, maxSubscriberHoldMs: 200 },
+    });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 }); // and never acks
+    const a = testHost.host.terminal('a')!.backend as ScriptBackend;
+    for (let i = 0; i < 200; i++) a.emit(`line ${i} ${'y'.repeat(200)}\r\n`);
+    await peer.waitFor(() => a.isPaused, 'the program held');
+    await peer.waitFor(() => peer.snapshots(1).some((s) => s.start.source === 'recovery'), 'a recovery snapshot once the hold expired');
+    expect(a.isPaused).toBe(false);
+  });
+
+  it('keeps an exit that came while a snapshot was being taken behind the output queued after that snapshot', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB } });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    const terminal = testHost.host.terminal('a')!;
+    const a = terminal.backend as ScriptBackend;
+    // The snapshot's answer is held until the test lets it go: output and the exit arrive while it is pending.
+    const screen = terminal.screen;
+    const snapshot = screen.snapshot.bind(screen);
+    let answer: (() => void) | undefined;
+    screen.snapshot = ((callback: (...args: never[]) => void) => snapshot(((...args: never[]) => (answer = () => callback(...args))) as never)) as typeof screen.snapshot;
+    a.emit('a'.repeat(8 * KiB)); // fills the window
+    await peer.waitFor(() => peer.outputBytes(1) === 8 * KiB, 'the window filled');
+    peer.send('SnapshotRequest', 1, { requestId: 'held' });
+    await peer.waitFor(() => answer !== undefined, 'the snapshot taken, its answer held');
+    a.emit('b'.repeat(12 * KiB)); // after the snapshot: held, then queued for credit
+    a.kill();
+    answer!();
+    peer.send('Ack', 1, { bytes: 64 * KiB });
+    await peer.waitFor(() => peer.on(1, Op.Metadata).some((f) => peer.text(f).includes('"exit"')), 'the exit event');
+    const frames = peer.on(1).filter((f) => f.opcode === Op.Output || f.opcode === Op.Metadata);
+    const exitAt = frames.findIndex((f) => f.opcode === Op.Metadata && peer.text(f).includes('"exit"'));
+    expect(frames.slice(exitAt + 1).filter((f) => f.opcode === Op.Output).length).toBe(0);
+    expect(peer.outputText(1).endsWith('b'.repeat(12 * KiB))).toBe(true);
+  });
+
   it('replaces an overflowing queue with a recovery snapshot that matches the screen, then continues from its seq, when another subscriber keeps up', async () => {
     testHost = await startTestHost({
       terminals: scriptTerminals('a'),
