@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** A server whose links echo every frame back, so a test can see a connection still works. */
-async function start(options: { maxMessageBytes?: number; maxIncompleteMessageBytes?: number; incompleteMessageDeadlineMs?: number; pingIntervalMs?: number; pongDeadlineMs?: number; authFailureDelayMs?: number } = {}): Promise<WsServer> {
+async function start(options: { maxMessageBytes?: number; maxIncompleteMessageBytes?: number; incompleteMessageDeadlineMs?: number; incompleteMessageBytesPerSecond?: number; pingIntervalMs?: number; pongDeadlineMs?: number; authFailureDelayMs?: number } = {}): Promise<WsServer> {
   server = await startWsServer({
     token: TOKEN,
     ...options,
@@ -107,6 +107,23 @@ describe('WebSocket server transport', () => {
     await waitFor(() => user.frames.length === 1, { what: "the user's finished message echoed" });
     expect(user.closeInfo).toBeUndefined();
     await Promise.all([user, ...hoarders].map((p) => p.close()));
+  });
+
+  it('reads large unfinished messages no faster than incompleteMessageBytesPerSecond over all connections, loses nothing of them, and never holds back a small frame', async () => {
+    const { url } = await start({ maxMessageBytes: 8 * 1024 * 1024, incompleteMessageBytesPerSecond: 1024 * 1024 });
+    const flooder = await RawPeer.connect(url, TOKEN);
+    const user = await RawPeer.connect(url, TOKEN);
+    // 3 MiB of one message, sent at once: three seconds' worth of the rate.
+    const message = frame(3, 3 * 1024 * 1024);
+    flooder.ws.send(message.subarray(0, message.length - 1), { binary: true, fin: false });
+    await waitFor(() => server!.stats.incompletePaced > 0, { what: 'the flooding socket paced' });
+    user.sendRaw(frame(4));
+    await waitFor(() => user.frames.length === 1, { what: 'the small frame echoed while the flood is paced' });
+    expect(flooder.frames).toHaveLength(0);
+    flooder.ws.send(message.subarray(message.length - 1), { binary: true, fin: true });
+    await waitFor(() => flooder.frames.length === 1, { what: 'the whole message echoed once its pace allowed', timeoutMs: 15_000 });
+    expect(flooder.frames[0]!.bytes.length).toBe(message.length);
+    await Promise.all([flooder, user].map((p) => p.close()));
   });
 
   it('closes a connection whose message stays unfinished past the deadline, with 1008 naming it; one that finishes its messages stays', async () => {

@@ -49,6 +49,13 @@ export interface WsServerOptions {
   readonly maxIncompleteMessageBytes: number;
   /** A message begun this long ago and still unfinished closes its connection with 1008 INCOMPLETE_MESSAGE_TIMEOUT. Default 60000 ms. */
   readonly incompleteMessageDeadlineMs: number;
+  /**
+   * Bytes a second, over all connections, that messages already past their
+   * first 64 KiB may add while unfinished: a socket that would go faster is
+   * not read until its share is due. Frames of ordinary size never wait.
+   * Default 32 MiB/s.
+   */
+  readonly incompleteMessageBytesPerSecond: number;
 }
 
 export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
@@ -69,6 +76,7 @@ export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
   closeGraceMs: 500,
   maxIncompleteMessageBytes: 64 * 1024 * 1024,
   incompleteMessageDeadlineMs: 60_000,
+  incompleteMessageBytesPerSecond: 32 * 1024 * 1024,
 });
 
 export interface WsLinkInfo {
@@ -107,6 +115,8 @@ export interface WsServerStats {
   incompleteBudgetClosed: number;
   /** Connections closed for a message left unfinished past incompleteMessageDeadlineMs. */
   incompleteTimedOut: number;
+  /** Times a socket was not read for a while because unfinished messages came faster than incompleteMessageBytesPerSecond. */
+  incompletePaced: number;
 }
 
 export interface WsServer {
@@ -144,7 +154,7 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, authBusy: 0, connectionsRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0 };
+  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, authBusy: 0, connectionsRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0, incompletePaced: 0 };
   const links = new Set<WsServerLink>();
   /** Authenticated connections by network, and in total, for maxConnectionsPerSource and maxConnections. */
   const open = new Map<string, number>();
@@ -326,8 +336,15 @@ class PendingSockets {
  * maxIncompleteMessageBytes. Past the budget the connection holding the most
  * is closed, so a crowd of hoarders costs themselves, not a user mid-paste.
  */
+/** A message is paced only past this much unfinished: an ordinary frame is never held back. */
+const PACE_UNFINISHED_AFTER_BYTES = 64 * 1024;
+
 class UnfinishedMessages {
   private readonly held = new Map<WsServerLink, () => number>();
+  /** The host-wide rate for unfinished messages, as a bucket of one second's bytes. */
+  private paceTokens: number;
+  private paceRefilledAt = performance.now();
+  private readonly pacedSockets = new Set<Socket>();
   /** When each connection's current unfinished message began (as first seen). */
   private readonly since = new Map<WsServerLink, number>();
   private deadlineTimer: NodeJS.Timeout | undefined;
@@ -335,21 +352,49 @@ class UnfinishedMessages {
   constructor(
     private readonly opts: WsServerOptions,
     private readonly stats: WsServerStats,
-  ) {}
+  ) {
+    this.paceTokens = opts.incompleteMessageBytesPerSecond;
+  }
 
   watch(link: WsServerLink, ws: WebSocket): void {
     const internals = ws as unknown as WsInternals & { _socket?: Socket };
     const receiver = internals._receiver;
     if (!receiver || !internals._socket) return;
     this.held.set(link, () => receiver._totalPayloadLength ?? 0);
+    const socket = internals._socket;
     // Added after ws's own 'data' listener: the receiver has taken this chunk in when it runs.
-    internals._socket.on('data', () => this.check());
+    socket.on('data', (chunk: Buffer) => {
+      this.check();
+      if ((receiver._totalPayloadLength ?? 0) > PACE_UNFINISHED_AFTER_BYTES) this.pace(socket, chunk.length);
+    });
     ws.once('close', () => this.forget(link));
   }
 
   private forget(link: WsServerLink): void {
     this.held.delete(link);
     this.since.delete(link);
+  }
+
+  /**
+   * Takes `bytes` from the host-wide rate for unfinished messages; past it the
+   * socket is not read until its bytes are due. A flood of huge unfinished
+   * messages then costs the host a bounded rate of reading and garbage,
+   * whatever the number of connections, and everyone else's frames go on.
+   */
+  private pace(socket: Socket, bytes: number): void {
+    const rate = this.opts.incompleteMessageBytesPerSecond;
+    const now = performance.now();
+    this.paceTokens = Math.min(rate, this.paceTokens + ((now - this.paceRefilledAt) / 1000) * rate);
+    this.paceRefilledAt = now;
+    this.paceTokens -= bytes;
+    if (this.paceTokens >= 0 || this.pacedSockets.has(socket)) return;
+    this.stats.incompletePaced++;
+    this.pacedSockets.add(socket);
+    socket.pause();
+    setTimeout(() => {
+      this.pacedSockets.delete(socket);
+      if (!socket.destroyed) socket.resume();
+    }, Math.ceil((-this.paceTokens / rate) * 1000)).unref();
   }
 
   private check(): void {
