@@ -11,6 +11,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { percentile } from '../lib/percentile.js';
 import { interleave, measure, type Sample } from './lib/interleave.js';
 import { mainThreadCpuSeconds, processCpuSeconds } from './lib/process-cpu.js';
 import { PtySession } from './lib/pty-session.js';
@@ -45,8 +46,6 @@ async function echoTrials(sessions: readonly PtySession[], count: number): Promi
   }
   return times.map((t) => t.sort((a, b) => a - b));
 }
-
-const percentile = (sorted: readonly number[], p: number) => sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 
 /** Runs the cat in `session`; the marker's digits are computed by the shell, so the typed line never matches it. */
 async function catTrial(session: PtySession, file: string, processes: Readonly<Record<string, number>>): Promise<Sample> {

@@ -23,6 +23,17 @@ async function drained(peer: SoakPeer, bytes: number): Promise<void> {
   while (peer.isOpen && peer.ws.bufferedAmount > bytes) await sleep(5);
 }
 
+/**
+ * Types `command` on the stream and waits until `marker` comes back in its
+ * output, the connection closes, or `giveUpMs` passes. The command must spell
+ * the marker so that its echo does not contain it (echo mark""er).
+ */
+async function typeUntilShown(peer: SoakPeer, streamId: number, command: string, marker: string, giveUpMs: number): Promise<'shown' | 'closed' | 'late'> {
+  const shown = peer.until(marker);
+  peer.send('Input', streamId, command);
+  return Promise.race([shown.then(() => 'shown' as const), peer.whenClosed().then(() => 'closed' as const), sleep(giveUpMs).then(() => 'late' as const)]);
+}
+
 /** A shell command that prints the combining-mark fill: every cell an `e` with a combining acute, screen and scrollback full. */
 function combiningFill(cols: number, lines: number): string {
   return `yes "$(printf 'e\\xcc\\x81%.0s' $(seq ${cols}))" | head -n ${lines}\r`;
@@ -37,9 +48,7 @@ export const ATTACKS: readonly Attack[] = [
       session(ctx, async (peer) => {
         peer.send('Subscribe', 0, { streamId: 1, terminal: 'attack-title' });
         while (running(ctx) && peer.isOpen) {
-          const shown = peer.until('title-done');
-          peer.send('Input', 1, `(printf '\\033]0;'; head -c 9000000 /dev/zero | tr '\\0' a; printf '\\007'); echo title-do""ne\r`);
-          const outcome = await Promise.race([shown.then(() => 'shown'), peer.whenClosed().then(() => 'closed'), sleep(30_000).then(() => 'late')]);
+          const outcome = await typeUntilShown(peer, 1, `(printf '\\033]0;'; head -c 9000000 /dev/zero | tr '\\0' a; printf '\\007'); echo title-do""ne\r`, 'title-done', 30_000);
           if (outcome === 'shown') ctx.tally('title printed, host still serving');
           else if (outcome === 'late') ctx.tally('title printed, no prompt within 30 s');
         }
@@ -146,9 +155,8 @@ export const ATTACKS: readonly Attack[] = [
           const answered = peer.nextFrame(Op.SnapshotEnd, t, 5000);
           peer.send('Subscribe', 0, { streamId: t, terminal: `attack-cells-${t}`, viewport: { cols: 1000, rows: 1000 } });
           if (!(await answered)) continue;
-          const filled = peer.until(`cells-done-${t}`);
-          peer.send('Input', t, combiningFill(1000, 2000).replace('\r', `; echo cells-do""ne-${t}\r`));
-          if (await Promise.race([filled.then(() => true), sleep(60_000).then(() => false)])) ctx.tally('screen filled');
+          const command = combiningFill(1000, 2000).replace('\r', `; echo cells-do""ne-${t}\r`);
+          if ((await typeUntilShown(peer, t, command, `cells-done-${t}`, 60_000)) === 'shown') ctx.tally('screen filled');
           else ctx.tally('screen not filled within 60 s');
         }
         await Promise.race([peer.whenClosed(), sleep(Math.max(0, ctx.until - performance.now()))]);

@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { percentile } from '../lib/percentile.js';
 import { ABUSERS, type Abuser } from './abusers.js';
 import { Typist } from './healthy.js';
 import { startSoakServer } from './server.js';
@@ -48,11 +49,6 @@ export interface SoakReport {
   readonly abusers: readonly AbuserTally[];
   /** How long the server took to exit on SIGTERM; undefined when it did not within exitDeadlineMs. */
   readonly exitMs: number | undefined;
-}
-
-export function percentile(sorted: readonly number[], p: number): number {
-  if (sorted.length === 0) return Number.NaN;
-  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
 /** Whether the report meets every target. */

@@ -115,9 +115,8 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   const { url, connectTimeoutMs } = opts;
   const out = process.stdout;
   const stdin = process.stdin;
-  // Set once the stream exists: the status line goes by repainting from a fresh snapshot.
-  let refreshScreen = () => {};
-  const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh: () => refreshScreen() });
+  // The status line goes by repainting from a fresh snapshot (the stream, made below, exists by the time a status line is drawn).
+  const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh: () => void stream.requestSnapshot() });
   const viewport = () => ({ cols: out.columns || 80, rows: out.rows || 24 });
 
   let end!: (ending: Ending) => void;
@@ -141,7 +140,6 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   // Output goes straight to this terminal, which is the screen: no headless model parses it first.
   const stream = client.subscribe(opts.terminal, { viewport: viewport(), outputSink: (text, delivered) => screen.output(text, delivered) });
   const instances = new InstanceWatch();
-  refreshScreen = () => void stream.requestSnapshot();
 
   const deadline = setTimeout(() => {
     const last = lastFailure ? ` (last failure: ${lastFailure})` : '';

@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 // The same program run twice in tmux, side by side: once locally, once through
@@ -43,34 +43,10 @@ read -r line
 printf '\033[?1049l'
 `;
 
-/** A TCP proxy to 127.0.0.1:`port` whose open connections can be cut, as a network drop cuts them. */
-async function cuttableProxy(port: number): Promise<{ url: string; connections(): number; cut(): void; close(): void }> {
-  const open = new Set<Socket>();
-  let connections = 0;
-  const server = createServer((downstream) => {
-    connections++;
-    const upstream = connect(port, '127.0.0.1');
-    for (const s of [downstream, upstream]) {
-      open.add(s);
-      s.on('error', () => {});
-      s.on('close', () => (open.delete(s), downstream.destroy(), upstream.destroy()));
-    }
-    downstream.pipe(upstream);
-    upstream.pipe(downstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    connections: () => connections,
-    cut: () => open.forEach((s) => s.destroy()),
-    close: () => (open.forEach((s) => s.destroy()), server.close()),
-  };
-}
-
 describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compared with the same program run locally in tmux', () => {
   let dir: string;
   let server: ChildProcess;
-  let proxy: Awaited<ReturnType<typeof cuttableProxy>>;
+  let proxy: FaultProxy;
 
   /** Two 80x24 windows: the program locally, and attach (restarted when it exits, for re-attaching) to a served shell. */
   const startPair = (name: string, localCommand: string) => {
@@ -105,7 +81,7 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
     let printed = '';
     server.stdout!.on('data', (c: Buffer) => (printed += c.toString()));
     await waitFor(() => /serving terminals on ws:\S+/.test(printed), { what: 'serve to print its URL', timeoutMs: 15_000 });
-    proxy = await cuttableProxy(Number(new URL(/serving terminals on (ws:\S+)/.exec(printed)![1]!).port));
+    proxy = await startFaultProxy(Number(new URL(/serving terminals on (ws:\S+)/.exec(printed)![1]!).port));
   });
 
   afterAll(() => {

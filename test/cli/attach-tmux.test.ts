@@ -1,9 +1,9 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { type AddressInfo, connect, createServer, type Socket } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFaultProxy } from '../helpers/fault-proxy.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 // A person's session, played by tmux: `termwire serve` with real PTYs, and
@@ -178,7 +178,7 @@ describe('termwire attach in tmux against termwire serve', () => {
 
   it('notices a dead link from its silence, and counts the outage from the last thing heard, not from when it noticed', async () => {
     // A link that goes silent without closing (a black hole), played by a proxy that stops forwarding the connections it has.
-    const proxy = await freezingProxy(Number(new URL(url).port));
+    const proxy = await startFaultProxy(Number(new URL(url).port));
     try {
       startSession('dead', attachCommand('dead', proxy.url));
       await waitForPane('dead', /^\$\s*$/m, 'the remote prompt');
@@ -201,33 +201,3 @@ describe('termwire attach in tmux against termwire serve', () => {
     }
   });
 });
-
-/** A TCP proxy to 127.0.0.1:`port` whose open connections can be frozen: nothing more is forwarded on them, and they stay open. */
-async function freezingProxy(port: number): Promise<{ url: string; freezeOpenConnections(): void; close(): void }> {
-  const open = new Set<{ frozen: boolean; sockets: Socket[] }>();
-  const server = createServer((downstream) => {
-    const upstream = connect(port, '127.0.0.1');
-    const pair = { frozen: false, sockets: [downstream, upstream] };
-    open.add(pair);
-    downstream.on('data', (d) => pair.frozen || upstream.write(d));
-    upstream.on('data', (d) => pair.frozen || downstream.write(d));
-    const end = () => {
-      open.delete(pair);
-      downstream.destroy();
-      upstream.destroy();
-    };
-    for (const s of pair.sockets) {
-      s.on('error', end);
-      s.on('close', end);
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    freezeOpenConnections: () => open.forEach((pair) => (pair.frozen = true)),
-    close: () => {
-      open.forEach((pair) => pair.sockets.forEach((s) => s.destroy()));
-      server.close();
-    },
-  };
-}
