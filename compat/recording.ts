@@ -14,6 +14,8 @@ export const STEP_NAMES = [
   'hideReveal',
   'reattach',
   'drop',
+  'typedWhileDown',
+  'pasteWithdrawn',
   'resubscribe',
   'inputAfterReconnect',
   'provokedErrors',

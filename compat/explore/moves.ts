@@ -1,4 +1,5 @@
 import type { ClientObservation, Observation } from '../journey/observed-state.js';
+import { typedWhileDownStep } from '../journey/down-steps.js';
 import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, revealed, screenShows, terminalGot } from '../journey/steps.js';
 import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
 import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
@@ -72,8 +73,8 @@ function hideReveal(n: number): JourneyStep {
   };
 }
 
-/** The link goes silent with a line typed into the dark; the client notices, reconnects and resubscribes. */
-const dropAndResubscribe = (label: string): JourneyStep[] => [dropStep(`echo dark ${label}\r`), CORE_STEPS.resubscribe];
+/** The link goes silent with a line typed into the dark; the client notices, is typed into while it waits, reconnects and resubscribes. */
+const dropAndResubscribe = (label: string): JourneyStep[] => [dropStep(`echo dark ${label}\r`), typedWhileDownStep(`echo down ${label}\n`), CORE_STEPS.resubscribe];
 
 const lostInput = (n: number) => inputResendStep([1, 2, 3].map((k) => `echo lost ${n}.${k}\r`));
 const uncertainWrite = (n: number) => deliveryUnknownStep(`echo maybe ${n}\r`);

@@ -10,7 +10,7 @@ import { recordFrames } from './record-frames.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { JOURNEY } from './script-journey.js';
 import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
-import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext } from './steps.js';
+import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext, terminalGot } from './steps.js';
 import { sequencedInputAnswered } from './wire-view.js';
 
 /** A journey: which terminal the host serves, and the steps (each says what it types). */
@@ -85,6 +85,8 @@ export async function runPairing(
   let typed = '';
   let atMostOnce = '';
   const segments: Array<{ text: string; atMostOnce?: true }> = [];
+  /** Typed while the client knew it was down, not yet let through to the terminal. */
+  const owedAfterReconnect: string[] = [];
   let proxy: RecordingProxy | undefined;
   let finalObservation: Observation | undefined;
   let captured: ProxiedFrame[] = [];
@@ -129,6 +131,7 @@ export async function runPairing(
       // The terminal is a new one: what it must have received is what is typed from now on.
       typed = atMostOnce = '';
       segments.length = 0;
+      owedAfterReconnect.length = 0;
     };
     const clientArgs = (url: string) => ['--url', url, '--token', proxy!.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
     // The second client connects to its own path, so the proxy can say which client each frame belongs to.
@@ -173,8 +176,8 @@ export async function runPairing(
           steps.push({ name: step.name, status: 'skipped', reason: `not applicable: ${notApplicable}`, durationMs: 0 });
           continue;
         }
-        // A reconnect begun in the drop step is held at the proxy until the next step has taken its 'before'.
-        proxy.holdNewConnections = step.name === 'drop';
+        // A reconnect begun in a holding step waits at the proxy until a later step has taken its 'before'.
+        proxy.holdNewConnections = step.holdsReconnect === true;
         const p = proxy;
         const ctx: StepContext = {
           client: clientPeer,
@@ -196,7 +199,10 @@ export async function runPairing(
           segments.push({ text: step.typed, ...(step.typedAtMostOnce ? { atMostOnce: true as const } : {}) });
         }
         await step.act?.(ctx);
-        await until((o) => first(step.done(o, before), sequencedInputAnswered(o, before)), options.stepDeadlineMs, stallWindowMs);
+        if (step.heldUntilReconnect && step.typed) owedAfterReconnect.push(step.typed);
+        // Held input reaches the terminal in the first step that lets the reconnect through, in every run: its frames stay in that step.
+        const owed = step.holdsReconnect ? [] : owedAfterReconnect.splice(0);
+        await until((o) => first(step.done(o, before), sequencedInputAnswered(o, before), ...owed.map((text) => terminalGot(o, text))), options.stepDeadlineMs, stallWindowMs);
         steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - startedAt });
       } catch (error) {
         stalled = step.name;

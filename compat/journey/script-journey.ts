@@ -1,9 +1,10 @@
 import type { JourneyStep } from './steps.js';
 import { CORE_STEPS } from './steps.js';
+import { DOWN_STEPS } from './down-steps.js';
 import { limitsReached } from './limit-steps.js';
 import { SURFACE_STEPS } from './surface-steps.js';
 
-const step = { ...CORE_STEPS, ...SURFACE_STEPS, limitsReached };
+const step = { ...CORE_STEPS, ...SURFACE_STEPS, ...DOWN_STEPS, limitsReached };
 
 /**
  * The deterministic journey every pairing runs, in order, drawn from the step
@@ -21,6 +22,8 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.hideReveal,
   step.reattach,
   step.drop,
+  step.typedWhileDown,
+  step.pasteWithdrawn,
   step.resubscribe,
   step.inputAfterReconnect,
   step.provokedErrors,

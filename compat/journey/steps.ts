@@ -70,6 +70,14 @@ export interface JourneyStep {
   /** What the step types that must reach the terminal: exactly once, or at most once when typed into a dead link without exactly-once input. */
   readonly typed?: string;
   readonly typedAtMostOnce?: boolean;
+  /**
+   * A reconnect begun in this step waits at the proxy until a step without
+   * this flag begins: input typed meanwhile is typed while the client knows
+   * the link is down, and reaches the terminal in a later step.
+   */
+  readonly holdsReconnect?: true;
+  /** What this step types reaches the terminal only after the held reconnect: every later step waits for it until it has. */
+  readonly heldUntilReconnect?: true;
   readonly act?: (ctx: StepContext) => Promise<void>;
   /** The step is done when this returns undefined; otherwise it says what is missing. */
   readonly done: (o: Observation, before: Observation) => string | undefined;
@@ -105,6 +113,7 @@ export function dropStep(typedInTheDark: string): JourneyStep {
     name: 'drop',
     typed: typedInTheDark,
     typedAtMostOnce: true,
+    holdsReconnect: true,
     act: async ({ drop, client }) => {
       drop('silent');
       await client.call('write', { data: typedInTheDark });

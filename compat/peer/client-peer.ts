@@ -1,5 +1,6 @@
 import { TerminalClient } from '../../src/client/client.js';
 import type { ClientStream } from '../../src/client/stream.js';
+import type { PasteHandle } from '../../src/client/stream-input.js';
 import { connectWs } from '../../src/transport/ws-client.js';
 import type { ClientPeerOp } from './peer-ops.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
@@ -21,6 +22,7 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
     random: () => 0.5,
   });
   let stream: ClientStream | undefined;
+  let lastPaste: PasteHandle | undefined;
   const seen = {
     subscribedCount: 0,
     negotiated: null as Record<string, number> | null,
@@ -62,7 +64,12 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
       stream.on('problem', (p) => seen.errors.push(`client problem: ${JSON.stringify(p)}`));
     },
     write: ({ data }: { data: string }) => void mustHaveStream().write(data),
-    paste: ({ text }: { text: string }) => mustHaveStream().paste(text)?.chunks ?? 0,
+    paste: ({ text }: { text: string }) => {
+      lastPaste = mustHaveStream().paste(text);
+      return lastPaste?.chunks ?? 0;
+    },
+    // Withdraws what the host has not confirmed of the last paste; answers how many chunks that was.
+    cancelPaste: () => lastPaste?.cancel() ?? 0,
     resize: ({ cols, rows }: { cols: number; rows: number }) => mustHaveStream().resize(cols, rows),
     claimViewport: ({ cols, rows }: { cols: number; rows: number }) => mustHaveStream().claimViewport(cols, rows),
     hide: () => mustHaveStream().hide(),

@@ -6,7 +6,7 @@
  */
 export const PEER_OPS = {
   host: ['emit', 'state', 'failNextWrite', 'limits'],
-  client: ['subscribe', 'write', 'paste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state'],
+  client: ['subscribe', 'write', 'paste', 'cancelPaste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state'],
 } as const;
 
 export type HostPeerOp = (typeof PEER_OPS.host)[number];

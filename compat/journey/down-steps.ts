@@ -1,0 +1,47 @@
+import { type JourneyStep, MULTIBYTE } from './steps.js';
+
+/**
+ * Typed once the client knows the link is down (its reconnect waits at the
+ * proxy): held by the client and sent once the link is back, exactly once
+ * whatever was negotiated. It ends in LF, not CR: a build that rewrites line
+ * ends in input shows in what the terminal receives.
+ */
+export const TYPED_WHILE_DOWN = `echo down ${MULTIBYTE}\n`;
+
+/** Pasted while the link is down, then cancelled: none of it was confirmed, so none of it may reach the terminal. */
+export const WITHDRAWN_PASTE_LINES = 1_100; // about 19 KB: two chunks
+export const withdrawnPasteText = (label: string) => Array.from({ length: WITHDRAWN_PASTE_LINES }, (_, i) => `withdrawn ${label} line ${i}\r`).join('');
+
+const stillDown = (connected: boolean) => (connected ? 'the client still waiting for its reconnect (the proxy holds it)' : undefined);
+
+/** Keys typed into a link the client already declared dead: held, then delivered once (the run's barriers wait for them after the reconnect). */
+export function typedWhileDownStep(text: string): JourneyStep {
+  return {
+    name: 'typedWhileDown',
+    typed: text,
+    holdsReconnect: true,
+    heldUntilReconnect: true,
+    act: async ({ client }) => void (await client.call('write', { data: text })),
+    done: (o) => stillDown(o.client.connected),
+  };
+}
+
+/** A paste made while down and cancelled before the link is back: its chunks are withdrawn, never typed. */
+export function pasteWithdrawnStep(text: string): JourneyStep {
+  return {
+    name: 'pasteWithdrawn',
+    needs: { client: ['cancelPaste'] },
+    holdsReconnect: true,
+    // What the terminal receives judges the withdrawal (INPUT_NOT_EXACTLY_ONCE), not the count cancel answers.
+    act: async ({ client }) => {
+      await client.call('paste', { text });
+      await client.call('cancelPaste');
+    },
+    done: (o) => stillDown(o.client.connected),
+  };
+}
+
+export const DOWN_STEPS = {
+  typedWhileDown: typedWhileDownStep(TYPED_WHILE_DOWN),
+  pasteWithdrawn: pasteWithdrawnStep(withdrawnPasteText('journey')),
+} satisfies Record<string, JourneyStep>;
