@@ -7,6 +7,7 @@ import { type Baseline, resolveBaselines } from './baseline/resolve.js';
 import type { AgainstSpec } from './baseline/validate-ref.js';
 import { buildWorkingTree } from './baseline/build-working-tree.js';
 import type { BuildInfo } from './build-info.js';
+import { withBaselineLimits } from './manifest/baseline-limits.js';
 import { readBuildManifest } from './manifest/read-manifest.js';
 import { surfaceNotes } from './manifest/surface.js';
 import { measureCoverage } from './coverage/measure.js';
@@ -84,9 +85,11 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     reuseDependenciesFrom: opts.root,
     progress: opts.progress,
   });
-  const old: BuildInfo = { dir: built.dir, version: baseline.version ?? 'unknown', commit: baseline.commit, manifest: await readBuildManifest(built.dir) };
+  const limited = await withBaselineLimits(await readBuildManifest(built.dir), built.dir, current.manifest);
+  const old: BuildInfo = { dir: built.dir, version: baseline.version ?? 'unknown', commit: baseline.commit, manifest: limited.manifest };
   const tag = (f: Finding): Finding => (matrix ? { ...f, baseline: baseline.label } : f);
   const noteOf = (note: string) => (matrix ? `${baseline.label}: ${note}` : note);
+  if (limited.note) gathered.notes.push(noteOf(limited.note));
 
   const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
   const findings = runStaticRules(old.manifest, current.manifest).map(tag);

@@ -25,6 +25,7 @@ export const RULE_CATALOG = [
   { id: 'EVENT_TYPE_REMOVED', pass: 'static', compatibilityRule: 3, purpose: 'A Metadata event type the baseline declared is gone, so old clients that wait for it never get it.' },
   { id: 'FLAG_VALUE_CHANGED', pass: 'static', compatibilityRule: 3, purpose: 'A flag value that shipped changed meaning or disappeared, so one side misreads or drops the other’s flag.' },
   { id: 'OPCODE_GATING_CHANGED', pass: 'static', compatibilityRule: 2, purpose: 'An opcode lost its gating capability or moved to another, so it reaches peers that never negotiated it.' },
+  { id: 'LIMIT_LOWERED', pass: 'static', compatibilityRule: 3, purpose: 'A default a peer of another version relies on (a host limit its clients stay inside, a client delay its hosts count on) went down.' },
   { id: 'FRAME_REFUSED', pass: 'dynamic', compatibilityRule: 2, purpose: "The receiving build's decoder refused a frame the other build wrote." },
   { id: 'GATED_FRAME_NOT_NEGOTIATED', pass: 'dynamic', compatibilityRule: 2, purpose: 'A frame whose opcode is gated by a capability was sent in a pairing that did not negotiate it.' },
   { id: 'JOURNEY_STALLED', pass: 'dynamic', compatibilityRule: null, purpose: 'A journey step did not reach its barrier before the deadline.' },

@@ -13,6 +13,7 @@ import { INPUT_ACK_FLAGS } from '../codec/input-ack-flags.js';
 import { allOpcodes, OPCODES } from '../codec/opcodes.js';
 import { HOST_ERROR_CODES } from '../host/options.js';
 import { MANIFEST_FORMAT, type ManifestOpcode, type SurfaceEntry, type WireManifest } from './manifest-schema.js';
+import { buildPromisedLimits } from './limit-values.js';
 import { errorKey, flagKey, schemaSurface } from './surface.js';
 
 /** The package.json nearest above this module: src/ under tsx, dist/src/ once built. */
@@ -63,6 +64,7 @@ export function buildManifest(packageVersion: string = readOwnPackageVersion()):
     capabilities,
     advertised: { host: plainSet(DEFAULT_HOST_CAPABILITIES), client: plainSet(DEFAULT_CLIENT_CAPABILITIES) },
     projections: manifestProjections(),
+    limits: buildPromisedLimits(),
   };
 }
 

@@ -50,6 +50,8 @@ export const surfaceEntrySchema = z.discriminatedUnion('kind', [
   entry('error', { code: z.string(), source: z.enum(['host', 'decoder']), meaning: z.string() }),
   entry('capability', { since: z.number().int(), gatesOpcodes: z.array(z.string()), gatesFields: z.array(z.string()) }),
 ]);
+const promisedLimitSchema = z.object({ value: z.number(), floor: z.string() });
+
 /** A per-peer downgrade: peers without `capability` get `opcode` in its older shape. */
 export const manifestProjectionSchema = z.object({ name: z.string(), opcode: z.string(), capability: z.string(), purpose: z.string() });
 
@@ -65,6 +67,8 @@ export const wireManifestSchema = z.object({
   surface: z.array(surfaceEntrySchema).optional(),
   /** Absent from builds before projections were applied. */
   projections: z.array(manifestProjectionSchema).optional(),
+  /** Defaults a peer of another version may rely on not going down (src/host/limit-floors.ts, src/client/limit-floors.ts). Absent before 0.2. */
+  limits: z.object({ host: z.record(z.string(), promisedLimitSchema), client: z.record(z.string(), promisedLimitSchema) }).optional(),
 });
 
 export type WireManifest = z.infer<typeof wireManifestSchema>;

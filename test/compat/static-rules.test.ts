@@ -207,6 +207,26 @@ describe('static rules', () => {
     expect(surfaceNotes(baseline(), baseline())).toEqual([]);
   });
 
+  it('a promised host limit lowered is LIMIT_LOWERED for old clients, a client delay lowered for old hosts; raising either is free', () => {
+    const lowered = tamper((m) => {
+      m.limits!.host.maxStreamsPerConnection!.value = 8;
+      m.limits!.client.reconnectInitialDelayMs!.value = 0;
+    });
+    expect(summary(lowered)).toEqual(['LIMIT_LOWERED | old client × new host | host.maxStreamsPerConnection', 'LIMIT_LOWERED | new client × old host | client.reconnectInitialDelayMs']);
+    const raised = tamper((m) => {
+      m.limits!.host.maxStreamsPerConnection!.value = 128;
+      m.limits!.client.reconnectInitialDelayMs!.value = 250;
+    });
+    expect(summary(raised)).toEqual([]);
+  });
+
+  it('limits only one build lists are not compared: a new floor, or a baseline without the list', () => {
+    const newFloor = tamper((m) => void (m.limits!.host.someNewLimit = { value: 1, floor: 'new' }));
+    expect(runStaticRules(baseline(), newFloor)).toEqual([]);
+    const { limits: _gone, ...withoutLimits } = baseline();
+    expect(runStaticRules(withoutLimits, tamper((m) => void (m.limits!.host.maxTerminals!.value = 1)))).toEqual([]);
+  });
+
   it('every active static rule in the catalog runs, and ids are unique', () => {
     expect(Object.keys(STATIC_RULES).sort()).toEqual(activeRules('static').map((r) => r.id).sort());
     expect(new Set(RULE_CATALOG.map((r) => r.id)).size).toBe(RULE_CATALOG.length);

@@ -4,6 +4,7 @@ import { capabilityNoLongerAdvertised, capabilityRemoved } from './capability-ru
 import { opcodeNewUngated, opcodeNumberReused, opcodeRemoved, payloadKindChanged } from './opcode-rules.js';
 import { fieldTypeChanged, payloadFieldMadeRequired, payloadFieldRemoved } from './payload-rules.js';
 import { errorCodeRemoved, eventTypeRemoved, flagValueChanged, opcodeGatingChanged, wireVersionChanged } from './surface-rules.js';
+import { limitLowered } from './limit-rules.js';
 import type { StaticRule } from './types.js';
 
 /** The static pass, by catalog id. Every active static rule in the catalog has an entry here (tested). */
@@ -22,6 +23,7 @@ export const STATIC_RULES: Readonly<Record<string, StaticRule>> = {
   EVENT_TYPE_REMOVED: eventTypeRemoved,
   FLAG_VALUE_CHANGED: flagValueChanged,
   OPCODE_GATING_CHANGED: opcodeGatingChanged,
+  LIMIT_LOWERED: limitLowered,
 };
 
 export function runStaticRules(baseline: WireManifest, current: WireManifest): Finding[] {
