@@ -32,6 +32,7 @@ export const STEP_NAMES = [
   'inputAfterUnsubscribe',
   'hostRestart',
   'inputAfterRestart',
+  'linkClosed',
 ] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 

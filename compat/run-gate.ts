@@ -27,7 +27,7 @@ import { skippedStepNotes } from './report/skipped-steps.js';
 import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
-import { restartOutcomeRules, runPtyOutcomeRules } from './rules/dynamic/pty-outcomes.js';
+import { restartOutcomeRules, runPtyOutcomeRules, streamOutcomeRules } from './rules/dynamic/pty-outcomes.js';
 import type { Finding } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 
@@ -104,7 +104,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
   const { runJourneyPairings } = await import('./journey/run.js');
   const manifests = { old: old.manifest, new: current.manifest };
-  const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty), ...restartOutcomeRules(r.restart)].map(tag);
+  const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty), ...restartOutcomeRules(r.restart), ...(r.stream ? streamOutcomeRules(r.stream) : [])].map(tag);
   const walk = (lanes: number, cache: ReferenceCache) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache });
   const { first: recordings, confirmed: dynamic, notReproduced } = await walkAndConfirm(
     {
@@ -120,6 +120,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   });
   gathered.notReproduced.push(...notReproduced);
   gathered.notes.push(...skippedStepNotes(baseline.label, recordings.undrivable).map(noteOf));
+  if (!recordings.stream) gathered.notes.push(noteOf(`the byte-stream pass was not walked: the peers of ${baseline.label} speak WebSocket only`));
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));

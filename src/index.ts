@@ -2,6 +2,7 @@ export * from './codec/index.js';
 export * from './capabilities/index.js';
 export type { FrameLink, LinkHandlers } from './transport/link.js';
 export { streamLink } from './transport/stream.js';
+export { connectStream } from './transport/stream-connect.js';
 export { startWsServer } from './transport/ws-server.js';
 export { connectWs } from './transport/ws-client.js';
 export { HostRuntime, type HostRuntimeOptions } from './host/runtime.js';

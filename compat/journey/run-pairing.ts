@@ -7,21 +7,37 @@ import { PeerProcess } from './peer-process.js';
 import { PTY_JOURNEY } from './pty-steps.js';
 import { RESTART_JOURNEY } from './restart-steps.js';
 import { recordFrames } from './record-frames.js';
+import type { PeerTransport } from '../peer/peer-ops.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
+import { StreamRecordingProxy } from './stream-proxy.js';
+import { STREAM_JOURNEY } from './stream-steps.js';
 import { JOURNEY } from './script-journey.js';
 import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
 import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext, terminalGot } from './steps.js';
 import { sequencedInputAnswered } from './wire-view.js';
 
-/** A journey: which terminal the host serves, and the steps (each says what it types). */
+/** A journey: which terminal the host serves, over which transport, and the steps (each says what it types). */
 export interface JourneyPlan {
   readonly hostBackend: 'script' | 'pty';
+  /** WebSocket unless said: `stream` is the length-framed byte stream over TCP. */
+  readonly transport?: PeerTransport;
   readonly steps: readonly JourneyStep[];
 }
 
 export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY };
 export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY };
 export const RESTART_PLAN: JourneyPlan = { hostBackend: 'script', steps: RESTART_JOURNEY };
+export const STREAM_PLAN: JourneyPlan = { hostBackend: 'script', transport: 'stream', steps: STREAM_JOURNEY };
+
+/** The proxy between the peers, recording every frame: WebSocket messages, or frames cut from the byte stream by the wire spec's framing. */
+type JourneyProxy = RecordingProxy | StreamRecordingProxy;
+const proxyFor = (plan: JourneyPlan): JourneyProxy => (plan.transport === 'stream' ? new StreamRecordingProxy() : new RecordingProxy());
+/** Where a host peer takes the plan's transport. */
+function hostAddress(plan: JourneyPlan, hello: PeerProcess['hello']): { url: string; token: string } {
+  const url = plan.transport === 'stream' ? hello.streamUrl : hello.url;
+  if (!url) throw new Error(`the host peer ${hello.version} announced no ${plan.transport ?? 'ws'} address`);
+  return { url, token: hello.token ?? '' };
+}
 
 /** What the gate run decided for every pairing: the ops both builds' peers answer, and the steps skipped for lack of them. */
 export interface RunDecision {
@@ -87,15 +103,16 @@ export async function runPairing(
   const segments: Array<{ text: string; atMostOnce?: true }> = [];
   /** Typed while the client knew it was down, not yet let through to the terminal. */
   const owedAfterReconnect: string[] = [];
-  let proxy: RecordingProxy | undefined;
+  let proxy: JourneyProxy | undefined;
   let finalObservation: Observation | undefined;
   let captured: ProxiedFrame[] = [];
   let liveness: LivenessExchange[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   try {
-    proxy = new RecordingProxy();
+    proxy = proxyFor(plan);
     const proxyUrl = await proxy.listen();
-    const primaryUrl = `${proxyUrl}/primary`;
+    // A byte stream has no path to name the client by: the stream pass has one client.
+    const primaryUrl = plan.transport === 'stream' ? proxyUrl : `${proxyUrl}/primary`;
     // Both peers start at once; the proxy holds the client's connection until the host is listening.
     const starting = [
       PeerProcess.start({ buildDir: host.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: `${host.side} host ${host.build.version}` }),
@@ -113,7 +130,7 @@ export async function runPairing(
     if (clientStarted.status === 'rejected') throw clientStarted.reason;
     hostPeer = hostStarted.value;
     clientPeer = clientStarted.value;
-    proxy.connectTo({ url: hostPeer.hello.url!, token: hostPeer.hello.token! });
+    proxy.connectTo(hostAddress(plan, hostPeer.hello));
     // What the running builds say they advertise wins over their manifests.
     advertised = { client: clientPeer.hello.advertised, host: hostPeer.hello.advertised };
     const peers = { client: clientPeer, host: hostPeer };
@@ -127,7 +144,7 @@ export async function runPairing(
       const started = await PeerProcess.start({ buildDir: next.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: hostLabel(next) });
       hostPeer = peers.host = started;
       advertised = { ...advertised, host: started.hello.advertised };
-      proxy!.connectTo({ url: started.hello.url!, token: started.hello.token! });
+      proxy!.connectTo(hostAddress(plan, started.hello));
       // The terminal is a new one: what it must have received is what is typed from now on.
       typed = atMostOnce = '';
       segments.length = 0;

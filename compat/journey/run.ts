@@ -3,8 +3,8 @@ import { CompatError } from '../errors.js';
 import type { JourneyRecordingSet, PairingRecording, StepName } from '../recording.js';
 import { drivableOps, stepsSkippedInRun, undrivableByBuild, type UndrivableSteps } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
-import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, RESTART_PLAN, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
-import { restartOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, RESTART_PLAN, type RunDecision, runPairing, SCRIPT_PLAN, STREAM_PLAN } from './run-pairing.js';
+import { restartOutcomeRules, streamOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
 
@@ -29,6 +29,8 @@ export interface JourneyRecordings {
    * the old client's own failing from the new host's.
    */
   restart: RestartRecordings;
+  /** The byte-stream pass (both skews and new × new over a length-framed TCP stream), absent when either build's peers speak WebSocket only. */
+  stream?: RestartRecordings;
   /** Script steps no pairing of this run walked, because a peer of either build cannot drive them, with why. */
   skippedSteps: ReadonlyMap<StepName, string>;
   /** The same skips, per build whose peers cannot drive them. */
@@ -82,7 +84,7 @@ export async function runJourneyPairings(
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
     // Decided once for the run, from both builds' announced peer ops, so all four pairings walk the same steps.
-    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN, RESTART_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
+    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN, RESTART_PLAN, STREAM_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
     for (const [name, reason] of decisions.get(SCRIPT_PLAN)!.skipped) opts.onProgress(`journey: step ${name} skipped in every pairing of this run: ${reason}`);
     const run = (plan: JourneyPlan) => async (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => {
       opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${buildName('client', client)} × ${buildName('host', host)}`);
@@ -95,19 +97,47 @@ export async function runJourneyPairings(
       opts.onProgress(`journey (host restart): ${buildName('client', client)} × ${buildName('host', host)} restarting as ${buildName('host', next)}`);
       return runPairing(client, host, options, RESTART_PLAN, decisions.get(RESTART_PLAN), undefined, { hostAs: next });
     };
+    const streamRun = (client: PairingBuild, host: PairingBuild) => () => {
+      opts.onProgress(`journey (byte stream): ${buildName('client', client)} × ${buildName('host', host)}`);
+      return runPairing(client, host, options, STREAM_PLAN, decisions.get(STREAM_PLAN));
+    };
+    const walksStream = speaksStream(old) && speaksStream(current);
     const { recordings, alongside } = await runFourPairings(
       old,
       current,
       options,
       run(SCRIPT_PLAN),
-      [() => ptyRun(old, current), () => ptyRun(current, old), restartRun(old, old, current), restartRun(current, current, old), restartRun(current, current, current)],
+      [
+        () => ptyRun(old, current),
+        () => ptyRun(current, old),
+        restartRun(old, old, current),
+        restartRun(current, current, old),
+        restartRun(current, current, current),
+        ...(walksStream ? [streamRun(old, current), streamRun(current, old), streamRun(current, current)] : []),
+      ],
       reference,
     );
-    const [ptyOldClient, ptyNewClient, upgraded, rolledBack, restarted] = alongside;
+    const [ptyOldClient, ptyNewClient, upgraded, rolledBack, restarted, ...streamed] = alongside;
     const restart: RestartRecordings = { oldClientNewHost: upgraded!, newClientOldHost: rolledBack!, newNew: restarted! };
     const oldOwn = restartOutcomeRules({ oldClientNewHost: restart.oldClientNewHost }).length ? await restartRun(old, old, old)() : undefined;
-    return { ...recordings, pty: { oldClientNewHost: ptyOldClient!, newClientOldHost: ptyNewClient! }, restart: { ...restart, ...(oldOwn ? { oldOld: oldOwn } : {}) }, skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped, undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }) };
+    const stream = walksStream ? await withOldOwn({ oldClientNewHost: streamed[0]!, newClientOldHost: streamed[1]!, newNew: streamed[2]! }, streamOutcomeRules, streamRun(old, old)) : undefined;
+    return {
+      ...recordings,
+      pty: { oldClientNewHost: ptyOldClient!, newClientOldHost: ptyNewClient! },
+      restart: { ...restart, ...(oldOwn ? { oldOld: oldOwn } : {}) },
+      ...(stream ? { stream } : {}),
+      skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped,
+      undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }),
+    };
   });
+}
+
+/** Whether a build's peers speak the byte stream (its codec peer says so; builds before it speak WebSocket only). */
+const speaksStream = (b: PairingBuild) => b.codec.hello.transports?.includes('stream') ?? false;
+
+/** A pass judged on outcomes walks old × old only when the old client failed against the new host: to tell the release's own failing from the new host's. */
+async function withOldOwn(recordings: RestartRecordings, judge: (r: RestartRecordings) => unknown[], oldOld: () => Promise<PairingRecording>): Promise<RestartRecordings> {
+  return judge({ oldClientNewHost: recordings.oldClientNewHost } as RestartRecordings).length ? { ...recordings, oldOld: await oldOld() } : recordings;
 }
 
 /** `old client 0.1.0` and `new host (working tree)`: the new side is the tree under test, whatever version it still carries. */

@@ -1,6 +1,7 @@
 import { TerminalClient } from '../../src/client/client.js';
 import type { ClientStream } from '../../src/client/stream.js';
 import type { PasteHandle } from '../../src/client/stream-input.js';
+import { connectStream } from '../../src/transport/stream-connect.js';
 import { connectWs } from '../../src/transport/ws-client.js';
 import type { ClientPeerOp } from './peer-ops.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
@@ -17,7 +18,8 @@ export interface ClientPeerOptions {
 /** A reference client with one stream, reporting what it observed. */
 export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
   const client = new TerminalClient({
-    connect: () => connectWs(options.url, { token: options.token, pingIntervalMs: options.pingIntervalMs, pongDeadlineMs: options.pongDeadlineMs }),
+    // tcp:// is the byte-stream transport (no handshake, no token, no liveness of its own).
+    connect: () => (options.url.startsWith('tcp://') ? connectStream(options.url) : connectWs(options.url, { token: options.token, pingIntervalMs: options.pingIntervalMs, pongDeadlineMs: options.pongDeadlineMs })),
     // No jitter: the journey's frames must not depend on a random reconnect delay.
     random: () => 0.5,
   });

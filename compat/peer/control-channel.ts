@@ -27,8 +27,12 @@ export interface PeerHello {
     readonly ops?: readonly string[];
     /** Codec peer, protocol ≥ 2: the ops this build's host and client peers answer, known before either starts. */
     readonly peerOps?: { readonly host: readonly string[]; readonly client: readonly string[] };
+    /** Codec peer: the transports this build's host and client peers speak (absent: WebSocket only). */
+    readonly transports?: readonly string[];
     /** Host only: where its WebSocket server listens, and the token it wants. */
     readonly url?: string;
+    /** Host only, where it speaks the byte stream: its tcp:// address (no token: the stream has no handshake). */
+    readonly streamUrl?: string;
     readonly token?: string;
   };
 }

@@ -1,9 +1,11 @@
 import { randomBytes } from 'node:crypto';
+import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { PtyBackend } from '../../src/host/pty-backend.js';
 import { HostRuntime } from '../../src/host/runtime.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
 import type { TerminalBackend, WriteOutcome } from '../../src/host/terminal.js';
 import type { FrameLink } from '../../src/transport/link.js';
+import { streamLink } from '../../src/transport/stream.js';
 import { startWsServer } from '../../src/transport/ws-server.js';
 import type { HostPeerOp } from './peer-ops.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
@@ -91,6 +93,27 @@ function ptyTerminal(): PeerTerminal {
   };
 }
 
+/** A TCP server whose every connection is a byte-stream link, on a free local port. */
+async function listenForStreams(onLink: (link: FrameLink) => void): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.once('close', () => sockets.delete(socket));
+    socket.setNoDelay(true);
+    onLink(streamLink(socket));
+  });
+  await new Promise<void>((resolve, reject) => server.once('error', reject).listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `tcp://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
 /** A reference host serving one terminal named 'main', and spare script terminals for the limits step. */
 export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<void> {
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
@@ -99,6 +122,8 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
   const token = randomBytes(16).toString('hex');
   const peak = { bytes: 0 };
   const server = await startWsServer({ token, onLink: (link) => host.accept(measuredLink(link, peak)) });
+  // The byte-stream transport beside it: the same host, on a length-framed TCP stream (the gate's byte-stream pass).
+  const streamServer = await listenForStreams((link) => host.accept(measuredLink(link, peak)));
   let lastHosted: ReturnType<typeof host.terminal>;
   const handlers: Record<HostPeerOp, (args: any) => unknown> = {
     emit: ({ text }: { text: string }) => terminal.emit(text),
@@ -119,11 +144,11 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
     },
   };
   serveControl(
-    { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'host', version: buildVersion(), advertised: { ...host.capabilities } as Record<string, number>, url: server.url, token } },
+    { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'host', version: buildVersion(), advertised: { ...host.capabilities } as Record<string, number>, url: server.url, token, streamUrl: streamServer.url } },
     handlers,
     async () => {
       host.close();
-      await server.close();
+      await Promise.all([server.close(), streamServer.close()]);
     },
   );
 }

@@ -11,3 +11,7 @@ export const PEER_OPS = {
 
 export type HostPeerOp = (typeof PEER_OPS.host)[number];
 export type ClientPeerOp = (typeof PEER_OPS.client)[number];
+
+/** How this build's host and client peers can be connected: the host peer listens on each, the client peer dials the one its URL names (tcp:// is the byte stream). */
+export const PEER_TRANSPORTS = ['ws', 'stream'] as const;
+export type PeerTransport = (typeof PEER_TRANSPORTS)[number];

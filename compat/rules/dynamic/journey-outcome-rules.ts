@@ -9,9 +9,9 @@ export type SomePairings = Partial<Record<PairingKey, PairingRecording>>;
 const present = (recordings: SomePairings) => ALL_PAIRINGS.filter((key) => recordings[key] !== undefined);
 
 /** FRAME_REFUSED: in any pairing, a frame the receiving build's decoder refused (Rule 2). */
-export const frameRefused: DynamicRule = (recordings) =>
-  ALL_PAIRINGS.flatMap((key) =>
-    recordings[key].frames
+export const frameRefused = (recordings: SomePairings) =>
+  present(recordings).flatMap((key) =>
+    recordings[key]!.frames
       // A frame the proxy wrote on purpose (a provoked Error) is meant to be refused; no build authored it.
       .filter((f) => f.refusedBy !== undefined && f.fault !== 'injected')
       .map((f) =>

@@ -1,6 +1,6 @@
 import type { Finding } from '../finding.js';
 import type { PairingRecording } from '../../recording.js';
-import { inputNotExactlyOnce, journeyStalled, screenMismatch, type SomePairings } from './journey-outcome-rules.js';
+import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch, type SomePairings } from './journey-outcome-rules.js';
 
 /**
  * The PTY pass is judged on outcomes only (a real shell's output timing makes
@@ -21,6 +21,20 @@ export function restartOutcomeRules(recordings: SomePairings & { readonly oldOld
   return outcomeFindings(judged)
     .filter((f) => !(f.direction === 'old client × new host' && own.has(sameFailing(f))))
     .map((f) => ({ ...f, subject: `host restart ${f.subject}`, message: `host restarted under a live client: ${f.message}` }));
+}
+
+/**
+ * The byte-stream pass, judged like the restart pass, and on refused frames
+ * too: a frame one build wrote that the other's decoder refused, cut from the
+ * stream by the wire spec's framing.
+ */
+export function streamOutcomeRules(recordings: SomePairings & { readonly oldOld?: PairingRecording }): Finding[] {
+  const { oldOld, ...judged } = recordings;
+  const judge = (r: SomePairings) => [...outcomeFindings(r), ...frameRefused(r)];
+  const own = new Set(oldOld ? judge({ oldClientNewHost: oldOld }).map(sameFailing) : []);
+  return judge(judged)
+    .filter((f) => !(f.direction === 'old client × new host' && own.has(sameFailing(f))))
+    .map((f) => ({ ...f, subject: `byte stream ${f.subject}`, message: `over the byte stream: ${f.message}` }));
 }
 
 const outcomeFindings = (recordings: SomePairings) => [journeyStalled, inputNotExactlyOnce, screenMismatch].flatMap((rule) => rule(recordings));
