@@ -1,12 +1,5 @@
-import type { HeadlessTerminal, PooledTerminal } from './terminal-pool.js';
-
-/** The private corners of xterm that the serializer leaves out; each optional, so a newer xterm degrades to the serializer's text. */
-interface XtermCore {
-  coreService?: { isCursorHidden?: boolean };
-  coreMouseService?: { activeEncoding?: string };
-}
-
-const core = (term: HeadlessTerminal) => (term as unknown as { _core?: XtermCore })._core;
+import type { PooledTerminal } from './terminal-pool.js';
+import { xtermCore } from './xterm-internals.js';
 
 const ALT_SCREEN_ON = '\x1b[?1049h';
 const SGR_RESET = '\x1b[0m';
@@ -32,7 +25,7 @@ export function serializeScreen(pooled: PooledTerminal): string {
   let text = pooled.serializer.serialize();
   const altAt = text.indexOf(ALT_SCREEN_ON);
   if (altAt >= 0 && leavesAttributesSet(text.slice(0, altAt))) text = `${text.slice(0, altAt)}${SGR_RESET}${text.slice(altAt)}`;
-  const internals = core(pooled.term);
+  const internals = xtermCore(pooled.term);
   if (internals?.coreService?.isCursorHidden) text += '\x1b[?25l';
   if (internals?.coreMouseService?.activeEncoding === 'SGR') text += '\x1b[?1006h';
   return text;
