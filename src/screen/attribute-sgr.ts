@@ -7,8 +7,8 @@ const COLOR_MODE_RGB = 0x3000000;
 const COLOR_MASK = 0x3ffffff;
 /**
  * What SGR 59 (default underline colour) leaves in xterm 6: every colour bit
- * set, which xterm reads as RGB white. It means the default colour: it is
- * not counted as a colour set, and is written back as SGR 59.
+ * set, which xterm reads as RGB white. It means the default colour, which a
+ * reset gives: it is not counted as a colour set.
  */
 const UNDERLINE_COLOR_AFTER_SGR59 = COLOR_MASK;
 const UNDERLINE_STYLE_SHIFT = 26;
@@ -48,7 +48,6 @@ function color(mode: number, value: number, base: number, brightBase: number, ex
 }
 
 function underlineColor(extended: XtermExtendedAttrs | undefined): string | undefined {
-  if (((extended?.underlineColor ?? 0) & COLOR_MASK) === UNDERLINE_COLOR_AFTER_SGR59) return '59';
   if (!hasUnderlineColor(extended)) return undefined;
   const word = extended!.underlineColor!;
   if ((word & COLOR_MODE_MASK) === COLOR_MODE_RGB) return `58:2::${(word >>> 16) & 0xff}:${(word >>> 8) & 0xff}:${word & 0xff}`;

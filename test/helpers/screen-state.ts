@@ -25,7 +25,7 @@ export function screenState({ term }: PooledTerminal): unknown {
     bg: [a.getBgColorMode(), a.getBgColor()].join(),
     // The raw style bits: xterm reports any linked cell's underline as dashed. (The raw colour bits are not compared: a palette colour keeps the
     // bits of an RGB one set before it, which nothing reads.)
-    // SGR 59's default colour reads as RGB white in xterm 6 (every colour bit set); a repaint gives the default it means.
+    // SGR 59's default colour reads as RGB white in xterm 6 (every colour bit set); a repaint gives the default it means, as a real terminal would.
     // A default underline colour reads as mode 0 and the foreground's colour.
     underline: [
       a.getUnderlineStyle(),
