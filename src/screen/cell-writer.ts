@@ -5,12 +5,12 @@ import type { XtermAttributes, XtermLinkData } from './xterm-internals.js';
 export type Cell = IBufferCell & XtermAttributes;
 
 /**
- * The most OSC 8 text one snapshot carries. A link's URI is up to 64 KiB
+ * The most OSC 8 text one snapshot carries, in code units. A link's URI is up to 64 KiB
  * (the escape-string cap) and is written each time it opens: a screen of
  * cells alternating between two such links would make a snapshot of
  * hundreds of MiB. Past this, cells are rewritten without their link.
  */
-export const MAX_LINK_BYTES_PER_SNAPSHOT = 1024 * 1024;
+export const MAX_LINK_TEXT_PER_SNAPSHOT = 1024 * 1024;
 
 /** Text a terminal must not see inside an OSC string: controls would end it or be acted on. */
 const OSC_UNSAFE = /[\x00-\x1f\x80-\x9f]/g;
@@ -21,7 +21,7 @@ export const cursorTo = (row: number, col: number): string => `\x1b[${row + 1};$
 
 /** How links are named and how much link text is left to write, shared by every writer of one snapshot. */
 export class LinkTexts {
-  private remaining = MAX_LINK_BYTES_PER_SNAPSHOT;
+  private remaining = MAX_LINK_TEXT_PER_SNAPSHOT;
 
   constructor(private readonly lookup: (urlId: number) => XtermLinkData | undefined) {}
 

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { screenState } from '../../test/helpers/screen-state.js';
-import { MAX_LINK_BYTES_PER_SNAPSHOT } from './cell-writer.js';
+import { MAX_LINK_TEXT_PER_SNAPSHOT } from './cell-writer.js';
 import { serializeScreen } from './serialize-screen.js';
 import { type PooledTerminal, screenTerminals } from './terminal-pool.js';
 
@@ -136,14 +136,14 @@ describe('serializeScreen: a repaint rebuilds the screen cell for cell, and it g
     }
   });
 
-  it(`writes at most ${MAX_LINK_BYTES_PER_SNAPSHOT} bytes of links: cells alternating between two long links do not multiply them`, async () => {
+  it(`writes at most ${MAX_LINK_TEXT_PER_SNAPSHOT} code units of links: cells alternating between two long links do not multiply them`, async () => {
     const original = take();
     const uri = (c: string) => `http://${c.repeat(60_000)}.example/`;
     let output = '';
     for (let i = 0; i < 60; i++) output += `${link(uri(i % 2 ? 'a' : 'b'), `id=${i % 2}`)}${i % 10}`;
     await write(original, output);
     const text = serializeScreen(original);
-    expect(text.length).toBeLessThan(MAX_LINK_BYTES_PER_SNAPSHOT + 10_000);
+    expect(text.length).toBeLessThan(MAX_LINK_TEXT_PER_SNAPSHOT + 10_000);
     // The cells past the budget are still there, with their attributes, only without their link.
     const copy = take();
     await write(copy, text);
