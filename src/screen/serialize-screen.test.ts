@@ -58,3 +58,15 @@ describe('serializeScreen: a screen rebuilt from its text behaves as the origina
     give(p);
   });
 });
+
+describe('serializeScreen: scroll regions as a real terminal keeps them', () => {
+  it("writes the alternate screen's region after the normal screen's even when it is the whole screen: a real terminal has one region for both", async () => {
+    const p = screenTerminals.take(30, 6, 10);
+    await write(p, 'shell\x1b[2;5r\x1b[?1049h\x1b[r\x1b[Halt');
+    const text = serializeScreen(p);
+    const altAt = text.indexOf('\x1b[?1049h');
+    expect(text.slice(0, altAt)).toContain('\x1b[2;5r');
+    expect(text.slice(altAt)).toContain('\x1b[1;6r');
+    give(p);
+  });
+});

@@ -1,12 +1,6 @@
-import type { HeadlessTerminal, PooledTerminal } from './terminal-pool.js';
-
-/** The private corners of xterm that the serializer leaves out; each optional, so a newer xterm degrades to the serializer's text. */
-interface XtermCore {
-  coreService?: { isCursorHidden?: boolean };
-  coreMouseService?: { activeEncoding?: string };
-}
-
-const core = (term: HeadlessTerminal) => (term as unknown as { _core?: XtermCore })._core;
+import { ScreenStateAdditions } from './screen-state-additions.js';
+import type { PooledTerminal } from './terminal-pool.js';
+import { xtermCore } from './xterm-internals.js';
 
 const ALT_SCREEN_ON = '\x1b[?1049h';
 const SGR_RESET = '\x1b[0m';
@@ -27,13 +21,22 @@ function leavesAttributesSet(text: string): boolean {
  *   stayed in bold reverse video after vim).
  * - A hidden cursor, and the SGR mouse encoding (a mouse program's clicks
  *   otherwise arrive in a form it did not ask for).
+ * - Underline styles and colours, links, scroll regions, the cursor shape,
+ *   and the cursor and pen they disturb (screen-state-additions.ts). A screen
+ *   without them gets exactly the text it got before they were added: older
+ *   releases' snapshots are compared byte for byte.
  */
 export function serializeScreen(pooled: PooledTerminal): string {
   let text = pooled.serializer.serialize();
+  const additions = new ScreenStateAdditions(pooled.term);
   const altAt = text.indexOf(ALT_SCREEN_ON);
-  if (altAt >= 0 && leavesAttributesSet(text.slice(0, altAt))) text = `${text.slice(0, altAt)}${SGR_RESET}${text.slice(altAt)}`;
-  const internals = core(pooled.term);
+  if (altAt >= 0) {
+    const normal = pooled.term.buffer.active.type === 'alternate' ? additions.normalUnderAlternate() : '';
+    const before = text.slice(0, altAt) + normal;
+    text = `${before}${leavesAttributesSet(before) ? SGR_RESET : ''}${text.slice(altAt)}`;
+  }
+  const internals = xtermCore(pooled.term);
   if (internals?.coreService?.isCursorHidden) text += '\x1b[?25l';
   if (internals?.coreMouseService?.activeEncoding === 'SGR') text += '\x1b[?1006h';
-  return text;
+  return text + additions.active() + additions.cursorShape();
 }

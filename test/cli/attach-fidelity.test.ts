@@ -24,23 +24,25 @@ const has = (program: string) => {
   }
 };
 
-/** What a person sees in a pane: every row with its colours and attributes, and where the cursor is. */
+/** What a person sees in a pane: every row with its colours and attributes, where the cursor is, and the scroll region the program's next output scrolls. */
 function seen(target: string): string {
   const rows = tmux('capture-pane', '-p', '-e', '-t', target);
-  const cursor = tmux('display-message', '-p', '-t', target, '#{cursor_x},#{cursor_y} cursor #{?cursor_flag,shown,hidden} alt #{alternate_on}').trim();
+  const cursor = tmux('display-message', '-p', '-t', target, '#{cursor_x},#{cursor_y} cursor #{?cursor_flag,shown,hidden} alt #{alternate_on} region #{scroll_region_upper}-#{scroll_region_lower}').trim();
   return `${rows}\n[${cursor}]`;
 }
 
-/** A full-screen program drawn with what a repaint must keep: colours of every kind, attributes, wide characters, a cursor left mid-screen, and bold reverse left set (as vim leaves it) that must not outlive it. */
+/** A full-screen program drawn with what a repaint must keep: colours of every kind, attributes, underline styles and colours, wide characters, a scroll region, a cursor left mid-screen, and bold reverse left set (as vim leaves it) that must not outlive it. */
 const DRAW = String.raw`printf '\033[?1049h\033[H\033[2J'
 printf '\033[1;31mbold red\033[0m \033[38;5;130mpalette 130\033[0m \033[38;2;10;200;30mtruecolour\033[0m \033[48;5;236mgrey back\033[0m\r\n'
 printf '\033[3mitalic\033[0m \033[4munder\033[0m \033[7mreverse\033[0m \033[9mstrike\033[0m \033[2mdim\033[0m\r\n'
 printf 'wide: 日本語 and emoji \360\237\230\200 \342\234\205 \342\232\241 then text\033[3;60Hat column 60\r\n'
 printf '\033[10;5H\033[44;97m  a blue block  \033[0m'
+printf '\033[12;5H\033[4:3mcurly\033[0m \033[4;58:5:196munderline colour\033[0m \033[4:2;58:2::200:100:0mdouble truecolour\033[0m'
+printf '\033[2;22r'
 printf '\033[20;1H\033[1;7m status line of the program \033[0m'
 printf '\033[5;20Hcursor here\033[1;7m'
 read -r line
-printf '\033[?1049l'
+printf '\033[r\033[?1049l'
 `;
 
 describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compared with the same program run locally in tmux', () => {

@@ -1,0 +1,72 @@
+import type { HeadlessTerminal } from './terminal-pool.js';
+
+/**
+ * The private corners of @xterm/headless 6 that a snapshot reads and the
+ * serializer addon leaves out. Every member is optional and every reader
+ * checks it, so a newer xterm that renames one degrades to the addon's text.
+ */
+
+/** A cell's or the pen's extended attributes (xterm's ExtendedAttrs). */
+export interface XtermExtendedAttrs {
+  /** Colour mode bits and colour, as the fg and bg words hold theirs. */
+  readonly underlineColor?: number;
+  /** The OSC 8 link, numbered by the terminal's link service; 0 for none. */
+  readonly urlId?: number;
+  /** The raw word: its underline style bits are the program's even where `underlineStyle` reports a link's dashed look. */
+  readonly _ext?: number;
+}
+
+/** A cell (xterm's CellData, which the public getCell returns) or the pen (AttributeData): the methods both share. */
+export interface XtermAttributes {
+  readonly extended?: XtermExtendedAttrs;
+  hasExtendedAttrs?(): number;
+  getUnderlineStyle?(): number;
+  isUnderline(): number;
+  isBold(): number;
+  isDim(): number;
+  isItalic(): number;
+  isBlink(): number;
+  isInverse(): number;
+  isInvisible(): number;
+  isStrikethrough(): number;
+  isOverline(): number;
+  getFgColorMode(): number;
+  getFgColor(): number;
+  getBgColorMode(): number;
+  getBgColor(): number;
+}
+
+/** One of xterm's two buffers, as its core holds it: cursor and scroll region are zero-based viewport rows. */
+export interface XtermBuffer {
+  readonly x?: number;
+  readonly y?: number;
+  readonly scrollTop?: number;
+  readonly scrollBottom?: number;
+}
+
+export interface XtermLinkData {
+  readonly id?: string;
+  readonly uri: string;
+}
+
+interface XtermCore {
+  coreService?: {
+    isCursorHidden?: boolean;
+    /** DECSCUSR's shape and blink; undefined until a program sets them (and after `CSI 0 SP q`). */
+    decPrivateModes?: { cursorStyle?: string; cursorBlink?: boolean };
+  };
+  coreMouseService?: { activeEncoding?: string };
+  buffers?: { normal?: XtermBuffer; alt?: XtermBuffer };
+  _inputHandler?: { _curAttrData?: XtermAttributes };
+  _oscLinkService?: { getLinkData?(urlId: number): XtermLinkData | undefined };
+}
+
+export const xtermCore = (term: HeadlessTerminal): XtermCore | undefined => (term as unknown as { _core?: XtermCore })._core;
+
+/** The attributes the next character printed gets. */
+export const xtermPen = (term: HeadlessTerminal): XtermAttributes | undefined => xtermCore(term)?._inputHandler?._curAttrData;
+
+export function xtermLinkData(term: HeadlessTerminal, urlId: number): XtermLinkData | undefined {
+  const data = xtermCore(term)?._oscLinkService?.getLinkData?.(urlId);
+  return typeof data?.uri === 'string' ? data : undefined;
+}
