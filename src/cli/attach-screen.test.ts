@@ -1,6 +1,9 @@
 import xtermHeadless from '@xterm/headless';
 import { describe, expect, it } from 'vitest';
 import { waitFor } from '../../test/helpers/wait-for.js';
+import { serializeScreen } from '../screen/serialize-screen.js';
+import { screenWithoutScrollback } from '../screen/screen-without-scrollback.js';
+import { screenTerminals } from '../screen/terminal-pool.js';
 import { AttachScreen } from './attach-screen.js';
 
 const { Terminal } = xtermHeadless;
@@ -92,4 +95,69 @@ describe('AttachScreen', () => {
     completions.splice(0).forEach((done) => done());
     expect(delivered).toBe(1);
   });
+
+  it("keeps the user's screen in their scrollback at the first repaint, and the remote history once however often it repaints", async () => {
+    const { out, term } = localTerminalWithHistory();
+    await write(term, 'mine 1\r\nmine 2\r\n$ ');
+    const screen = new AttachScreen(out);
+    const snapshot = await remoteSnapshot(Array.from({ length: 12 }, (_, i) => `remote ${i}`).join('\r\n'));
+    screen.repaint(snapshot);
+    screen.repaintWhenReady(screenWithoutScrollback(snapshot, COLS, ROWS)); // a reconnect
+    screen.repaintWhenReady(screenWithoutScrollback(snapshot, COLS, ROWS)); // a status line removed
+    await waitFor(async () => (await allLines(out, term)).includes('remote 11'), { what: 'the repaints' });
+    const lines = await allLines(out, term);
+    expect(lines.filter((l) => l === 'mine 1')).toHaveLength(1);
+    expect(lines.filter((l) => l === 'remote 0')).toHaveLength(1);
+    expect(lines.filter((l) => l === 'remote 11')).toHaveLength(1);
+  });
+
+  it('writes output that arrives while a repaint is prepared after that repaint, in order', async () => {
+    const written: string[] = [];
+    const screen = new AttachScreen({ write: (text: string) => written.push(text) });
+    let ready!: (text: string) => void;
+    screen.repaint('first');
+    screen.repaintWhenReady(new Promise((resolve) => (ready = resolve)));
+    screen.output('after one', () => undefined);
+    screen.output('after two', () => undefined);
+    expect(written.join('')).not.toContain('after');
+    ready('second');
+    await waitFor(() => written.some((w) => w.includes('after two')), { what: 'the held output' });
+    const tail = written.slice(-3);
+    expect(tail[0]).toMatch(/second$/);
+    expect(tail.slice(1)).toEqual(['after one', 'after two']);
+  });
+
+  it('resets the modes the remote program left set before a repaint: a snapshot sets again only those it still has', async () => {
+    const { out, term } = localTerminalWithHistory();
+    const screen = new AttachScreen(out);
+    screen.output('\x1b[?1000h\x1b[?2004h\x1b[?1h\x1b[3;5r\x1b[4 q', () => undefined); // vim, before it quit while the link was down
+    screen.repaint('$ ');
+    await out.pending();
+    expect([term.modes.mouseTrackingMode, term.modes.bracketedPasteMode, term.modes.applicationCursorKeysMode]).toEqual(['none', false, false]);
+  });
 });
+
+const write = (term: InstanceType<typeof Terminal>, text: string) => new Promise<void>((resolve) => term.write(text, resolve));
+
+/** The person's terminal with scrollback, written in order. */
+function localTerminalWithHistory() {
+  const term = new Terminal({ cols: COLS, rows: ROWS, scrollback: 100, allowProposedApi: true });
+  let pending = Promise.resolve();
+  const out = { rows: ROWS, columns: COLS, pending: () => pending, write: (text: string) => (pending = pending.then(() => write(term, text))) };
+  return { out, term };
+}
+
+async function allLines(out: { pending(): Promise<void> }, term: InstanceType<typeof Terminal>): Promise<string[]> {
+  await out.pending();
+  const buffer = term.buffer.active;
+  return Array.from({ length: buffer.length }, (_, y) => buffer.getLine(y)!.translateToString(true));
+}
+
+/** The host's snapshot of a terminal that printed `text`: its scrollback, then its screen. */
+async function remoteSnapshot(text: string): Promise<string> {
+  const remote = screenTerminals.take(COLS, ROWS, 100);
+  await new Promise<void>((resolve) => remote.term.write(text, resolve));
+  const snapshot = serializeScreen(remote);
+  screenTerminals.give(remote);
+  return snapshot;
+}

@@ -1,5 +1,13 @@
-// Not ED 3 (erase scrollback): the user's own scrollback from before attach is theirs, and stays.
-const CLEAR_AND_HOME = '\x1b[H\x1b[2J';
+import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
+
+/**
+ * Before a repaint, the terminal is put in a known state: the modes, scroll
+ * region and cursor shape the remote program had set are reset (the snapshot
+ * sets again those it still has; one that ended while the link was down
+ * leaves none behind), then the screen is cleared. Not ED 3 (erase
+ * scrollback): the user's own scrollback from before attach is theirs, and stays.
+ */
+const RESET_AND_CLEAR = `${RESTORE_TERMINAL_MODES}\x1b[r\x1b[0 q\x1b[H\x1b[2J`;
 const SAVE_CURSOR = '\x1b7'; // DECSC also saves the text attributes, so the remote's colours survive the status line
 const RESTORE_CURSOR = '\x1b8';
 
@@ -32,6 +40,10 @@ export class AttachScreen {
   /** The last thing written was a retry notice: the next one replaces it rather than adding a line. */
   private retryShown = false;
   private removal: NodeJS.Timeout | undefined;
+  /** Output waiting for repaints still being prepared, one list per repaint, oldest first. */
+  private readonly outputHeld: Array<Array<() => void>> = [];
+  private repaints: Promise<void> = Promise.resolve();
+  private painted = false;
 
   constructor(
     private readonly out: AttachScreenOutput,
@@ -65,10 +77,28 @@ export class AttachScreen {
     this.afterRepaint.push(text);
   }
 
+  /**
+   * Replaces the screen with a snapshot once its text is ready; output that
+   * arrives meanwhile waits, in order, and goes out after it.
+   */
+  repaintWhenReady(snapshotText: Promise<string>): void {
+    const waiting: Array<() => void> = [];
+    this.outputHeld.push(waiting);
+    // In the order they were asked for, whichever text is ready first.
+    this.repaints = Promise.all([this.repaints, snapshotText]).then(([, text]) => {
+      this.repaint(text);
+      this.outputHeld.shift();
+      for (const write of waiting) write();
+    });
+  }
+
   /** Replaces the screen with a snapshot, then shows the notices waiting for it. */
   repaint(snapshotText: string): void {
     this.retryShown = false;
-    this.out.write(CLEAR_AND_HOME + snapshotText);
+    // The first time, what the user's screen showed goes up into their scrollback rather than being erased.
+    const keepUserScreen = this.painted ? '' : `\x1b[${this.out.rows || 24};1H${'\n'.repeat(this.out.rows || 24)}`;
+    this.painted = true;
+    this.out.write(keepUserScreen + RESET_AND_CLEAR + snapshotText);
     if (this.afterRepaint.length === 0) return;
     this.status(this.afterRepaint.join('; '));
     this.afterRepaint = [];
@@ -88,7 +118,9 @@ export class AttachScreen {
   /** The remote's output; `written` runs once the terminal has it, which is when the host may send more. */
   output(text: string, written: () => void): void {
     this.retryShown = false;
-    this.out.write(text, written);
+    const held = this.outputHeld.at(-1);
+    if (held) held.push(() => this.out.write(text, written));
+    else this.out.write(text, written);
   }
 
   private statusLine(text: string): void {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { TerminalClient } from '../client/client.js';
+import { screenWithoutScrollback } from '../screen/screen-without-scrollback.js';
 import { connectWs } from '../transport/ws-client.js';
 import { describeConnectError } from './attach-connect-error.js';
 import { InstanceWatch } from './attach-instance-watch.js';
@@ -162,11 +163,15 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   stream.on('subscribed', (event) => {
     if (instances.changed(event)) screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
   });
+  let repainted = false;
   stream.on('snapshot', (snapshot) => {
     // Output is skipped only when another viewer of the terminal keeps up and this one does not: say so, and how much
     // (a snapshot asked for covers output still on its way, and skips nothing a person could have read).
     if (snapshot.skippedBytes > 0 && (snapshot.source === 'overflow' || snapshot.source === 'recovery')) screen.noticeOverRepaint(`${formatBytes(snapshot.skippedBytes)} of output skipped: this terminal fell behind the host; the screen is repainted where the program is now`);
-    screen.repaint(snapshot.text);
+    // The first repaint brings the remote history into the local scrollback; later ones draw the screen alone, or the history would be there twice.
+    if (repainted) screen.repaintWhenReady(screenWithoutScrollback(snapshot.text, snapshot.cols, snapshot.rows));
+    else screen.repaint(snapshot.text);
+    repainted = true;
   });
   stream.on('errorFrame', ({ code, message }) => screen.notice(`host error ${code}: ${message}`));
   stream.on('inputNotice', ({ message }) => screen.notice(message));
