@@ -117,6 +117,13 @@ export interface PairingRecording {
   peerErrors: string[];
   /** Every ping that crossed the proxy and its answer; absent in recordings made before pings were forwarded. */
   liveness?: LivenessExchange[];
+  /**
+   * The screen each host snapshot draws (a digest of every cell, scrollback
+   * included, the cursor, pen and modes), in the order the snapshots crossed:
+   * two texts that draw the same screen are the same content. Recorded where
+   * the old client reads them; absent in older recordings.
+   */
+  snapshotScreens?: string[];
 }
 
 export type PairingKey = 'newNew' | 'oldOld' | 'oldClientNewHost' | 'newClientOldHost';

@@ -1,5 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PairingRecording } from '../recording.js';
@@ -27,14 +28,22 @@ export const REFERENCE_CACHE_MAX_ENTRIES = 64;
 
 let codeHash: string | undefined;
 
-/** Every file of the compat code this process runs (the journey, the peer driver, the proxy, the recorder): built .js, or .ts when run from source. */
+/**
+ * Every file of the compat code this process runs (the journey, the peer
+ * driver, the proxy, the recorder): built .js, or .ts when run from source;
+ * and what draws a reference's snapshots into the screens it records (the
+ * screen code and the xterm it runs on), which a fresh recording must agree with.
+ */
 function runningCompatCodeHash(): string {
   if (codeHash) return codeHash;
   const compatDir = join(dirname(fileURLToPath(import.meta.url)), '..');
   const hash = createHash('sha256');
   const walk = (dir: string): string[] =>
     readdirSync(dir, { withFileTypes: true }).flatMap((e) => (e.isDirectory() ? walk(join(dir, e.name)) : /\.[jt]s$/.test(e.name) ? [join(dir, e.name)] : []));
-  for (const file of walk(compatDir).sort()) hash.update(relative(compatDir, file)).update('\0').update(readFileSync(file)).update('\0');
+  for (const dir of [compatDir, join(compatDir, '..', 'src', 'screen')]) {
+    for (const file of walk(dir).sort()) hash.update(relative(compatDir, file)).update('\0').update(readFileSync(file)).update('\0');
+  }
+  hash.update(createRequire(import.meta.url)('@xterm/headless/package.json').version);
   return (codeHash = hash.digest('hex'));
 }
 

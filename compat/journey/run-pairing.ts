@@ -7,6 +7,7 @@ import { PeerProcess } from './peer-process.js';
 import { PTY_JOURNEY } from './pty-steps.js';
 import { RESTART_JOURNEY } from './restart-steps.js';
 import { recordFrames } from './record-frames.js';
+import { renderSnapshots } from './render-snapshots.js';
 import type { PeerTransport } from '../peer/peer-ops.js';
 import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { StreamRecordingProxy } from './stream-proxy.js';
@@ -243,13 +244,16 @@ export async function runPairing(
     captured = proxy?.frames ?? [];
     liveness = proxy?.liveness ?? [];
   }
+  const frames = await recordFrames(captured, { client: client.codec, host: host.codec });
   return {
     client: client.side,
     host: host.side,
     clientVersion: client.build.version,
     hostVersion: restart.hostAs ? `${host.build.version} then ${restart.hostAs.build.version}` : host.build.version,
     steps,
-    frames: await recordFrames(captured, { client: client.codec, host: host.codec }),
+    frames,
+    // What an old client is sent is judged by the screen it draws too (SNAPSHOT_CONTENT_CHANGED).
+    ...(client.side === 'old' && plan.hostBackend === 'script' && !plan.transport && !restart.hostAs ? { snapshotScreens: await renderSnapshots({ frames }) } : {}),
     advertised,
     negotiated: finalObservation?.client.negotiated ?? undefined,
     input: { typed, reachedTerminal: finalObservation?.host.inputLog ?? '', ...(atMostOnce ? { atMostOnce, segments } : {}) },

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { screenState } from '../../test/helpers/screen-state.js';
+import { screenState } from './screen-state.js';
 import { MAX_LINK_TEXT_PER_SNAPSHOT } from './cell-writer.js';
 import { serializeScreen } from './serialize-screen.js';
 import { type PooledTerminal, screenTerminals } from './terminal-pool.js';

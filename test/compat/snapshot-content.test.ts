@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotContentChanged } from '../../compat/rules/dynamic/snapshot-content.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
+import { renderSnapshots } from '../../compat/journey/render-snapshots.js';
 import { editFrames, healthySet } from './helpers/recordings.js';
 
 const manifests = () => ({ old: buildManifest('1.0.0'), new: buildManifest('1.0.0') });
@@ -25,5 +26,21 @@ describe('SNAPSHOT_CONTENT_CHANGED', () => {
       f.opcodeName === 'SnapshotChunk' && typeof f.payload === 'string' ? { ...f, payload: f.payload + 'x' } : f,
     );
     expect(snapshotContentChanged(set, manifests())).toEqual([]);
+  });
+
+  it('judges two texts by the screen they draw: another spelling of the same screen is no change, another screen is', async () => {
+    const reencode = (text: string) => `${text}\x1b[0m`; // a redundant reset: the pen is already the default
+    const base = healthySet();
+    const withScreens = async (set: typeof base) => {
+      for (const key of ['oldOld', 'oldClientNewHost'] as const) set[key].snapshotScreens = await renderSnapshots(set[key]);
+      return set;
+    };
+    const respelled = await withScreens(editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: reencode(f.payload) } : f)));
+    expect(snapshotContentChanged(respelled, manifests())).toEqual([]);
+    const changed = await withScreens(editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: `${f.payload}did: changed` } : f)));
+    expect(snapshotContentChanged(changed, manifests()).map((f) => f.occurrence)).toContain('reveal');
+    // Without the screens (an older recording), the spelling alone still counts.
+    const unrendered = editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: reencode(f.payload) } : f));
+    expect(snapshotContentChanged(unrendered, manifests()).length).toBeGreaterThan(0);
   });
 });

@@ -2,11 +2,16 @@ import { PAIRING_LABELS } from '../finding.js';
 import type { Occurrence, PairingRecording } from '../../recording.js';
 import { type DynamicRule, dynamicFinding } from './types.js';
 
-interface AssembledSnapshot {
+export interface AssembledSnapshot {
   readonly occurrence: Occurrence | undefined;
   readonly ordinal: number;
   readonly text: string;
   readonly firstFrame: number;
+  /** From its SnapshotStart. */
+  readonly cols: number;
+  readonly rows: number;
+  /** The screen it draws (PairingRecording.snapshotScreens), where recorded. */
+  readonly screen?: string;
 }
 
 /** Host snapshots in order, each the join of its SnapshotChunk texts, numbered within its occurrence. */
@@ -14,22 +19,28 @@ export function assembledSnapshots(rec: PairingRecording): AssembledSnapshot[] {
   const out: AssembledSnapshot[] = [];
   const perOccurrence = new Map<string, number>();
   // Snapshots to two clients may interleave on the wire: each client's is assembled from its own frames.
-  const openByClient = new Map<string, { occurrence: Occurrence | undefined; parts: string[]; firstFrame: number }>();
+  const openByClient = new Map<string, { occurrence: Occurrence | undefined; parts: string[]; firstFrame: number; cols: number; rows: number }>();
   for (const f of rec.frames) {
     if (f.direction !== 'hostToClient') continue;
     const client = f.client ?? 'primary';
     const open = openByClient.get(client);
-    if (f.opcodeName === 'SnapshotStart') openByClient.set(client, { occurrence: f.occurrence, parts: [], firstFrame: f.index });
+    if (f.opcodeName === 'SnapshotStart') openByClient.set(client, { occurrence: f.occurrence, parts: [], firstFrame: f.index, ...sizeOf(f.payload) });
     else if (f.opcodeName === 'SnapshotChunk' && open) open.parts.push(typeof f.payload === 'string' ? f.payload : JSON.stringify(f.payload));
     else if (f.opcodeName === 'SnapshotEnd' && open) {
       const key = open.occurrence ?? '';
       const ordinal = perOccurrence.get(key) ?? 0;
       perOccurrence.set(key, ordinal + 1);
-      out.push({ occurrence: open.occurrence, ordinal, text: open.parts.join(''), firstFrame: open.firstFrame });
+      const screen = rec.snapshotScreens?.[out.length];
+      out.push({ occurrence: open.occurrence, ordinal, text: open.parts.join(''), firstFrame: open.firstFrame, cols: open.cols, rows: open.rows, ...(screen ? { screen } : {}) });
       openByClient.delete(client);
     }
   }
   return out;
+}
+
+function sizeOf(payload: unknown): { cols: number; rows: number } {
+  const { cols, rows } = (payload ?? {}) as { cols?: unknown; rows?: unknown };
+  return { cols: typeof cols === 'number' ? cols : 80, rows: typeof rows === 'number' ? rows : 24 };
 }
 
 /** Where the two texts first differ, with a little context on each side, for the evidence. */
@@ -44,7 +55,8 @@ function firstDifference(before: string, after: string): { at: number; before: s
  * SNAPSHOT_CONTENT_CHANGED: the old client renders what the new host serialises.
  * Both runs drive the same deterministic terminal through the same steps, so the
  * new host's snapshot for an occurrence must carry the old host's text for it
- * (old × old); a difference is a change of content an old reader did not agree to.
+ * (old × old); a difference is a change of content an old reader did not agree to,
+ * unless both texts draw the same screen (compared cell by cell where recorded).
  */
 export const snapshotContentChanged: DynamicRule = (recordings) => {
   const expected = assembledSnapshots(recordings.oldOld);
@@ -53,6 +65,8 @@ export const snapshotContentChanged: DynamicRule = (recordings) => {
   for (const ref of expected) {
     const got = actual.find((s) => s.occurrence === ref.occurrence && s.ordinal === ref.ordinal);
     if (!got || got.text === ref.text) continue; // a missing snapshot is FRAME_SEQUENCE_CHANGED's finding
+    // Another encoding of the same screen (an SGR spelled differently, a cursor placed another way) is not a change of content.
+    if (ref.screen !== undefined && ref.screen === got.screen) continue;
     const diff = firstDifference(ref.text, got.text);
     findings.push(dynamicFinding({
       ruleId: 'SNAPSHOT_CONTENT_CHANGED',

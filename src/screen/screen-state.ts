@@ -1,14 +1,16 @@
-import type { PooledTerminal } from '../../src/screen/terminal-pool.js';
+import type { PooledTerminal } from './terminal-pool.js';
 
 /**
  * Everything a program's later output can depend on, read from xterm
  * (its private fields included, as the tests of a repaint must): every cell
- * of both buffers' visible rows, the cursors, the scroll regions, the pen,
- * the modes. Links are named by their data and by the order they first
+ * of both buffers' visible rows (with `scrollback`, the normal buffer's
+ * scrollback rows too), the cursors, the scroll regions, the pen, the modes.
+ * The repaint tests compare it, and the gate compares two hosts' snapshots by
+ * the screens they draw. Links are named by their data and by the order they first
  * appear in, so two screens compare equal only if the same cells share a
  * link, whatever numbers each terminal gave its links.
  */
-export function screenState({ term }: PooledTerminal): unknown {
+export function screenState({ term }: Pick<PooledTerminal, 'term'>, options: { readonly scrollback?: boolean } = {}): unknown {
   const core = (term as unknown as { _core: Core })._core;
   const linkNames = new Map<number, string>();
   const link = (urlId: number) => {
@@ -37,7 +39,8 @@ export function screenState({ term }: PooledTerminal): unknown {
   });
   const visibleCells = (buffer: typeof term.buffer.active) => {
     const rows: unknown[] = [];
-    for (let row = 0; row < term.rows; row++) {
+    const first = options.scrollback ? -buffer.baseY : 0;
+    for (let row = first; row < term.rows; row++) {
       const line = buffer.getLine(buffer.baseY + row);
       const cells: unknown[] = [];
       for (let col = 0; col < term.cols; col++) {
