@@ -1,4 +1,5 @@
-import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
+import { AltScreenFilter, ENTER_LOCAL_ALTERNATE_SCREEN } from './attach-alt-screen.js';
+import { RESTORE_TERMINAL_MODES, TERMINAL_MODE_RESETS } from './attach-terminal-modes.js';
 
 /**
  * Before a repaint, the terminal is put in a known state: the modes, scroll
@@ -8,6 +9,10 @@ import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
  * scrollback): the user's own scrollback from before attach is theirs, and stays.
  */
 const RESET_AND_CLEAR = `${RESTORE_TERMINAL_MODES}\x1b[r\x1b[0 q\x1b[H\x1b[2J`;
+/** The same on the local alternate screen, which the repaint must not leave. */
+const RESET_AND_CLEAR_ON_CANVAS = `${TERMINAL_MODE_RESETS.filter((m) => m.mode !== 'alternate screen')
+  .map((m) => m.reset)
+  .join('')}\x1b[r\x1b[0 q\x1b[H\x1b[2J`;
 const SAVE_CURSOR = '\x1b7'; // DECSC also saves the text attributes, so the remote's colours survive the status line
 const RESTORE_CURSOR = '\x1b8';
 
@@ -45,10 +50,26 @@ export class AttachScreen {
   private repaints: Promise<void> = Promise.resolve();
   private painted = false;
 
+  /** Drawing on the local alternate screen: the remote's own screen switches are taken out of what is written. */
+  private readonly canvas: { readonly filter: AltScreenFilter; readonly remoteLeftAlternate: () => void } | undefined;
+
+  /**
+   * `onRemoteLeftAlternate`, where given, makes the local alternate screen the
+   * canvas (see attach-alt-screen.ts); it runs when the remote program leaves
+   * its own alternate screen, whose main screen must then be repainted.
+   */
   constructor(
     private readonly out: AttachScreenOutput,
     private readonly statusLineRemoval?: StatusLineRemoval,
-  ) {}
+    onRemoteLeftAlternate?: () => void,
+  ) {
+    this.canvas = onRemoteLeftAlternate ? { filter: new AltScreenFilter(), remoteLeftAlternate: onRemoteLeftAlternate } : undefined;
+  }
+
+  /** Before anything else is drawn: on a canvas, the local alternate screen, over the user's screen, which comes back when attach leaves it. */
+  begin(): void {
+    if (this.canvas) this.out.write(ENTER_LOCAL_ALTERNATE_SCREEN);
+  }
 
   /** Stops a pending status-line removal (attach is ending). */
   dispose(): void {
@@ -95,10 +116,15 @@ export class AttachScreen {
   /** Replaces the screen with a snapshot, then shows the notices waiting for it. */
   repaint(snapshotText: string): void {
     this.retryShown = false;
-    // The first time, what the user's screen showed goes up into their scrollback rather than being erased.
-    const keepUserScreen = this.painted ? '' : `\x1b[${this.out.rows || 24};1H${'\n'.repeat(this.out.rows || 24)}`;
+    if (this.canvas) {
+      // The snapshot's own switch to the remote's alternate screen becomes a clear, like the live one.
+      this.out.write(RESET_AND_CLEAR_ON_CANVAS + new AltScreenFilter().filter(snapshotText).text);
+    } else {
+      // The first time, what the user's screen showed goes up into their scrollback rather than being erased.
+      const keepUserScreen = this.painted ? '' : `\x1b[${this.out.rows || 24};1H${'\n'.repeat(this.out.rows || 24)}`;
+      this.out.write(keepUserScreen + RESET_AND_CLEAR + snapshotText);
+    }
     this.painted = true;
-    this.out.write(keepUserScreen + RESET_AND_CLEAR + snapshotText);
     if (this.afterRepaint.length === 0) return;
     this.status(this.afterRepaint.join('; '));
     this.afterRepaint = [];
@@ -119,8 +145,15 @@ export class AttachScreen {
   output(text: string, written: () => void): void {
     this.retryShown = false;
     const held = this.outputHeld.at(-1);
-    if (held) held.push(() => this.out.write(text, written));
-    else this.out.write(text, written);
+    if (held) held.push(() => this.write(text, written));
+    else this.write(text, written);
+  }
+
+  private write(text: string, written: () => void): void {
+    if (!this.canvas) return void this.out.write(text, written);
+    const filtered = this.canvas.filter.filter(text);
+    this.out.write(filtered.text, written);
+    if (filtered.leftAlternateScreen) this.canvas.remoteLeftAlternate();
   }
 
   private statusLine(text: string): void {

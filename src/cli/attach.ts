@@ -37,9 +37,11 @@ Options:
                            until you detach
   -h, --help               show this help
 
-Detach with Ctrl-] (the session keeps running on the host). On the way out the
-local terminal's modes are put back (main screen, cursor keys, keypad, mouse,
-bracketed paste, visible cursor).
+On a terminal, attach draws on its alternate screen, as tmux does: your own
+screen and scrollback stay beneath, untouched, and are back as they were when
+attach ends. Detach with Ctrl-] (the session keeps running on the host). On
+the way out the local terminal's modes are put back (main screen, cursor keys,
+keypad, mouse, bracketed paste, visible cursor).
 
 Exit codes: 0 detached; the remote shell's own code when it exits; 1 no
 connection within --connect-timeout-ms; 2 usage error or token refused.
@@ -117,7 +119,10 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   const out = process.stdout;
   const stdin = process.stdin;
   // The status line goes by repainting from a fresh snapshot (the stream, made below, exists by the time a status line is drawn).
-  const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh: () => void stream.requestSnapshot() });
+  // On a terminal, attach draws on its alternate screen, as tmux does: the user's own screen and scrollback wait beneath, untouched.
+  const onCanvas = out.isTTY === true;
+  const refresh = () => void stream.requestSnapshot();
+  const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh }, onCanvas ? refresh : undefined);
   const viewport = () => ({ cols: out.columns || 80, rows: out.rows || 24 });
 
   let end!: (ending: Ending) => void;
@@ -168,8 +173,9 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     // Output is skipped only when another viewer of the terminal keeps up and this one does not: say so, and how much
     // (a snapshot asked for covers output still on its way, and skips nothing a person could have read).
     if (snapshot.skippedBytes > 0 && (snapshot.source === 'overflow' || snapshot.source === 'recovery')) screen.noticeOverRepaint(`${formatBytes(snapshot.skippedBytes)} of output skipped: this terminal fell behind the host; the screen is repainted where the program is now`);
-    // The first repaint brings the remote history into the local scrollback; later ones draw the screen alone, or the history would be there twice.
-    if (repainted) screen.repaintWhenReady(screenWithoutScrollback(snapshot.text, snapshot.cols, snapshot.rows));
+    // Off a terminal (a log), the first repaint brings the remote history along and later ones draw the screen alone, or the
+    // history would be there twice; on the alternate screen, history has nowhere to go.
+    if (repainted || onCanvas) screen.repaintWhenReady(screenWithoutScrollback(snapshot.text, snapshot.cols, snapshot.rows));
     else screen.repaint(snapshot.text);
     repainted = true;
   });
@@ -177,6 +183,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   stream.on('inputNotice', ({ message }) => screen.notice(message));
   stream.on('exit', ({ exitCode, signal }) => end(remoteExitEnding(exitCode, signal)));
 
+  screen.begin();
   screen.notice(`connecting to ${url} (terminal ${opts.terminal})`);
   client.start();
 

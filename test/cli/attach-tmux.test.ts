@@ -166,14 +166,23 @@ describe('termwire attach in tmux against termwire serve', () => {
     await waitForPane('restart', /^after-2$/m, 'the new shell to answer');
   });
 
-  it("keeps the user's own scrollback: what the terminal held before attach is still there after detach", async () => {
+  it("keeps the user's own screen and scrollback: drawn on the alternate screen, attach leaves them as they were on detach", async () => {
     startSession('scrollback', `seq -f 'mine-%g' 1 200; ${attachCommand('scrollback')}`);
     await waitForPane('scrollback', /^\$\s*$/m, 'the remote prompt');
+    expect(tmux('display-message', '-p', '-t', 'scrollback', '#{alternate_on}').trim()).toBe('1');
+    // A full-screen program comes and goes first: its switches between screens must not take the local terminal off attach's.
+    tmux('send-keys', '-t', 'scrollback', "printf '\\033[?1049hfull-screen\\033[?1049l'; seq -f remote-%g 1 60", 'Enter');
+    await waitForPane('scrollback', /^remote-60$/m, 'remote output');
     tmux('send-keys', '-t', 'scrollback', 'C-]');
     await waitForPane('scrollback', /\[termwire: detached\]/, 'the detach notice');
+    const screen = pane('scrollback');
+    // The screen the user had: their own last lines, then the notice; none of the remote's.
+    expect(screen).toMatch(/^mine-200$/m);
+    expect(screen).not.toMatch(/remote-/);
     const history = tmux('capture-pane', '-p', '-S', '-', '-t', 'scrollback');
     expect(history).toMatch(/^mine-1$/m);
-    expect(history).toMatch(/^mine-200$/m);
+    expect(history.match(/^mine-1$/gm)).toHaveLength(1);
+    expect(history).not.toMatch(/remote-/);
   });
 
   it('notices a dead link from its silence, and counts the outage from the last thing heard, not from when it noticed', async () => {

@@ -1,0 +1,46 @@
+/**
+ * attach draws the remote terminal on the local terminal's alternate screen,
+ * as tmux does: the user's own screen and scrollback stay untouched beneath
+ * it, and come back as they were when attach ends. The remote program's own
+ * switches between its screens (DECSET/DECRST 47, 1047, 1049) must then not
+ * reach the local terminal, which would leave its alternate screen and draw
+ * over the user's. They are taken out of the output here: entering the
+ * remote's alternate screen becomes a clear (it starts blank), and leaving it
+ * is reported, so attach can repaint the remote's main screen from the host's
+ * copy. Sequences split across chunks are held until they are whole.
+ */
+const ALT_SCREEN_MODES = new Set(['47', '1047', '1049']);
+/** CSI ? params h|l, and an unfinished one at the end of a chunk. */
+const PRIVATE_MODE = /\x1b\[\?([0-9;]*)([hl])/g;
+const UNFINISHED = /\x1b(\[(\?[0-9;]*)?)?$/;
+const CLEAR_SCREEN = '\x1b[2J';
+
+export interface FilteredOutput {
+  readonly text: string;
+  /** The remote left its alternate screen in this chunk: its main screen must be repainted. */
+  readonly leftAlternateScreen: boolean;
+}
+
+export class AltScreenFilter {
+  private carried = '';
+
+  filter(chunk: string): FilteredOutput {
+    let text = this.carried + chunk;
+    const unfinished = UNFINISHED.exec(text);
+    this.carried = unfinished ? unfinished[0] : '';
+    if (unfinished) text = text.slice(0, unfinished.index);
+    let leftAlternateScreen = false;
+    const out = text.replace(PRIVATE_MODE, (whole, params: string, action: string) => {
+      const modes = params.split(';');
+      if (!modes.some((m) => ALT_SCREEN_MODES.has(m))) return whole;
+      if (action === 'l') leftAlternateScreen = true;
+      const others = modes.filter((m) => !ALT_SCREEN_MODES.has(m));
+      const rest = others.length ? `\x1b[?${others.join(';')}${action}` : '';
+      return action === 'h' ? `${rest}${CLEAR_SCREEN}` : rest;
+    });
+    return { text: out, leftAlternateScreen };
+  }
+}
+
+/** Enters the local alternate screen; RESTORE_TERMINAL_MODES leaves it, and the user's screen is back. */
+export const ENTER_LOCAL_ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J';
