@@ -18,6 +18,7 @@ export const STEP_NAMES = [
   'pasteWithdrawn',
   'resubscribe',
   'inputAfterReconnect',
+  'hiddenAcrossReconnect',
   'provokedErrors',
   'inputResend',
   'inputDuplicated',

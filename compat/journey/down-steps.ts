@@ -1,4 +1,4 @@
-import { type JourneyStep, MULTIBYTE } from './steps.js';
+import { type JourneyStep, MULTIBYTE, revealed } from './steps.js';
 
 /**
  * Typed once the client knows the link is down (its reconnect waits at the
@@ -41,7 +41,32 @@ export function pasteWithdrawnStep(text: string): JourneyStep {
   };
 }
 
+/** Emitted while the client is hidden across a reconnect: the reveal must show it. */
+export const HIDDEN_ACROSS_RECONNECT = 'hidden across a reconnect';
+
+/**
+ * The client hides, its link closes and comes back while it is hidden: where
+ * outputPause is negotiated, the new stream must be paused again (the client's
+ * wish outlives the link), and the reveal still repaints what was printed meanwhile.
+ */
+export const hiddenAcrossReconnect: JourneyStep = {
+  name: 'hiddenAcrossReconnect',
+  act: async ({ client, host, until, drop, before }) => {
+    const pauses = (o: { client: { negotiated: Record<string, number> | null }; host: { pausedStreams: number } }) =>
+      o.client.negotiated?.outputPause && o.host.pausedStreams < 1 ? 'the host to pause the hidden stream' : undefined;
+    await client.call('hide');
+    await until(pauses);
+    drop('close');
+    await until((o) => (o.client.subscribedCount > before.client.subscribedCount && o.client.snapshots.length > before.client.snapshots.length ? undefined : 'the hidden client resubscribed after the closed link'));
+    await until(pauses);
+    await host.call('emit', { text: `${HIDDEN_ACROSS_RECONNECT}\r\n` });
+    await client.call('reveal');
+  },
+  done: revealed(HIDDEN_ACROSS_RECONNECT),
+};
+
 export const DOWN_STEPS = {
   typedWhileDown: typedWhileDownStep(TYPED_WHILE_DOWN),
   pasteWithdrawn: pasteWithdrawnStep(withdrawnPasteText('journey')),
+  hiddenAcrossReconnect,
 } satisfies Record<string, JourneyStep>;

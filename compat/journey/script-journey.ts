@@ -26,6 +26,7 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.pasteWithdrawn,
   step.resubscribe,
   step.inputAfterReconnect,
+  step.hiddenAcrossReconnect,
   step.provokedErrors,
   step.inputResend,
   step.inputDuplicated,
