@@ -3,7 +3,7 @@ import { journeyShape, referenceOf, runDecision, runFourPairings, withPairingBui
 import type { ReferenceCache } from '../journey/reference-cache.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, runPairing } from '../journey/run-pairing.js';
 import type { JourneyRecordingSet } from '../recording.js';
-import { describeSchedule, drawSchedule, type Schedule } from './schedule.js';
+import { describeSchedule, drawSchedule, type Schedule, WITHOUT_MOVE } from './schedule.js';
 
 export interface ExploreOptions {
   /** Journeys per pairing. */
@@ -34,10 +34,13 @@ export async function runExplore(
     const journeys: ExploreJourney[] = [];
     const schedules = explore.schedules ?? Array.from({ length: explore.count }, (_, i) => drawSchedule((explore.seed + i) >>> 0));
     for (const [i, schedule] of schedules.entries()) {
-      const plan: JourneyPlan = { hostBackend: 'script', steps: schedule.steps };
+      // A capability is switched off only where both builds' client peers can be told to (older ones advertise their defaults).
+      const switchable = schedule.capabilityOff && [old, current].every((b) => b.codec.hello.clientArgs?.includes('capabilities'));
+      const plan: JourneyPlan = { hostBackend: 'script', steps: schedule.steps, ...(switchable ? { clientCapabilityOff: schedule.capabilityOff } : {}) };
       const decision = runDecision(plan, old, current);
-      opts.onProgress(`explore ${i + 1}/${schedules.length}: ${describeSchedule(schedule)}`);
-      const reference = referenceOf(opts, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), ...journeyShape(plan, decision, options) });
+      const unswitched = schedule.capabilityOff && !switchable ? ` (${WITHOUT_MOVE}${schedule.capabilityOff} not walked: a build's client peer cannot switch a capability off)` : '';
+      opts.onProgress(`explore ${i + 1}/${schedules.length}: ${describeSchedule(schedule)}${unswitched}`);
+      const reference = referenceOf(opts, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), capabilityOff: plan.clientCapabilityOff ?? null, ...journeyShape(plan, decision, options) });
       const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows), [], reference);
       journeys.push({ schedule, recordings });
     }

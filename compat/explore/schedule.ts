@@ -2,6 +2,7 @@ import { CORE_STEPS, type JourneyStep } from '../journey/steps.js';
 import { SURFACE_STEPS } from '../journey/surface-steps.js';
 import { MOVES } from './moves.js';
 import { seededRandom } from './prng.js';
+import { CAPABILITY_NAMES } from '../../src/capabilities/registry.js';
 
 /** How many moves a schedule draws between the subscribe and the unsubscribe. */
 export const EXPLORE_MOVES = { min: 4, max: 10 } as const;
@@ -11,7 +12,18 @@ export interface Schedule {
   /** The moves drawn, in order: what a failing seed prints. */
   readonly moves: readonly string[];
   readonly steps: readonly JourneyStep[];
+  /** A capability every client of the journey leaves out of what it advertises (a first move `without:NAME`). */
+  readonly capabilityOff?: string;
 }
+
+/**
+ * A first move that switches one optional capability off in every client of
+ * the journey, drawn 4 times in 10: the host's paths for a client without it
+ * (no Ack credit, no pause, unsequenced input, errors instead of
+ * WriteUnavailable) are walked under every move that follows.
+ */
+export const WITHOUT_MOVE = 'without:';
+const WITHOUT_CHANCE = 0.4;
 
 /** The move that ends a schedule with the terminal's exit (and input after it), drawn 3 times in 10. */
 export const EXIT_MOVE = 'exit';
@@ -26,6 +38,7 @@ export function drawSchedule(seed: number): Schedule {
   const total = MOVES.reduce((sum, m) => sum + m.weight, 0);
   const count = EXPLORE_MOVES.min + Math.floor(random() * (EXPLORE_MOVES.max - EXPLORE_MOVES.min + 1));
   const moves: string[] = [];
+  if (random() < WITHOUT_CHANCE) moves.push(`${WITHOUT_MOVE}${CAPABILITY_NAMES[Math.floor(random() * CAPABILITY_NAMES.length)]}`);
   for (let n = 0; n < count; n++) {
     let pick = random() * total;
     moves.push((MOVES.find((m) => (pick -= m.weight) < 0) ?? MOVES[MOVES.length - 1]!).name);
@@ -41,7 +54,12 @@ export function drawSchedule(seed: number): Schedule {
  */
 export function scheduleOf(seed: number, moves: readonly string[]): Schedule {
   const steps: JourneyStep[] = [CORE_STEPS.subscribe, CORE_STEPS.initialSnapshot];
+  let capabilityOff: string | undefined;
   moves.forEach((name, n) => {
+    if (name.startsWith(WITHOUT_MOVE)) {
+      if (n !== 0) throw new RangeError(`a '${WITHOUT_MOVE}' move can only come first`);
+      return void (capabilityOff = name.slice(WITHOUT_MOVE.length));
+    }
     if (name === EXIT_MOVE) {
       if (n !== moves.length - 1) throw new RangeError(`the '${EXIT_MOVE}' move can only come last`);
       // The second client is attached before the exit: attached after it, it would start the terminal its name now names afresh.
@@ -52,7 +70,7 @@ export function scheduleOf(seed: number, moves: readonly string[]): Schedule {
     steps.push(...move.steps(n));
   });
   steps.push(CORE_STEPS.unsubscribe, SURFACE_STEPS.inputAfterUnsubscribe);
-  return { seed, moves, steps };
+  return { seed, moves, steps, ...(capabilityOff ? { capabilityOff } : {}) };
 }
 
 export const describeSchedule = (s: Schedule) => `seed ${s.seed}: ${s.moves.join(' → ') || '(no moves)'}`;

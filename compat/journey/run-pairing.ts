@@ -22,6 +22,8 @@ export interface JourneyPlan {
   readonly hostBackend: 'script' | 'pty';
   /** WebSocket unless said: `stream` is the length-framed byte stream over TCP. */
   readonly transport?: PeerTransport;
+  /** A capability every client of the journey leaves out of what it advertises (explore's `without:` move); both builds' client peers must take --capabilities. */
+  readonly clientCapabilityOff?: string;
   readonly steps: readonly JourneyStep[];
 }
 
@@ -33,6 +35,8 @@ export const STREAM_PLAN: JourneyPlan = { hostBackend: 'script', transport: 'str
 /** The proxy between the peers, recording every frame: WebSocket messages, or frames cut from the byte stream by the wire spec's framing. */
 type JourneyProxy = RecordingProxy | StreamRecordingProxy;
 const proxyFor = (plan: JourneyPlan): JourneyProxy => (plan.transport === 'stream' ? new StreamRecordingProxy() : new RecordingProxy());
+const without = (set: Record<string, number>, name: string) => Object.fromEntries(Object.entries(set).filter(([key]) => key !== name));
+
 /** Where a host peer takes the plan's transport. */
 function hostAddress(plan: JourneyPlan, hello: PeerProcess['hello']): { url: string; token: string } {
   const url = plan.transport === 'stream' ? hello.streamUrl : hello.url;
@@ -110,6 +114,9 @@ export async function runPairing(
   let liveness: LivenessExchange[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   try {
+    const clientArgsFor = (url: string, token: string) => ['--url', url, '--token', token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
+    // The client build's own defaults, less the one switched off: each client advertises what it would, but for that.
+    const capabilityArgs = plan.clientCapabilityOff ? ['--capabilities', JSON.stringify(without(client.build.manifest.advertised.client, plan.clientCapabilityOff))] : [];
     proxy = proxyFor(plan);
     const proxyUrl = await proxy.listen();
     // A byte stream has no path to name the client by: the stream pass has one client.
@@ -121,7 +128,7 @@ export async function runPairing(
         buildDir: client.build.dir,
         role: 'client',
         label: `${client.side} client ${client.build.version}`,
-        args: ['--url', primaryUrl, '--token', proxy.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)],
+        args: [...clientArgsFor(primaryUrl, proxy.token), ...capabilityArgs],
       }),
     ] as const;
     const [hostStarted, clientStarted] = await Promise.allSettled(starting);
@@ -151,7 +158,7 @@ export async function runPairing(
       segments.length = 0;
       owedAfterReconnect.length = 0;
     };
-    const clientArgs = (url: string) => ['--url', url, '--token', proxy!.token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
+    const clientArgs = (url: string) => [...clientArgsFor(url, proxy!.token), ...capabilityArgs];
     // The second client connects to its own path, so the proxy can say which client each frame belongs to.
     // Its process starts now, beside the others (a process start is the slow part); it subscribes when a step first asks.
     const secondProcess = plan.steps.some((s) => s.name === 'secondClient')

@@ -13,6 +13,8 @@ export interface ClientPeerOptions {
   readonly token: string;
   readonly pingIntervalMs: number;
   readonly pongDeadlineMs: number;
+  /** What the client advertises instead of its defaults (an explore journey with a capability switched off). */
+  readonly capabilities?: Record<string, number>;
 }
 
 /** A reference client with one stream, reporting what it observed. */
@@ -22,6 +24,7 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
     connect: () => (options.url.startsWith('tcp://') ? connectStream(options.url) : connectWs(options.url, { token: options.token, pingIntervalMs: options.pingIntervalMs, pongDeadlineMs: options.pongDeadlineMs })),
     // No jitter: the journey's frames must not depend on a random reconnect delay.
     random: () => 0.5,
+    ...(options.capabilities ? { capabilities: options.capabilities } : {}),
   });
   let stream: ClientStream | undefined;
   let lastPaste: PasteHandle | undefined;

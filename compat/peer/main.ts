@@ -4,7 +4,7 @@
  * The gate starts one process per side, from each build's own dist:
  *   main.js --role host [--backend script|pty]
  *   main.js --role codec   (classifies frames with this build's decoder)
- *   main.js --role client --url <ws url> --token <token> [--ping-interval-ms N] [--pong-deadline-ms N]
+ *   main.js --role client --url <ws or tcp url> --token <token> [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON]
  * and drives it over fd 3 (see control-channel.ts). Changing the ops or their
  * answers in a way an older harness cannot read means bumping PEER_PROTOCOL_VERSION.
  */
@@ -21,12 +21,13 @@ const { values } = parseArgs({
     token: { type: 'string' },
     'ping-interval-ms': { type: 'string' },
     'pong-deadline-ms': { type: 'string' },
+    capabilities: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   },
 });
 
 if (values.help) {
-  process.stdout.write('Usage: peer --role host [--backend script|pty] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N]\nDriven by `termwire compat` over fd 3.\n');
+  process.stdout.write('Usage: peer --role host [--backend script|pty] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON]\nDriven by `termwire compat` over fd 3.\n');
   process.exit(0);
 }
 
@@ -40,6 +41,7 @@ if (values.role === 'codec') {
     token: values.token,
     pingIntervalMs: Number(values['ping-interval-ms'] ?? 200),
     pongDeadlineMs: Number(values['pong-deadline-ms'] ?? 800),
+    ...(values.capabilities ? { capabilities: JSON.parse(values.capabilities) as Record<string, number> } : {}),
   });
 } else {
   process.stderr.write('peer: --role host, --role codec, or --role client with --url and --token\n');

@@ -15,3 +15,6 @@ export type ClientPeerOp = (typeof PEER_OPS.client)[number];
 /** How this build's host and client peers can be connected: the host peer listens on each, the client peer dials the one its URL names (tcp:// is the byte stream). */
 export const PEER_TRANSPORTS = ['ws', 'stream'] as const;
 export type PeerTransport = (typeof PEER_TRANSPORTS)[number];
+
+/** Arguments this build's client peer takes beyond protocol 1's: `capabilities` replaces what it advertises (the gate switches one off). */
+export const PEER_CLIENT_ARGS = ['capabilities'] as const;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { MOVES } from '../../compat/explore/moves.js';
-import { describeSchedule, drawSchedule, EXPLORE_MOVES } from '../../compat/explore/schedule.js';
+import { describeSchedule, drawSchedule, EXPLORE_MOVES, scheduleOf, WITHOUT_MOVE } from '../../compat/explore/schedule.js';
+import { CAPABILITY_NAMES } from '../../src/capabilities/registry.js';
 
 describe('explore schedules', () => {
   it('the same seed draws the same schedule, step for step', () => {
@@ -19,7 +20,7 @@ describe('explore schedules', () => {
       s.moves.forEach((m) => seen.add(m));
       schedules.add(s.moves.join(','));
     }
-    expect([...seen].sort()).toEqual([...MOVES.map((m) => m.name), 'exit'].sort());
+    expect([...seen].sort()).toEqual([...MOVES.map((m) => m.name), 'exit', ...CAPABILITY_NAMES.map((c) => `${WITHOUT_MOVE}${c}`)].sort());
     expect(schedules.size).toBeGreaterThan(290);
   });
 
@@ -29,16 +30,24 @@ describe('explore schedules', () => {
       const names = s.steps.map((x) => x.name);
       expect(names.slice(0, 2), `seed ${seed}`).toEqual(['subscribe', 'initialSnapshot']);
       expect(names.slice(-2), `seed ${seed}`).toEqual(['unsubscribe', 'inputAfterUnsubscribe']);
-      const moves = s.moves.filter((m) => m !== 'exit').length;
+      const moves = s.moves.filter((m) => m !== 'exit' && !m.startsWith(WITHOUT_MOVE)).length;
       expect(moves, `seed ${seed}`).toBeGreaterThanOrEqual(EXPLORE_MOVES.min);
       expect(moves, `seed ${seed}`).toBeLessThanOrEqual(EXPLORE_MOVES.max);
-      // A drop is always followed by its resubscribe: the proxy holds the reconnect until then.
-      names.forEach((n, i) => n === 'drop' && expect(names[i + 1], `seed ${seed}`).toBe('resubscribe'));
+      // A drop is always followed by keys typed while down, then its resubscribe: the proxy holds the reconnect until then.
+      names.forEach((n, i) => n === 'drop' && expect(names.slice(i + 1, i + 3), `seed ${seed}`).toEqual(['typedWhileDown', 'resubscribe']));
+      // A capability is switched off from the start or not at all.
+      s.moves.forEach((m, i) => m.startsWith(WITHOUT_MOVE) && expect(i, `seed ${seed}`).toBe(0));
+      expect(s.capabilityOff, `seed ${seed}`).toBe(s.moves[0]?.startsWith(WITHOUT_MOVE) ? s.moves[0].slice(WITHOUT_MOVE.length) : undefined);
     }
   });
 
   it('a step drawn twice waits for its own output, never for what an earlier draw left', () => {
     const typed = drawSchedule(7).steps.filter((s) => s.typed).map((s) => s.typed);
     expect(new Set(typed).size).toBe(typed.length);
+  });
+
+  it("takes a capability switched off only as the first move, the way a replay file lists it", () => {
+    expect(scheduleOf(1, ['without:ackOutput', 'burst']).capabilityOff).toBe('ackOutput');
+    expect(() => scheduleOf(1, ['burst', 'without:ackOutput'])).toThrow(/can only come first/);
   });
 });
