@@ -125,6 +125,8 @@ export interface PairingRecording {
    * the old client reads them; absent in older recordings.
    */
   snapshotScreens?: string[];
+  /** The capability the journey told every client to leave out of what it advertises (explore's `without:` move). */
+  clientCapabilityOff?: string;
 }
 
 export type PairingKey = 'newNew' | 'oldOld' | 'oldClientNewHost' | 'newClientOldHost';

@@ -259,6 +259,7 @@ export async function runPairing(
     hostVersion: restart.hostAs ? `${host.build.version} then ${restart.hostAs.build.version}` : host.build.version,
     steps,
     frames,
+    ...(plan.clientCapabilityOff ? { clientCapabilityOff: plan.clientCapabilityOff } : {}),
     // What an old client is sent is judged by the screen it draws too (SNAPSHOT_CONTENT_CHANGED).
     ...(client.side === 'old' && plan.hostBackend === 'script' && !plan.transport && !restart.hostAs ? { snapshotScreens: await renderSnapshots({ frames }) } : {}),
     advertised,
