@@ -1,6 +1,2 @@
-/**
- * The peer protocol this build's peer entry point speaks. 2: every hello
- * announces its ops (`ops`, and the codec peer `peerOps` for both roles), and
- * the ops of PEER_OPS beyond protocol 1's.
- */
-export const PEER_PROTOCOL_VERSION = 2;
+/** The peer protocol this build's peer entry point speaks; defined below the gate, beside the manifest that publishes it. */
+export { PEER_PROTOCOL_VERSION } from '../../src/manifest/peer-protocol-version.js';

@@ -8,10 +8,10 @@ import type { PayloadOf } from '../codec/payload.js';
 import { checkKnownEvent } from '../codec/events.js';
 import type { AckBatcher } from './ack-batcher.js';
 import { parseErrorText } from './output-tracker.js';
-import type { ClientStream } from './stream.js';
+import type { ReceivingStream } from './receiving-stream.js';
 
 /** Routes one frame addressed to `stream` (stream id != 0). Never throws on the host's input. */
-export function receiveStreamFrame(stream: ClientStream, frame: Frame): void {
+export function receiveStreamFrame(stream: ReceivingStream, frame: Frame): void {
   if (!receivedFrameAllowed(frame.opcode, stream.negotiated)) {
     stream.problem({ code: 'UNGATED_FRAME', message: `${opcodeName(frame.opcode)} (${frame.opcode}) on stream ${stream.id}, which did not negotiate it`, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
     return;
@@ -47,7 +47,7 @@ export function receiveStreamFrame(stream: ClientStream, frame: Frame): void {
   }
 }
 
-function withPayload<N extends OpcodeName>(stream: ClientStream, name: N, frame: Frame, use: (value: PayloadOf<N>) => void): void {
+function withPayload<N extends OpcodeName>(stream: ReceivingStream, name: N, frame: Frame, use: (value: PayloadOf<N>) => void): void {
   const decoded: Result<PayloadOf<N>, WireError> = decodePayloadAs(name, frame);
   if (!decoded.ok) {
     stream.problem({ code: 'BAD_FRAME', message: decoded.error.message, streamId: frame.streamId, opcode: frame.opcode, seq: frame.seq });
@@ -56,11 +56,11 @@ function withPayload<N extends OpcodeName>(stream: ClientStream, name: N, frame:
   use(decoded.value);
 }
 
-function report(stream: ClientStream, frame: Frame, problem: ReturnType<ClientStream['rx']['assembler']['start']>): void {
+function report(stream: ReceivingStream, frame: Frame, problem: ReturnType<ReceivingStream['rx']['assembler']['start']>): void {
   if (problem) stream.problem({ ...problem, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
 }
 
-function onMetadata(stream: ClientStream, event: PayloadOf<'Metadata'>, frame: Frame): void {
+function onMetadata(stream: ReceivingStream, event: PayloadOf<'Metadata'>, frame: Frame): void {
   const checked = checkKnownEvent(event);
   if (!checked) return stream.raise('metadata', { type: event.type });
   if (!checked.ok) return stream.problem({ code: 'BAD_FRAME', message: checked.message, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
@@ -77,7 +77,7 @@ function onMetadata(stream: ClientStream, event: PayloadOf<'Metadata'>, frame: F
   }
 }
 
-function onSnapshotEnd(stream: ClientStream, frame: Frame): void {
+function onSnapshotEnd(stream: ReceivingStream, frame: Frame): void {
   const result = stream.rx.assembler.end();
   if (!result.ok) return report(stream, frame, result.problem);
   const snap = result.snapshot;
@@ -88,7 +88,7 @@ function onSnapshotEnd(stream: ClientStream, frame: Frame): void {
   stream.raise('snapshot', { source: snap.source, requestId: snap.requestId, seq: snap.seq, cols: snap.cols, rows: snap.rows, truncated: snap.truncated, bytes: snap.text.length, text: snap.text, skippedBytes: appliedUpTo === undefined ? 0 : Math.max(0, snap.seq - appliedUpTo) });
 }
 
-function onOutput(stream: ClientStream, text: string, seq: number, bytes: number): void {
+function onOutput(stream: ReceivingStream, text: string, seq: number, bytes: number): void {
   const { counters } = stream;
   counters.outputFrames++;
   counters.outputBytes += bytes;

@@ -12,6 +12,7 @@ import { TypedEmitter } from './emitter.js';
 import type { ClientOptions } from './options.js';
 import { OutputTracker } from './output-tracker.js';
 import type { ClientProblem } from './problems.js';
+import type { OutputSink, ReceivingStream, StreamReceiveState } from './receiving-stream.js';
 import { LocalScreen } from './screen.js';
 import { SnapshotAssembler } from './snapshot-assembler.js';
 import { type ClientStreamEvents, emptyStreamCounters, type StreamCounters, type StreamState } from './stream-events.js';
@@ -28,11 +29,7 @@ export interface StreamContext {
   released(stream: ClientStream): void;
 }
 
-/**
- * Takes a stream's applied output in place of a local screen; calls
- * `delivered` once the text is where it goes (written to the terminal).
- */
-export type OutputSink = (text: string, delivered: () => void) => void;
+export type { OutputSink } from './receiving-stream.js';
 
 export interface SubscribeOptions {
   /** Sent in Subscribe; later resize() calls replace it for re-subscriptions. */
@@ -57,17 +54,10 @@ export interface SubscribeOptions {
  * the host's ledger. With an old host it is sent unsequenced and never resent,
  * so input sent into a dead link before liveness notices is lost there.
  */
-export class ClientStream extends TypedEmitter<ClientStreamEvents> {
+export class ClientStream extends TypedEmitter<ClientStreamEvents> implements ReceivingStream {
   readonly counters: StreamCounters = emptyStreamCounters();
   /** Internal to the client: the stream's receive-side state. */
-  readonly rx: {
-    readonly assembler: SnapshotAssembler;
-    readonly tracker: OutputTracker;
-    /** Undefined when output goes to `sink` instead. */
-    readonly screen: LocalScreen | undefined;
-    readonly sink: OutputSink | undefined;
-    ackBatcher: AckBatcher | undefined;
-  };
+  readonly rx: StreamReceiveState;
   private currentState: StreamState = 'pending';
   private echoed: CapabilitySet = {};
   private readonly gate: SendGate;

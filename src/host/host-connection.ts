@@ -12,13 +12,12 @@ import type { InputLedger } from '../delivery/ledger.js';
 import type { FrameLink } from '../transport/link.js';
 import { FlowWindow } from './flow-window.js';
 import { HostStream, type StreamContext } from './host-stream.js';
+import type { HostedTerminal } from './hosted-terminal.js';
 import { LinkGuard } from './link-guard.js';
 import { CLOSE_POLICY_VIOLATION, type HostCloseReason, type HostCounters, type HostErrorCode, type HostLimits } from './options.js';
 import { RateBucket } from './rate-bucket.js';
-import type { TerminalLookup } from './runtime.js';
 import { screenSizeRefusal } from './screen-limits.js';
 
-/** What a connection needs from the runtime. */
 /**
  * Who a terminal is started for, as maxTerminalsPerConnection counts it: the
  * connection's network (a string from the transport) when it has one, so a
@@ -26,6 +25,10 @@ import { screenSizeRefusal } from './screen-limits.js';
  */
 export type Starter = object | string;
 
+/** A terminal for a Subscribe, or why there is none (an Error code and its message). */
+export type TerminalLookup = { readonly terminal: HostedTerminal } | { readonly refused: HostErrorCode; readonly message: string };
+
+/** What a connection needs from the runtime. */
 export interface ConnectionHost {
   readonly limits: HostLimits;
   readonly counters: HostCounters;

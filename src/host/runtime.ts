@@ -7,10 +7,10 @@ import type { SendGateMode } from '../capabilities/send-gate.js';
 import { InputLedger } from '../delivery/ledger.js';
 import { resolveDeliveryOptions, type DeliveryOptions } from '../delivery/options.js';
 import type { FrameLink } from '../transport/link.js';
-import { type ConnectionHost, HostConnection, type Starter } from './host-connection.js';
+import { type ConnectionHost, HostConnection, type Starter, type TerminalLookup } from './host-connection.js';
 import { HostedTerminal } from './hosted-terminal.js';
 import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
-import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostErrorCode, type HostLimits, newCounters } from './options.js';
+import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostLimits, newCounters } from './options.js';
 import { checkScreenLimits, screenCells } from './screen-limits.js';
 import type { TerminalBackend } from './terminal.js';
 
@@ -34,9 +34,6 @@ export interface HostRuntimeOptions {
   /** Where terminal screens are parsed (see ScreenThreadKind). Default 'worker'. */
   readonly screenThread?: ScreenThreadKind;
 }
-
-/** A terminal for a Subscribe, or why there is none (an Error code and its message). */
-export type TerminalLookup = { readonly terminal: HostedTerminal } | { readonly refused: HostErrorCode; readonly message: string };
 
 /**
  * The reference host: serves named terminals to any number of connections.

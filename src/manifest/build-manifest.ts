@@ -2,7 +2,6 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
-import { PEER_PROTOCOL_VERSION } from '../../compat/peer/protocol-version.js';
 import { DEFAULT_CLIENT_CAPABILITIES, DEFAULT_HOST_CAPABILITIES } from '../capabilities/defaults.js';
 import { manifestProjections } from '../capabilities/projection-table.js';
 import { CAPABILITIES, type CapabilitySet } from '../capabilities/registry.js';
@@ -14,6 +13,7 @@ import { allOpcodes, OPCODES } from '../codec/opcodes.js';
 import { HOST_ERROR_CODES } from '../host/options.js';
 import { MANIFEST_FORMAT, type ManifestOpcode, type SurfaceEntry, type WireManifest } from './manifest-schema.js';
 import { buildPromisedLimits } from './limit-values.js';
+import { PEER_PROTOCOL_VERSION } from './peer-protocol-version.js';
 import { errorKey, flagKey, schemaSurface } from './surface.js';
 
 /** The package.json nearest above this module: src/ under tsx, dist/src/ once built. */
