@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { LivenessExchange } from '../recording.js';
+import { ProxyAdmission, type Upstream } from './proxy-admission.js';
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
 export type ClientLabel = 'primary' | 'second';
@@ -45,10 +46,7 @@ interface OwedPing {
 const UNANSWERED_AFTER_MS = 3_000;
 const PROXY_PING_BYTES = 8;
 
-export interface Upstream {
-  readonly url: string;
-  readonly token: string;
-}
+export type { Upstream } from './proxy-admission.js';
 
 interface Pair {
   readonly id: number;
@@ -68,53 +66,17 @@ interface Pair {
  * recorded (LivenessExchange). A silent drop forwards nothing at all, so it
  * looks to both peers like a network black hole.
  */
-export class RecordingProxy {
+export class RecordingProxy extends ProxyAdmission {
   readonly frames: ProxiedFrame[] = [];
   readonly liveness: LivenessExchange[] = [];
   step = 'setup';
   private server?: WebSocketServer;
   private readonly pairs = new Set<Pair>();
-  private connections = 0;
-  private holding = false;
-  private readonly held: Array<() => void> = [];
   /** Armed by dropSequencedInput or duplicateSequencedInput: how many more sequenced Inputs of that client pass before the fault. */
   private inputFault: { client: ClientLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
 
-  private upstream: Promise<Upstream>;
-  private setUpstream!: (upstream: Upstream) => void;
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
-
-  constructor() {
-    this.upstream = new Promise((resolve) => (this.setUpstream = resolve));
-  }
-
-  /**
-   * While set, a new client connection waits, unread, until it is cleared: a
-   * reconnect made during the drop step then crosses the wire in the next
-   * step, whatever the timing of the barrier's polls.
-   */
-  set holdNewConnections(hold: boolean) {
-    this.holding = hold;
-    if (!hold) for (const release of this.held.splice(0)) release();
-  }
-
-  /** Where the host listens; clients that connect earlier wait for it, so both peers can start at once. */
-  connectTo(upstream: Upstream): void {
-    this.setUpstream(upstream);
-  }
-
-  /**
-   * The host is about to go away (a restart or an upgrade): connections it
-   * closes end as usual, and new ones wait until connectTo names the host that replaces it.
-   */
-  replaceUpstream(): void {
-    this.upstream = new Promise((resolve) => (this.setUpstream = resolve));
-  }
-
-  get connectionCount(): number {
-    return this.connections;
-  }
 
   async listen(): Promise<string> {
     const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false, maxPayload: 64 * 1024 * 1024 });
@@ -124,8 +86,7 @@ export class RecordingProxy {
       if (request.headers.authorization !== `Bearer ${this.token}`) return downstream.close(1008, 'wrong proxy token');
       // Read nothing until the host is known (and the connection is not held): a message without a listener would be lost.
       downstream.pause();
-      const released = this.holding ? new Promise<void>((resolve) => this.held.push(resolve)) : Promise.resolve();
-      void Promise.all([this.upstream, released]).then(([upstream]) => {
+      void this.admitted().then((upstream) => {
         if (downstream.readyState !== WebSocket.OPEN) return;
         this.bridge(downstream, upstream, request.url?.startsWith('/second') ? 'second' : 'primary');
         downstream.resume();

@@ -1,6 +1,7 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import type { LivenessExchange } from '../recording.js';
-import { type ClientLabel, type DropMode, type FrameDirection, peekHeader, type ProxiedFrame, type Upstream } from './recording-proxy.js';
+import { ProxyAdmission, type Upstream } from './proxy-admission.js';
+import { type ClientLabel, type DropMode, type FrameDirection, peekHeader, type ProxiedFrame } from './recording-proxy.js';
 
 /** The byte stream's framing, fixed by the wire spec: a u32 little-endian length, then the frame. Read here, never with a build's deframer. */
 const LENGTH_BYTES = 4;
@@ -44,7 +45,7 @@ interface StreamPair {
  * reach the other peer as written, and what that peer makes of them is the
  * finding. The stream has no liveness of its own, so a drop closes the link.
  */
-export class StreamRecordingProxy {
+export class StreamRecordingProxy extends ProxyAdmission {
   readonly frames: ProxiedFrame[] = [];
   /** No pings on a byte stream. */
   readonly liveness: LivenessExchange[] = [];
@@ -53,40 +54,12 @@ export class StreamRecordingProxy {
   step = 'setup';
   private server?: Server;
   private readonly pairs = new Set<StreamPair>();
-  private connections = 0;
-  private holding = false;
-  private readonly held: Array<() => void> = [];
-  private upstream: Promise<Upstream>;
-  private setUpstream!: (upstream: Upstream) => void;
-
-  constructor() {
-    this.upstream = new Promise((resolve) => (this.setUpstream = resolve));
-  }
-
-  set holdNewConnections(hold: boolean) {
-    this.holding = hold;
-    if (!hold) for (const release of this.held.splice(0)) release();
-  }
-
-  connectTo(upstream: Upstream): void {
-    this.setUpstream(upstream);
-  }
-
-  replaceUpstream(): void {
-    this.upstream = new Promise((resolve) => (this.setUpstream = resolve));
-  }
-
-  get connectionCount(): number {
-    return this.connections;
-  }
-
   async listen(): Promise<string> {
     const server = createServer((downstream) => {
       // Read nothing until the host is known and the connection is let through.
       downstream.pause();
       downstream.on('error', () => downstream.destroy());
-      const released = this.holding ? new Promise<void>((resolve) => this.held.push(resolve)) : Promise.resolve();
-      void Promise.all([this.upstream, released]).then(([upstream]) => {
+      void this.admitted().then((upstream) => {
         if (downstream.destroyed) return;
         this.bridge(downstream, upstream);
       });

@@ -1,4 +1,5 @@
 import type { PooledTerminal } from './terminal-pool.js';
+import type { XtermAttributes, XtermExtendedAttrs } from './xterm-internals.js';
 
 /**
  * Everything a program's later output can depend on, read from xterm
@@ -21,7 +22,7 @@ export function screenState({ term }: Pick<PooledTerminal, 'term'>, options: { r
     }
     return linkNames.get(urlId)!;
   };
-  const attributes = (a: Attributes, extended: Extended | undefined) => ({
+  const attributes = (a: Attributes, extended: XtermExtendedAttrs | undefined) => ({
     flags: [a.isBold(), a.isDim(), a.isItalic(), a.isUnderline(), a.isBlink(), a.isInverse(), a.isInvisible(), a.isStrikethrough(), a.isOverline()].map(Boolean).join(),
     fg: [a.getFgColorMode(), a.getFgColor()].join(),
     bg: [a.getBgColorMode(), a.getBgColor()].join(),
@@ -71,29 +72,11 @@ export function screenState({ term }: Pick<PooledTerminal, 'term'>, options: { r
   };
 }
 
-const afterSgr59 = (extended: Extended | undefined) => ((extended?._ext ?? 0) & 0x3ffffff) === 0x3ffffff;
+const afterSgr59 = (extended: XtermExtendedAttrs | undefined) => ((extended?._ext ?? 0) & 0x3ffffff) === 0x3ffffff;
 
-interface Extended {
-  _ext: number;
-  urlId: number;
-}
-
-interface Attributes {
-  extended: Extended;
+/** A cell or the pen, as the state reads it: the shared attributes, and the underline's whole story. */
+interface Attributes extends XtermAttributes {
   hasExtendedAttrs(): number;
-  isBold(): number;
-  isDim(): number;
-  isItalic(): number;
-  isUnderline(): number;
-  isBlink(): number;
-  isInverse(): number;
-  isInvisible(): number;
-  isStrikethrough(): number;
-  isOverline(): number;
-  getFgColorMode(): number;
-  getFgColor(): number;
-  getBgColorMode(): number;
-  getBgColor(): number;
   getUnderlineStyle(): number;
   getUnderlineColorMode(): number;
   getUnderlineColor(): number;
