@@ -34,20 +34,21 @@ describe('Deframer over the golden frames', () => {
     expect(describeItems(new Deframer().push(stream))).toEqual(expected);
   });
 
+  // Each push's frames are read before the next push: they are valid until then only.
   it('decodes the same frames when the stream is split at every offset', () => {
     for (let cut = 0; cut <= stream.length; cut++) {
       const deframer = new Deframer();
-      const items = [...deframer.push(stream.subarray(0, cut)), ...deframer.push(stream.subarray(cut))];
-      expect(describeItems(items), `split at offset ${cut}`).toEqual(expected);
+      const described = [...describeItems(deframer.push(stream.subarray(0, cut))), ...describeItems(deframer.push(stream.subarray(cut)))];
+      expect(described, `split at offset ${cut}`).toEqual(expected);
       expect(deframer.bufferedBytes).toBe(0);
     }
   });
 
   it('decodes the same frames fed one byte at a time', () => {
     const deframer = new Deframer();
-    const items: DeframedItem[] = [];
-    for (let i = 0; i < stream.length; i++) items.push(...deframer.push(stream.subarray(i, i + 1)));
-    expect(describeItems(items)).toEqual(expected);
+    const described: string[] = [];
+    for (let i = 0; i < stream.length; i++) described.push(...describeItems(deframer.push(stream.subarray(i, i + 1))));
+    expect(described).toEqual(expected);
   });
 });
 
@@ -115,7 +116,7 @@ describe('Deframer allocate option', () => {
   it('builds a frame that spans chunks in the buffer the allocator returns, fully overwritten', () => {
     const frame = encodeFrame({ opcode: Op.Output, streamId: 1, payload: new Uint8Array(100).fill(0x62) });
     const allocated: Uint8Array[] = [];
-    const deframer = new Deframer({ allocate: (n) => allocated[allocated.push(new Uint8Array(n).fill(0xee)) - 1]! });
+    const deframer = new Deframer({ reusedBufferBytes: 0, allocate: (n) => allocated[allocated.push(new Uint8Array(n).fill(0xee)) - 1]! });
     const wire = lengthPrefixed(frame);
     const items = [...deframer.push(wire.subarray(0, 50)), ...deframer.push(wire.subarray(50))];
     expect(allocated).toHaveLength(1);
@@ -159,9 +160,52 @@ describe('Deframer reusedBufferBytes option', () => {
     expect(hex(got[2]!.bytes)).toBe(hex(frames[2]!));
   });
 
-  it('by default leaves every frame valid after later pushes', () => {
+  it('at 0 leaves every frame valid after later pushes', () => {
     const frames = [frameOf(200, 0x61), frameOf(200, 0x62)];
-    const got = spanning(new Deframer(), frames);
+    const got = spanning(new Deframer({ reusedBufferBytes: 0 }), frames);
     expect(got.map((g) => hex(g.bytes))).toEqual(frames.map(hex));
+  });
+});
+
+describe('Deframer default: frames valid until the next push', () => {
+  const frameOf = (size: number, fill: number) => encodeFrame({ opcode: Op.Output, streamId: 1, payload: new Uint8Array(size).fill(fill) });
+
+  it('assembles spanning frames in one reused buffer, so a kept frame is overwritten by the next', () => {
+    const deframer = new Deframer();
+    const frames = [frameOf(8 * 1024, 0x61), frameOf(8 * 1024, 0x62)];
+    const same = (a: Uint8Array, b: Uint8Array) => Buffer.from(a).equals(Buffer.from(b));
+    const got = frames.map((frame) => {
+      const wire = lengthPrefixed(frame);
+      const [item, ...rest] = [...deframer.push(wire.subarray(0, 10)), ...deframer.push(wire.subarray(10))];
+      if (rest.length > 0 || !item?.ok) throw new Error('expected one frame');
+      expect(same(item.bytes, frame), 'a frame is valid when returned').toBe(true);
+      return item.bytes;
+    });
+    expect(got[0]!.buffer === got[1]!.buffer, 'both frames assembled in one buffer').toBe(true);
+    expect(same(got[0]!, frames[1]!), 'the first frame, kept past the next push, now holds the second').toBe(true);
+  });
+
+  it('allocates a handful of buffers for a long stream of 1 B to 64 KiB frames in 64 KiB chunks, not one per spanning frame', () => {
+    const sizes = [1, 64, 4 * 1024, 64 * 1024];
+    const frames = sizes.map((size, i) => frameOf(size, 0x61 + i));
+    const wire = concat(Array.from({ length: 64 }, (_, i) => lengthPrefixed(frames[i % frames.length]!)));
+    const deframer = new Deframer();
+    const buffers = new Set<ArrayBufferLike>();
+    let spanning = 0;
+    let i = 0;
+    for (let at = 0; at < wire.length; at += 64 * 1024) {
+      for (const item of deframer.push(wire.subarray(at, at + 64 * 1024))) {
+        if (!item.ok) throw item.error;
+        expect(hex(item.bytes)).toBe(hex(frames[i++ % frames.length]!));
+        if (item.bytes.buffer !== wire.buffer) {
+          spanning++;
+          buffers.add(item.bytes.buffer);
+        }
+      }
+    }
+    expect(i).toBe(64);
+    expect(spanning).toBeGreaterThan(10);
+    // One buffer, grown by doubling when a larger frame spans; a buffer per spanning frame is the slow path.
+    expect(buffers.size).toBeLessThanOrEqual(3);
   });
 });

@@ -4,19 +4,23 @@ export interface DeframerOptions {
   /** Largest frame (header + payload) a length prefix may declare, in bytes. Default 16 MiB. */
   readonly maxFrameBytes: number;
   /**
-   * Allocates the buffer for a frame that spans chunks; every byte is written
-   * before the frame is returned, so it need not be zeroed. Node callers pass
-   * `Buffer.allocUnsafe`, which skips the zero fill that dominates the cost of
-   * large frames (see scripts/bench/codec.ts). Default `new Uint8Array(n)`.
+   * Allocates the buffer a frame that spans chunks is assembled in; every byte
+   * is written before the frame is returned, so it need not be zeroed. Node
+   * callers pass `Buffer.allocUnsafe`, which skips the zero fill. With the
+   * default reusedBufferBytes it runs only to grow the reused buffer and for
+   * frames larger than that. Default `new Uint8Array(n)`.
    */
   readonly allocate: (byteLength: number) => Uint8Array;
   /**
    * Spanning frames up to this many bytes are assembled in one buffer the
    * deframer keeps and reuses, so such a frame is valid only until the next
    * push(): a caller that keeps one copies it. Spares a fresh allocation per
-   * spanning frame, which costs more than the copy itself once the memory is
-   * new to the process (see scripts/bench/codec.ts). Larger frames get a
-   * buffer of their own. Default 0: every frame stays valid.
+   * spanning frame, which costs several times the copy itself (zero fill, and
+   * memory new to the process; see scripts/bench/codec.ts). Larger frames get
+   * a buffer of their own. 0 gives every frame a buffer of its own, so every
+   * frame stays valid, at that cost. Default 1 MiB: covers the reference
+   * host's frames (64 KiB output, 48 KiB snapshot chunks) and bounds what a
+   * deframer keeps.
    */
   readonly reusedBufferBytes: number;
 }
@@ -24,7 +28,7 @@ export interface DeframerOptions {
 export const DEFAULT_DEFRAMER_OPTIONS: DeframerOptions = Object.freeze({
   maxFrameBytes: 16 * 1024 * 1024,
   allocate: (byteLength: number) => new Uint8Array(byteLength),
-  reusedBufferBytes: 0,
+  reusedBufferBytes: 1024 * 1024,
 });
 
 export const LENGTH_PREFIX_BYTES = 4;
@@ -39,6 +43,13 @@ export type DeframedItem = { readonly ok: true; readonly bytes: Uint8Array } | {
  * is read and that many bytes are skipped unbuffered, so the stream stays in
  * step and memory stays bounded. A frame inside one chunk is returned as a view
  * of it; a frame that spans chunks is copied once, when its last byte arrives.
+ *
+ * The contract: a frame that push() returns is valid until the next push()
+ * only. By default spanning frames are assembled in one reused buffer (see
+ * reusedBufferBytes), which the next spanning frame overwrites, so a caller
+ * that keeps a frame past that (queues it, hands it to later code) copies it,
+ * e.g. `new Uint8Array(item.bytes)`. Frames within one chunk are views of it,
+ * so they last as long as the caller leaves that chunk unchanged.
  */
 export class Deframer {
   private readonly options: DeframerOptions;
@@ -123,6 +134,9 @@ export class Deframer {
   private assemblyBuffer(n: number): Uint8Array {
     const limit = this.options.reusedBufferBytes;
     if (n > limit) return this.options.allocate(n);
+    // Only the first frame a push completes can span chunks (the bytes before
+    // that chunk held no whole frame), so the buffer is reused at the next push
+    // at the earliest: what the contract promises.
     // Doubling keeps a run of slowly growing frames from reallocating each time.
     if (this.reused.length < n) this.reused = this.options.allocate(Math.min(limit, Math.max(n, 2 * this.reused.length)));
     return this.reused.subarray(0, n);

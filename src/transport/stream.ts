@@ -16,17 +16,14 @@ export const DEFAULT_STREAM_LINK_OPTIONS: StreamLinkOptions = Object.freeze({
 });
 
 /**
- * How a stream link deframes: spanning frames are assembled in one reused
- * buffer (frames handed to the handlers are valid during the call only), and
- * beyond it Buffer.allocUnsafe skips a zero fill that every copied byte
- * overwrites. Exported so the codec bench measures this configuration.
+ * How a stream link deframes: the codec's default (spanning frames assembled in
+ * one reused buffer, so frames handed to the handlers are valid during the call
+ * only), and beyond that buffer Buffer.allocUnsafe skips a zero fill that every
+ * copied byte overwrites. Exported so the codec bench measures this configuration.
  */
 export function streamDeframerOptions(maxFrameBytes: number): DeframerOptions {
-  return { maxFrameBytes, allocate: (n) => Buffer.allocUnsafe(n), reusedBufferBytes: REUSED_FRAME_BUFFER_BYTES };
+  return { ...DEFAULT_DEFRAMER_OPTIONS, maxFrameBytes, allocate: (n) => Buffer.allocUnsafe(n) };
 }
-
-/** Covers the reference host's frames (64 KiB output, 48 KiB snapshot chunks) and bounds what a link keeps. */
-const REUSED_FRAME_BUFFER_BYTES = 1024 * 1024;
 
 /** A net.Socket (or any duplex), or a separate readable and writable such as stdin and stdout. */
 export type ByteStreamIo = (Readable & Writable) | { readonly readable: Readable; readonly writable: Writable };
