@@ -47,6 +47,11 @@ export abstract class ProxyAdmission {
     return this.connections;
   }
 
+  /** Connections waiting for the hold to be lifted. */
+  get heldConnections(): number {
+    return this.held.length;
+  }
+
   /** The host to bridge a new client connection to, once it is known and the connection is let through. */
   protected admitted(): Promise<Upstream> {
     const released = this.holding ? new Promise<void>((resolve) => this.held.push(resolve)) : Promise.resolve();

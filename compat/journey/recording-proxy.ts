@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import type { IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { LivenessExchange } from '../recording.js';
@@ -79,18 +80,29 @@ export class RecordingProxy extends ProxyAdmission {
   readonly token = randomBytes(16).toString('hex');
 
   async listen(): Promise<string> {
-    const server = new WebSocketServer({ host: '127.0.0.1', port: 0, autoPong: false, maxPayload: 64 * 1024 * 1024 });
+    const upstreamOf = new WeakMap<IncomingMessage, Upstream>();
+    const server = new WebSocketServer({
+      host: '127.0.0.1',
+      port: 0,
+      autoPong: false,
+      maxPayload: 64 * 1024 * 1024,
+      // The handshake itself waits until the host is known and the connection is let through: a client whose reconnect is
+      // held is still connecting, as behind a slow network, and never pings a link nothing reads (its pong deadline would
+      // give that link up, and the next one too, for as long as a slow machine holds them).
+      verifyClient: (info, done) => {
+        // A wrong token is refused at once, by a close the client can read (below).
+        if (info.req.headers.authorization !== `Bearer ${this.token}`) return done(true);
+        void this.admitted().then((upstream) => {
+          upstreamOf.set(info.req, upstream);
+          done(true);
+        });
+      },
+    });
     this.server = server;
     await new Promise<void>((resolve) => server.once('listening', () => resolve()));
     server.on('connection', (downstream, request) => {
       if (request.headers.authorization !== `Bearer ${this.token}`) return downstream.close(1008, 'wrong proxy token');
-      // Read nothing until the host is known (and the connection is not held): a message without a listener would be lost.
-      downstream.pause();
-      void this.admitted().then((upstream) => {
-        if (downstream.readyState !== WebSocket.OPEN) return;
-        this.bridge(downstream, upstream, request.url?.startsWith('/second') ? 'second' : 'primary');
-        downstream.resume();
-      });
+      this.bridge(downstream, upstreamOf.get(request)!, request.url?.startsWith('/second') ? 'second' : 'primary');
     });
     const { port } = server.address() as AddressInfo;
     return `ws://127.0.0.1:${port}`;

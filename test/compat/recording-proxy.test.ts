@@ -19,7 +19,7 @@ async function upstream(): Promise<{ url: string; received: Uint8Array[] }> {
 }
 
 describe('the recording proxy', () => {
-  it('holds a connection made while holding, unread, until released, then records it under the step current then', async () => {
+  it('holds a connection made while holding in its handshake until released, then records it under the step current then', async () => {
     const host = await upstream();
     const proxy = new RecordingProxy();
     const url = await proxy.listen();
@@ -29,12 +29,13 @@ describe('the recording proxy', () => {
     proxy.holdNewConnections = true;
     const client = new WebSocket(url, { headers: { authorization: `Bearer ${proxy.token}` } });
     cleanup.push(() => client.terminate());
-    await new Promise<void>((resolve) => client.once('open', () => resolve()));
-    client.send(Uint8Array.of(1, 2, 3));
-    // Observed state, not time: the proxy has the connection but has read nothing from it.
-    await waitFor(() => proxy.connectionCount === 0 && proxy.frames.length === 0, { what: 'the held connection to stay unread' });
+    // Observed state, not time: the proxy has the upgrade request, and the client is still connecting (it cannot ping a held link).
+    await waitFor(() => proxy.heldConnections === 1, { what: 'the connection held in its handshake' });
+    expect([client.readyState, proxy.connectionCount]).toEqual([WebSocket.CONNECTING, 0]);
     proxy.step = 'resubscribe';
     proxy.holdNewConnections = false;
+    await new Promise<void>((resolve) => client.once('open', () => resolve()));
+    client.send(Uint8Array.of(1, 2, 3));
     await waitFor(() => host.received.length === 1, { what: 'the held frame to reach the host after release' });
     expect(proxy.frames.map((f) => [f.direction, f.step, [...f.bytes]])).toEqual([['clientToHost', 'resubscribe', [1, 2, 3]]]);
   });
