@@ -5,6 +5,7 @@ import { connectWs } from '../transport/ws-client.js';
 import { describeConnectError } from './attach-connect-error.js';
 import { InstanceWatch } from './attach-instance-watch.js';
 import { passOutputThrough } from './attach-output-mode.js';
+import { SnapshotRefresher } from './attach-refresh.js';
 import { AttachScreen, STATUS_LINE_SHOWN_MS } from './attach-screen.js';
 import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
 import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
@@ -121,7 +122,8 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   // The status line goes by repainting from a fresh snapshot (the stream, made below, exists by the time a status line is drawn).
   // On a terminal, attach draws on its alternate screen, as tmux does: the user's own screen and scrollback wait beneath, untouched.
   const onCanvas = out.isTTY === true;
-  const refresh = () => void stream.requestSnapshot();
+  const refresher = new SnapshotRefresher(() => stream.requestSnapshot());
+  const refresh = () => refresher.refresh();
   const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh }, onCanvas ? refresh : undefined);
   const viewport = () => ({ cols: out.columns || 80, rows: out.rows || 24 });
 
@@ -166,10 +168,12 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   });
   client.on('reconnected', () => screen.noticeOverRepaint(`link back after ${((Date.now() - downSince) / 1000).toFixed(1)} s down`));
   stream.on('subscribed', (event) => {
+    refresher.subscribed();
     if (instances.changed(event)) screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
   });
   let repainted = false;
   stream.on('snapshot', (snapshot) => {
+    refresher.answered(snapshot.requestId, snapshot.source === 'request');
     // Output is skipped only when another viewer of the terminal keeps up and this one does not: say so, and how much
     // (a snapshot asked for covers output still on its way, and skips nothing a person could have read).
     if (snapshot.skippedBytes > 0 && (snapshot.source === 'overflow' || snapshot.source === 'recovery')) screen.noticeOverRepaint(`${formatBytes(snapshot.skippedBytes)} of output skipped: this terminal fell behind the host; the screen is repainted where the program is now`);
