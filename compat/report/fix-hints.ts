@@ -34,6 +34,7 @@ export const FIX_HINTS: Readonly<Record<string, FixHint>> = {
   ERROR_CODE_REMOVED: { fix: 'keep the error code (codes are permanent once shipped); add a new code beside it for a new meaning', docs: REGISTER },
   EVENT_TYPE_REMOVED: { fix: 'keep publishing the event type for peers that did not negotiate its replacement', docs: GATING },
   FLAG_VALUE_CHANGED: { fix: 'a flag value keeps its meaning forever: give the new meaning a new value, gated by a capability', docs: REGISTER },
+  LIMIT_LOWERED: { fix: 'keep the default at least where it was: peers of the last release stay inside it (raise it freely); if lowering is intended, acknowledge it and say which peers it breaks', docs: 'docs/compatibility.md#promised-limits' },
   OPCODE_GATING_CHANGED: { fix: "keep the opcode gated by the capability it shipped with: old peers rely on it never arriving un-negotiated", docs: GATING },
   FIELD_VALUE_CHANGED: { fix: 'keep the value old readers expect (units, meaning, code); publish the new value in a new field, or project it (section 3a)', docs: 'docs/adding-an-opcode.md#3a-when-an-existing-frame-changes-shape-a-projection' },
   FRAME_NO_LONGER_SENT: { fix: 'keep sending the frame on this path to peers that did not negotiate its replacement', docs: GATING },
