@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { LivenessExchange } from '../recording.js';
 import { ProxyAdmission, type Upstream } from './proxy-admission.js';
@@ -73,6 +73,8 @@ export class RecordingProxy extends ProxyAdmission {
   step = 'setup';
   private server?: WebSocketServer;
   private readonly pairs = new Set<Pair>();
+  /** Connections waiting in their handshake for the host, or for a hold to be lifted. */
+  private readonly handshakes = new Set<Socket>();
   /** Armed by dropSequencedInput or duplicateSequencedInput: how many more sequenced Inputs of that client pass before the fault. */
   private inputFault: { client: ClientLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
 
@@ -92,7 +94,11 @@ export class RecordingProxy extends ProxyAdmission {
       verifyClient: (info, done) => {
         // A wrong token is refused at once, by a close the client can read (below).
         if (info.req.headers.authorization !== `Bearer ${this.token}`) return done(true);
+        // Held handshakes are not the server's clients yet: close() ends them itself, or the server would wait for them forever.
+        const socket = info.req.socket;
+        this.handshakes.add(socket);
         void this.admitted().then((upstream) => {
+          this.handshakes.delete(socket);
           upstreamOf.set(info.req, upstream);
           done(true);
         });
@@ -260,6 +266,8 @@ export class RecordingProxy extends ProxyAdmission {
   }
 
   async close(): Promise<void> {
+    for (const socket of this.handshakes) socket.destroy();
+    this.handshakes.clear();
     for (const pair of this.pairs) {
       this.settle(pair);
       pair.downstream.terminate();

@@ -54,12 +54,16 @@ export class StreamRecordingProxy extends ProxyAdmission {
   step = 'setup';
   private server?: Server;
   private readonly pairs = new Set<StreamPair>();
+  private readonly waiting = new Set<Socket>();
   async listen(): Promise<string> {
     const server = createServer((downstream) => {
       // Read nothing until the host is known and the connection is let through.
       downstream.pause();
       downstream.on('error', () => downstream.destroy());
+      // Until bridged it is not a pair: close() ends it itself, or the server would wait for it forever.
+      this.waiting.add(downstream);
       void this.admitted().then((upstream) => {
+        this.waiting.delete(downstream);
         if (downstream.destroyed) return;
         this.bridge(downstream, upstream);
       });
@@ -132,6 +136,8 @@ export class StreamRecordingProxy extends ProxyAdmission {
   }
 
   async close(): Promise<void> {
+    for (const socket of this.waiting) socket.destroy();
+    this.waiting.clear();
     for (const pair of this.pairs) {
       pair.downstream.destroy();
       pair.upstream.destroy();

@@ -20,6 +20,13 @@ const inputAfterReconnect: JourneyStep = {
 };
 
 /**
+ * Typed right after the close. A TCP connect completes before the proxy reads
+ * it, so the client may already be connected again, but it is not subscribed:
+ * the line is held either way, and the step ends once it is typed.
+ */
+const typedWhileStreamClosed: JourneyStep = { ...typedWhileDownStep(TYPED_WHILE_STREAM_CLOSED), done: () => undefined };
+
+/**
  * The byte-stream pass: the core journey over a length-framed TCP stream
  * between the real peers (framing, large frames split across reads, a
  * reconnect with held input), judged on outcomes and refused frames. The
@@ -34,7 +41,7 @@ export const STREAM_JOURNEY: readonly JourneyStep[] = [
   SURFACE_STEPS.burst,
   CORE_STEPS.hideReveal,
   linkClosed,
-  typedWhileDownStep(TYPED_WHILE_STREAM_CLOSED),
+  typedWhileStreamClosed,
   CORE_STEPS.resubscribe,
   inputAfterReconnect,
   CORE_STEPS.unsubscribe,

@@ -22,4 +22,11 @@ describe("AltScreenFilter: the remote's screen switches stay off the local termi
     expect(filter.filter('\x1b[').text).toBe('');
     expect(filter.filter('31mred').text).toBe('\x1b[31mred');
   });
+
+  it('forgets a sequence held half-way when a repaint replaces what it began', () => {
+    const filter = new AltScreenFilter();
+    expect(filter.filter('x\x1b[?25').text).toBe('x');
+    filter.reset();
+    expect(filter.filter('ls').text).toBe('ls');
+  });
 });

@@ -24,6 +24,11 @@ export interface FilteredOutput {
 export class AltScreenFilter {
   private carried = '';
 
+  /** Forgets a sequence held half-way: what it began was replaced (a repaint). */
+  reset(): void {
+    this.carried = '';
+  }
+
   filter(chunk: string): FilteredOutput {
     let text = this.carried + chunk;
     const unfinished = UNFINISHED.exec(text);

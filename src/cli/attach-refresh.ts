@@ -22,12 +22,13 @@ export class SnapshotRefresher {
   }
 
   /**
-   * A snapshot arrived; the one answering the outstanding request lets the
-   * next go out: the one carrying its requestId, or a requested one that
-   * carries none (a host may answer several requests with one snapshot).
+   * A snapshot arrived: whatever it answers, it repaints the whole screen, so
+   * the next ask may go out. (Its requestId need not be ours: a host that owes
+   * several snapshots on a congested link answers them with one, under the
+   * latest request's id.)
    */
-  answered(requestId: string | undefined, requested: boolean): void {
-    if (this.outstanding === undefined || (requestId === undefined ? !requested : requestId !== this.outstanding)) return;
+  snapshotArrived(): void {
+    if (this.outstanding === undefined) return;
     this.outstanding = undefined;
     if (!this.askedAgain) return;
     this.askedAgain = false;

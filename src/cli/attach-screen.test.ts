@@ -135,6 +135,21 @@ describe('AttachScreen', () => {
     await out.pending();
     expect([term.modes.mouseTrackingMode, term.modes.bracketedPasteMode, term.modes.applicationCursorKeysMode]).toEqual(['none', false, false]);
   });
+
+  it("draws nothing of the remote once attach is ending: a repaint still being prepared and later output stay off the user's screen", async () => {
+    const written: string[] = [];
+    const screen = new AttachScreen({ write: (text: string) => written.push(text) }, undefined, () => undefined);
+    let ready!: (text: string) => void;
+    screen.repaintWhenReady(new Promise((resolve) => (ready = resolve)));
+    screen.dispose(); // detached: the user's screen is back
+    let delivered = 0;
+    screen.output('late output', () => delivered++);
+    ready('remote screen');
+    await waitFor(() => delivered === 1, { what: 'the held output let go' });
+    screen.notice('detached');
+    expect(written.join('')).not.toMatch(/remote screen|late output/);
+    expect(written.at(-1)).toContain('detached');
+  });
 });
 
 const write = (term: InstanceType<typeof Terminal>, text: string) => new Promise<void>((resolve) => term.write(text, resolve));

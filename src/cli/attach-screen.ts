@@ -49,6 +49,7 @@ export class AttachScreen {
   private readonly outputHeld: Array<Array<() => void>> = [];
   private repaints: Promise<void> = Promise.resolve();
   private painted = false;
+  private closed = false;
 
   /** Drawing on the local alternate screen: the remote's own screen switches are taken out of what is written. */
   private readonly canvas: { readonly filter: AltScreenFilter; readonly remoteLeftAlternate: () => void } | undefined;
@@ -71,9 +72,14 @@ export class AttachScreen {
     if (this.canvas) this.out.write(ENTER_LOCAL_ALTERNATE_SCREEN);
   }
 
-  /** Stops a pending status-line removal (attach is ending). */
+  /**
+   * attach is ending: the remote screen is drawn no more (a repaint still
+   * being prepared, output still arriving), so nothing lands on the user's own
+   * screen once it is back; only notices are written from now on.
+   */
   dispose(): void {
     clearTimeout(this.removal);
+    this.closed = true;
   }
 
   /** A notice on its own line, now. */
@@ -115,8 +121,11 @@ export class AttachScreen {
 
   /** Replaces the screen with a snapshot, then shows the notices waiting for it. */
   repaint(snapshotText: string): void {
+    if (this.closed) return;
     this.retryShown = false;
     if (this.canvas) {
+      // A sequence the filter holds half of belongs to output the snapshot replaces.
+      this.canvas.filter.reset();
       // The snapshot's own switch to the remote's alternate screen becomes a clear, like the live one.
       this.out.write(RESET_AND_CLEAR_ON_CANVAS + new AltScreenFilter().filter(snapshotText).text);
     } else {
@@ -132,6 +141,7 @@ export class AttachScreen {
 
   /** A notice on the bottom row, over the remote screen, which is repainted without it a while later. */
   status(text: string): void {
+    if (this.closed) return;
     this.retryShown = false;
     this.statusLine(text);
     const removal = this.statusLineRemoval;
@@ -150,6 +160,7 @@ export class AttachScreen {
   }
 
   private write(text: string, written: () => void): void {
+    if (this.closed) return written();
     if (!this.canvas) return void this.out.write(text, written);
     const filtered = this.canvas.filter.filter(text);
     this.out.write(filtered.text, written);

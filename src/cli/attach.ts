@@ -173,7 +173,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   });
   let repainted = false;
   stream.on('snapshot', (snapshot) => {
-    refresher.answered(snapshot.requestId, snapshot.source === 'request');
+    refresher.snapshotArrived();
     // Output is skipped only when another viewer of the terminal keeps up and this one does not: say so, and how much
     // (a snapshot asked for covers output still on its way, and skips nothing a person could have read).
     if (snapshot.skippedBytes > 0 && (snapshot.source === 'overflow' || snapshot.source === 'recovery')) screen.noticeOverRepaint(`${formatBytes(snapshot.skippedBytes)} of output skipped: this terminal fell behind the host; the screen is repainted where the program is now`);

@@ -5,13 +5,14 @@ import type { XtermAttributes, XtermExtendedAttrs } from './xterm-internals.js';
  * Everything a program's later output can depend on, read from xterm
  * (its private fields included, as the tests of a repaint must): every cell
  * of both buffers' visible rows (with `scrollback`, the normal buffer's
- * scrollback rows too), the cursors, the scroll regions, the pen, the modes.
+ * scrollback rows too), the cursors, the scroll regions, the pen, the modes;
+ * with `saved`, what each buffer's DECSC (or `CSI ? 1049 h`) saved.
  * The repaint tests compare it, and the gate compares two hosts' snapshots by
  * the screens they draw. Links are named by their data and by the order they first
  * appear in, so two screens compare equal only if the same cells share a
  * link, whatever numbers each terminal gave its links.
  */
-export function screenState({ term }: Pick<PooledTerminal, 'term'>, options: { readonly scrollback?: boolean } = {}): unknown {
+export function screenState({ term }: Pick<PooledTerminal, 'term'>, options: { readonly scrollback?: boolean; readonly saved?: boolean } = {}): unknown {
   const core = (term as unknown as { _core: Core })._core;
   const linkNames = new Map<number, string>();
   const link = (urlId: number) => {
@@ -56,7 +57,9 @@ export function screenState({ term }: Pick<PooledTerminal, 'term'>, options: { r
   const buffer = (which: 'normal' | 'alternate') => {
     const api = term.buffer[which];
     const internal = which === 'normal' ? core.buffers.normal : core.buffers.alt;
-    return { cursor: [api.cursorX, api.cursorY], baseY: api.baseY, region: [internal.scrollTop, internal.scrollBottom], rows: visibleCells(api) };
+    // What DECSC and `CSI ? 1049 h` saved comes back at DECRC or when the program leaves the alternate screen (the shell's pen after vim).
+    const saved = options.saved ? { saved: [internal.savedX, internal.savedY, internal.savedCurAttrData ? attributes(internal.savedCurAttrData, internal.savedCurAttrData.extended) : null] } : {};
+    return { cursor: [api.cursorX, api.cursorY], baseY: api.baseY, region: [internal.scrollTop, internal.scrollBottom], rows: visibleCells(api), ...saved };
   };
   const pen = core._inputHandler._curAttrData;
   return {
@@ -82,8 +85,16 @@ interface Attributes extends XtermAttributes {
   getUnderlineColor(): number;
 }
 
+interface InternalBuffer {
+  scrollTop: number;
+  scrollBottom: number;
+  savedX?: number;
+  savedY?: number;
+  savedCurAttrData?: Attributes;
+}
+
 interface Core {
-  buffers: { normal: { scrollTop: number; scrollBottom: number }; alt: { scrollTop: number; scrollBottom: number } };
+  buffers: { normal: InternalBuffer; alt: InternalBuffer };
   _inputHandler: { _curAttrData: Attributes };
   _oscLinkService: { getLinkData(urlId: number): unknown };
   coreService: { decPrivateModes: unknown; modes: unknown; isCursorHidden: boolean };

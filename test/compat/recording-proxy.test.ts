@@ -49,4 +49,17 @@ describe('the recording proxy', () => {
     const code = await new Promise<number>((resolve) => client.once('close', (c) => resolve(c)));
     expect(code).toBe(1008);
   });
+
+  it('ends a connection still waiting in its handshake when it closes, whether for a host that never came or a hold', async () => {
+    const proxy = new RecordingProxy();
+    const url = await proxy.listen();
+    proxy.holdNewConnections = true; // and no host named either
+    const client = new WebSocket(url, { headers: { authorization: `Bearer ${proxy.token}` } });
+    client.on('error', () => undefined);
+    cleanup.push(() => client.terminate());
+    await waitFor(() => proxy.heldConnections === 1, { what: 'the connection waiting for a host that never comes' });
+    const closed = new Promise<void>((resolve) => client.once('close', () => resolve()));
+    await proxy.close(); // would wait forever for the held handshake
+    await closed;
+  });
 });

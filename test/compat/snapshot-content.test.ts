@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotContentChanged } from '../../compat/rules/dynamic/snapshot-content.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
-import { renderSnapshots } from '../../compat/journey/render-snapshots.js';
+import { renderedScreen, renderSnapshots } from '../../compat/journey/render-snapshots.js';
 import { editFrames, healthySet } from './helpers/recordings.js';
 
 const manifests = () => ({ old: buildManifest('1.0.0'), new: buildManifest('1.0.0') });
@@ -42,5 +42,11 @@ describe('SNAPSHOT_CONTENT_CHANGED', () => {
     // Without the screens (an older recording), the spelling alone still counts.
     const unrendered = editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: reencode(f.payload) } : f));
     expect(snapshotContentChanged(unrendered, manifests()).length).toBeGreaterThan(0);
+  });
+
+  it('counts what a snapshot saves for later as content: the pen the shell gets back when vim leaves the alternate screen', async () => {
+    const leaked = await renderedScreen('$ \x1b[1;7mbold\x1b[?1049h\x1b[0m\x1b[Halt', 20, 5);
+    const reset = await renderedScreen('$ \x1b[1;7mbold\x1b[0m\x1b[?1049h\x1b[0m\x1b[Halt', 20, 5);
+    expect(leaked).not.toBe(reset);
   });
 });

@@ -220,6 +220,11 @@ describe('static rules', () => {
     expect(summary(raised)).toEqual([]);
   });
 
+  it('a promise the baseline made that the working tree no longer lists is LIMIT_LOWERED too (a row deleted, an option renamed)', () => {
+    const dropped = tamper((m) => void delete m.limits!.host.detachedTerminalIdleMs);
+    expect(summary(dropped)).toEqual(['LIMIT_LOWERED | old client × new host | host.detachedTerminalIdleMs']);
+  });
+
   it('limits only one build lists are not compared: a new floor, or a baseline without the list', () => {
     const newFloor = tamper((m) => void (m.limits!.host.someNewLimit = { value: 1, floor: 'new' }));
     expect(runStaticRules(baseline(), newFloor)).toEqual([]);

@@ -3,32 +3,26 @@ import { type StaticRule, staticFinding } from './types.js';
 
 /**
  * LIMIT_LOWERED: a default that a peer of another version relies on went
- * down. A host limit lowered breaks old clients that stay inside the old one;
- * a client default lowered (a reconnect delay, a snapshot size) breaks what
- * old hosts count on. Only limits both builds list are compared; which are
- * promised is the current build's reviewed table.
+ * down, or stopped being promised. A host limit lowered breaks old clients
+ * that stay inside the old one; a client default lowered (a reconnect delay,
+ * a snapshot size) breaks what old hosts count on. Every promise the baseline
+ * made is walked: one the working tree no longer lists (its row deleted, its
+ * option renamed) is reported too, since nothing then holds it.
  */
 export const limitLowered: StaticRule = (baseline, current) => {
   if (!baseline.limits || !current.limits) return [];
   const sides = [
-    ['host', PAIRING_LABELS.oldClientNewHost],
-    ['client', PAIRING_LABELS.newClientOldHost],
+    ['host', PAIRING_LABELS.oldClientNewHost, 'old clients'],
+    ['client', PAIRING_LABELS.newClientOldHost, 'old hosts'],
   ] as const;
-  return sides.flatMap(([side, direction]) =>
-    Object.entries(current.limits![side])
-      .filter(([name, now]) => {
-        const before = baseline.limits![side][name];
-        return before !== undefined && now.value < before.value;
-      })
-      .map(([name, now]) => {
-        const before = baseline.limits![side][name]!.value;
-        return staticFinding({
-          ruleId: 'LIMIT_LOWERED',
-          direction,
-          subject: `${side}.${name}`,
-          message: `the ${side} default ${name} went down from ${before} to ${now.value}: ${now.floor} (${before}) no longer holds for ${direction === PAIRING_LABELS.oldClientNewHost ? 'old clients' : 'old hosts'}`,
-          evidence: { before, after: now.value },
-        });
-      }),
+  return sides.flatMap(([side, direction, who]) =>
+    Object.entries(baseline.limits![side]).flatMap(([name, before]) => {
+      const now = current.limits![side][name];
+      if (now !== undefined && now.value >= before.value) return [];
+      const message = now
+        ? `the ${side} default ${name} went down from ${before.value} to ${now.value}: ${before.floor} (${before.value}) no longer holds for ${who}`
+        : `the ${side} default ${name} (${before.value}) is no longer promised (its row left the limit floors, or the option was renamed): ${before.floor} no longer holds for ${who}`;
+      return [staticFinding({ ruleId: 'LIMIT_LOWERED', direction, subject: `${side}.${name}`, message, evidence: { before: before.value, after: now?.value ?? null } })];
+    }),
   );
 };
