@@ -12,7 +12,8 @@
 const ALT_SCREEN_MODES = new Set(['47', '1047', '1049']);
 /** CSI ? params h|l, and an unfinished one at the end of a chunk. */
 const PRIVATE_MODE = /\x1b\[\?([0-9;]*)([hl])/g;
-const UNFINISHED = /\x1b(\[(\?[0-9;]*)?)?$/;
+const UNFINISHED = /^\x1b(\[(\?[0-9;]*)?)?$/;
+const UNFINISHED_MAX = 24;
 const CLEAR_SCREEN = '\x1b[2J';
 
 export interface FilteredOutput {
@@ -31,9 +32,17 @@ export class AltScreenFilter {
 
   filter(chunk: string): FilteredOutput {
     let text = this.carried + chunk;
-    const unfinished = UNFINISHED.exec(text);
-    this.carried = unfinished ? unfinished[0] : '';
-    if (unfinished) text = text.slice(0, unfinished.index);
+    // Only the last escape can be unfinished; output without one (most of a `cat`) passes untouched.
+    const lastEscape = text.lastIndexOf('\x1b');
+    if (lastEscape < 0) {
+      this.carried = '';
+      return { text, leftAlternateScreen: false };
+    }
+    // An unfinished private mode is a few characters long: a longer tail is finished text.
+    const tail = text.length - lastEscape <= UNFINISHED_MAX ? text.slice(lastEscape) : '';
+    this.carried = UNFINISHED.test(tail) ? tail : '';
+    if (this.carried) text = text.slice(0, lastEscape);
+    if (!text.includes('\x1b[?')) return { text, leftAlternateScreen: false };
     let leftAlternateScreen = false;
     const out = text.replace(PRIVATE_MODE, (whole, params: string, action: string) => {
       const modes = params.split(';');
