@@ -1,4 +1,6 @@
-import { type JourneyStep, MULTIBYTE, revealed } from './steps.js';
+import type { Observation } from './observed-state.js';
+import { first, type JourneyStep, MULTIBYTE } from './steps.js';
+import { payloadText, snapshotRequestsAnswered, WIRE } from './wire-view.js';
 
 /**
  * Typed once the client knows the link is down (its reconnect waits at the
@@ -41,28 +43,29 @@ export function pasteWithdrawnStep(text: string): JourneyStep {
   };
 }
 
-/** Emitted while the client is hidden across a reconnect: the reveal must show it. */
-export const HIDDEN_ACROSS_RECONNECT = 'hidden across a reconnect';
+/** SetOutputPaused {paused: true} frames the primary client sent since the step began. */
+const pausesSent = (o: Observation, before: Observation) =>
+  o.wire.slice(before.wireCount).filter((f) => f.client === 'primary' && f.direction === 'clientToHost' && f.opcode === WIRE.opcode.SetOutputPaused && /"paused":\s*true/.test(payloadText(f))).length;
 
 /**
  * The client hides, its link closes and comes back while it is hidden: where
- * outputPause is negotiated, the new stream must be paused again (the client's
- * wish outlives the link), and the reveal still repaints what was printed meanwhile.
+ * outputPause is negotiated, the client must pause the new stream again (its
+ * wish outlives the link), and the reveal then repaints. Nothing is printed
+ * meanwhile: the old stream may still be the host's for a moment after the
+ * close, so what reached the terminal then would depend on timing. The
+ * re-pause is read from the wire, the second pause of the step.
  */
 export const hiddenAcrossReconnect: JourneyStep = {
   name: 'hiddenAcrossReconnect',
-  act: async ({ client, host, until, drop, before }) => {
-    const pauses = (o: { client: { negotiated: Record<string, number> | null }; host: { pausedStreams: number } }) =>
-      o.client.negotiated?.outputPause && o.host.pausedStreams < 1 ? 'the host to pause the hidden stream' : undefined;
+  act: async ({ client, until, drop, before }) => {
     await client.call('hide');
-    await until(pauses);
+    await until((o) => (o.client.negotiated?.outputPause && o.host.pausedStreams < 1 ? 'the host to pause the hidden stream' : undefined));
     drop('close');
     await until((o) => (o.client.subscribedCount > before.client.subscribedCount && o.client.snapshots.length > before.client.snapshots.length ? undefined : 'the hidden client resubscribed after the closed link'));
-    await until(pauses);
-    await host.call('emit', { text: `${HIDDEN_ACROSS_RECONNECT}\r\n` });
+    await until((o) => (o.client.negotiated?.outputPause && pausesSent(o, before) < 2 ? 'the hidden client pausing its new stream' : undefined));
     await client.call('reveal');
   },
-  done: revealed(HIDDEN_ACROSS_RECONNECT),
+  done: (o, before) => first(snapshotRequestsAnswered(o, before), o.client.screen === o.host.screen ? undefined : 'the revealed screen equal to the host screen'),
 };
 
 export const DOWN_STEPS = {
