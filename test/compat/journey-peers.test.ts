@@ -9,7 +9,7 @@ import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-proces
 import { DEFAULT_JOURNEY_OPTIONS, runPairing, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
 import { DUPLICATED_INPUTS, JOURNEY_TITLE, PASTE_TEXT } from '../../compat/journey/surface-steps.js';
 import type { ClientLabel, FrameDirection, RecordedFrame, StepName } from '../../compat/recording.js';
-import { isAlive, waitForExit } from '../helpers/process-alive.js';
+import { isAlive, processIdentity, waitForExit } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -31,9 +31,10 @@ describe('peer processes', () => {
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     await waitFor(() => /peer-pid (\d+)/.test(out), { what: 'the harness to print its peer pid', timeoutMs: 20_000 });
     const peerPid = Number(/peer-pid (\d+)/.exec(out)![1]);
-    expect(isAlive(peerPid)).toBe(true);
+    const peer = processIdentity(peerPid);
+    expect(peer && isAlive(peer)).toBe(true);
     child.kill('SIGKILL');
-    await waitForExit(peerPid, { what: `peer ${peerPid} to exit after its harness was killed`, timeoutMs: 10_000 });
+    await waitForExit(peer!, { what: `peer ${peerPid} to exit after its harness was killed`, timeoutMs: 10_000 });
   });
 
   it('refuses a peer speaking a peer protocol this harness cannot drive, naming both versions', async () => {

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { execa } from 'execa';
-import { waitForExit } from '../helpers/process-alive.js';
+import { processIdentity, waitForExit } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
@@ -24,14 +24,17 @@ describe('interrupting a baseline build', () => {
       'hang.cjs': `require('fs').writeFileSync(${JSON.stringify(marker)}, String(process.pid)); setInterval(() => {}, 1000);`,
     });
     const child = execa(process.execPath, ['--import', 'tsx', 'test/compat/helpers/materialise-child.ts', repo.dir, commit, cacheDir], { cwd: process.cwd(), reject: false });
-    await waitFor(() => existsSync(marker), { what: 'the build to start', timeoutMs: DEADLINE_MS });
+    await waitFor(() => existsSync(marker) && /^\d+$/.test(readFileSync(marker, 'utf8')), { what: 'the build to start and write its pid', timeoutMs: DEADLINE_MS });
     expect(readdirSync(cacheDir).some((n) => n.startsWith('.tmp-'))).toBe(true);
+    // Its identity is taken while it surely runs: once it is gone its pid may name another process of this busy run.
+    const buildPid = Number(readFileSync(marker, 'utf8'));
+    const build = processIdentity(buildPid);
+    expect(build, `the build script (pid ${buildPid}) runs`).toBeDefined();
     child.kill(signal);
     const result = await child;
     expect(result.exitCode).toBe(signal === 'SIGTERM' ? 143 : 130);
     expect(readdirSync(cacheDir).filter((n) => n.startsWith('.tmp-') || n.endsWith('-f1'))).toEqual([]);
     // The build script npm spawned is stopped too, not orphaned. Its new parent may reap it late: a zombie counts as gone.
-    const buildPid = Number(readFileSync(marker, 'utf8'));
-    await waitForExit(buildPid, { what: `the build script (pid ${buildPid}) to exit`, timeoutMs: DEADLINE_MS });
+    await waitForExit(build!, { what: `the build script (pid ${buildPid}) to exit`, timeoutMs: DEADLINE_MS });
   });
 });

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { isAlive, processState, waitForExit } from './process-alive.js';
+import { isAlive, processIdentity, processState, waitForExit } from './process-alive.js';
 import { waitFor } from './wait-for.js';
 
 const stop: Array<() => void> = [];
@@ -51,6 +51,14 @@ describe('isAlive', () => {
     child.kill('SIGKILL');
     await exited;
     expect(isAlive(pid)).toBe(false);
+  });
+
+  it('counts a stranger that now holds the pid as gone: an identity keeps its start time', () => {
+    const self = processIdentity(process.pid)!;
+    expect(isAlive(self)).toBe(true);
+    // The same pid with another start time is what a reused pid looks like.
+    expect(isAlive({ pid: process.pid, startTime: String(Number(self.startTime) - 1) })).toBe(false);
+    expect(processIdentity(2 ** 22 + 1)).toBeUndefined();
   });
 
   it('names the state and prints the process table when a process outlives the deadline', async () => {
