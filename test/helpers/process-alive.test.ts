@@ -63,6 +63,6 @@ describe('isAlive', () => {
 
   it('names the state and prints the process table when a process outlives the deadline', async () => {
     const error = await waitForExit(process.pid, { what: 'this test process to exit', timeoutMs: 50 }).catch((e: Error) => e);
-    expect(String(error)).toMatch(/pid \d+ is in state [RS]; process table:\n\s*PID\s+PPID\s+STAT\s+CMD/);
+    expect(String(error)).toMatch(/pid \d+ is in state [RS], running "[^"]*node[^"]*"; process table:\n\s*PID\s+PPID\s+STAT\s+CMD/);
   });
 });

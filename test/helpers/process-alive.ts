@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { procStatFields } from './proc-stat.js';
 import { waitFor } from './wait-for.js';
 
@@ -40,6 +41,15 @@ export function isAlive(process_: number | ProcessIdentity): boolean {
   return startTime === undefined || fields[START_TIME_FIELD] === startTime;
 }
 
+/** What a process runs, for a failure message: its command line with spaces for NULs. */
+function commandLine(pid: number): string {
+  try {
+    return JSON.stringify(readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0+$/, '').replaceAll('\0', ' '));
+  } catch {
+    return '(unknown)';
+  }
+}
+
 /** Every process with its parent and state, for a failure message. */
 export function processTable(): string {
   try {
@@ -59,6 +69,6 @@ export async function waitForExit(process_: number | ProcessIdentity, opts: { wh
     await waitFor(() => !isAlive(process_), opts);
   } catch (e) {
     const started = typeof process_ === 'number' ? '' : ` (started at tick ${process_.startTime}, now ${processIdentity(pid)?.startTime ?? 'gone'})`;
-    throw new Error(`${(e as Error).message}\npid ${pid}${started} is in state ${processState(pid) ?? '(gone)'}; process table:\n${processTable()}`);
+    throw new Error(`${(e as Error).message}\npid ${pid}${started} is in state ${processState(pid) ?? '(gone)'}, running ${commandLine(pid)}; process table:\n${processTable()}`);
   }
 }
