@@ -31,6 +31,8 @@ export const STEP_NAMES = [
   'inputAfterExit',
   'unsubscribe',
   'inputAfterUnsubscribe',
+  'lateSubscriber',
+  'killed',
   'hostRestart',
   'inputAfterRestart',
   'linkClosed',

@@ -9,7 +9,8 @@ const step = { ...CORE_STEPS, ...SURFACE_STEPS, ...DOWN_STEPS, limitsReached };
 /**
  * The deterministic journey every pairing runs, in order, drawn from the step
  * vocabulary. Each step ends on a barrier over observed state, never a sleep.
- * The exit comes late: nothing but input after it, and the unsubscribes.
+ * The exit comes late: after it only input, the unsubscribes, and a late
+ * subscriber whose fresh terminal is then killed by a signal.
  */
 export const JOURNEY: readonly JourneyStep[] = [
   step.subscribe,
@@ -39,4 +40,6 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.inputAfterExit,
   step.unsubscribe,
   step.inputAfterUnsubscribe,
+  step.lateSubscriber,
+  step.killed,
 ];

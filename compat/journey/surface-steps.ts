@@ -1,5 +1,5 @@
 import type { ClientObservation, Observation } from './observed-state.js';
-import { first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
+import { first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
 import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
@@ -25,6 +25,8 @@ export const RESIZED_VIEWPORT = { cols: 100, rows: 30 } as const;
 export const CLAIMED_VIEWPORT = { cols: 90, rows: 28 } as const;
 export const EXIT_INPUT = 'exit\r';
 export const INPUT_AFTER_EXIT = 'echo after exit\r';
+/** Typed by the late subscriber into the terminal that started after the first one exited. */
+export const LATE_INPUT = `echo late ${MULTIBYTE}\r`;
 
 /**
  * One burst: screenfuls painted from the home position, so the screens parse
@@ -174,7 +176,38 @@ export const SURFACE_STEPS = {
         ),
       ),
   },
+  lateSubscriber: {
+    name: 'lateSubscriber',
+    // The terminal exited and every viewer left: its name is free, so the driving client's new subscribe starts a
+    // fresh instance that takes input. A host peer with the op 'kill' starts a fresh script terminal for a name whose
+    // terminal exited; older ones hand back the dead one.
+    needs: { host: ['kill'] },
+    typed: LATE_INPUT,
+    act: async ({ client, until, before }) => {
+      await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
+      await until((o) => lateSubscribed(o, before));
+      await client.call('write', { data: LATE_INPUT });
+    },
+    done: (o, before) => first(lateSubscribed(o, before), terminalGot(o, LATE_INPUT), screenShows(o, `ran: ${LATE_INPUT.trim()}`), sameScreens(o)),
+  },
+  killed: {
+    name: 'killed',
+    needs: { host: ['kill'] },
+    // Ended by a signal, not by an exit code: the exit event's fields are compared by value like every other frame's.
+    act: async ({ host }) => void (await host.call('kill')),
+    done: (o, before) =>
+      sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'exit' }, "the 'exit' event of the killed terminal"),
+  },
 } satisfies Record<string, JourneyStep>;
+
+/** The late subscription is confirmed and painted with the fresh terminal's banner, not the exited one's screen. */
+function lateSubscribed(o: Observation, before: Observation): string | undefined {
+  return first(
+    o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event for the late subscription',
+    o.client.snapshots.length > before.client.snapshots.length ? undefined : "the fresh terminal's snapshot",
+    o.client.screen.startsWith(SCRIPT_BANNER) ? undefined : "the client's screen starting with the fresh terminal's banner",
+  );
+}
 
 /** Host error codes the journey provokes on purpose, each with a frame no reference client would send. */
 const PROVOKED_CODES = ['UNKNOWN_OPCODE', 'WRONG_DIRECTION', 'BAD_FRAME', 'TERMINAL_NOT_FOUND', 'STREAM_NOT_OWNED', 'STREAM_IN_USE'] as const;

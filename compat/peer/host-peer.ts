@@ -34,20 +34,35 @@ interface PeerTerminal {
   emit(text: string): void;
   /** The next write comes to `outcome`: 'unknown' still reaches the terminal, 'refused' does not. */
   failNextWrite(outcome: Exclude<WriteOutcome, 'written'>): void;
+  /** Ends the running terminal by a signal (SIGTERM), as a killed program ends. */
+  kill(): void;
 }
 
 function scriptTerminal(): PeerTerminal {
-  const backend = new ScriptBackend();
+  // One script terminal per instance: once one exited, the next subscribe to the name starts a fresh one, as a shell would start again.
+  const instances: ScriptBackend[] = [];
   let nextOutcome: Exclude<WriteOutcome, 'written'> | undefined;
-  const write = backend.write.bind(backend);
-  backend.write = (data: string) => {
-    const outcome = nextOutcome;
-    nextOutcome = undefined;
-    if (outcome === 'refused') return 'refused';
-    const written = write(data);
-    return outcome ?? written;
+  const start = (): ScriptBackend => {
+    const backend = new ScriptBackend();
+    const write = backend.write.bind(backend);
+    backend.write = (data: string) => {
+      const outcome = nextOutcome;
+      nextOutcome = undefined;
+      if (outcome === 'refused') return 'refused';
+      const written = write(data);
+      return outcome ?? written;
+    };
+    instances.push(backend);
+    return backend;
   };
-  return { backend: () => backend, inputLog: () => backend.inputLog(), emit: (text) => backend.emit(text), failNextWrite: (outcome) => (nextOutcome = outcome) };
+  const current = () => instances.at(-1) ?? start();
+  return {
+    backend: () => (current().exited ? start() : current()),
+    inputLog: () => instances.map((i) => i.inputLog()).join(''),
+    emit: (text) => current().emit(text),
+    failNextWrite: (outcome) => (nextOutcome = outcome),
+    kill: () => current().kill(),
+  };
 }
 
 /** The link as the host sees it, noting the most bytes ever waiting in its socket buffer (after each send). */
@@ -90,6 +105,9 @@ function ptyTerminal(): PeerTerminal {
     failNextWrite: () => {
       throw new Error('failNextWrite needs the script backend');
     },
+    kill: () => {
+      throw new Error('kill needs the script backend');
+    },
   };
 }
 
@@ -128,6 +146,7 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
   const handlers: Record<HostPeerOp, (args: any) => unknown> = {
     emit: ({ text }: { text: string }) => terminal.emit(text),
     failNextWrite: ({ outcome }: { outcome: 'unknown' | 'refused' }) => terminal.failNextWrite(outcome),
+    kill: () => terminal.kill(),
     limits: () => ({ limits: host.limits, spareTerminals: SPARE_TERMINALS }),
     state: async () => {
       // An exited terminal leaves the runtime (its name then starts a new one); its screen is still the outcome to compare.

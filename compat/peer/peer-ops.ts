@@ -5,7 +5,7 @@
  * typed against this table, so it cannot drift from what they answer.
  */
 export const PEER_OPS = {
-  host: ['emit', 'state', 'failNextWrite', 'limits'],
+  host: ['emit', 'state', 'failNextWrite', 'limits', 'kill'],
   client: ['subscribe', 'write', 'paste', 'cancelPaste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state'],
 } as const;
 

@@ -93,6 +93,8 @@ describe('peer processes', () => {
     expect(frames('unsubscribe', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'unsubscribed')).toHaveLength(1);
     expect(frames('inputAfterUnsubscribe', 'primary', 'clientToHost', 'Input', (f) => f.fault === 'injected')).toHaveLength(1);
     expect(frames('inputAfterUnsubscribe', 'primary', 'hostToClient', 'Error', (f) => String(f.payload).startsWith('NOT_SUBSCRIBED:'))).toHaveLength(1);
+    expect(frames('lateSubscriber', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'subscribed')).toHaveLength(1);
+    expect(frames('killed', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'exit' && payload(f).exitCode === null && payload(f).signal === 15)).toHaveLength(1);
     const limitError = (client: ClientLabel, code: string) => frames('limitsReached', client, 'hostToClient', 'Error', (f) => String(f.payload).startsWith(`${code}:`));
     for (const code of ['UNGATED_FRAME', 'RESIZE_TOO_LARGE', 'TERMINALS_PER_CONNECTION_LIMIT', 'TOO_MANY_STREAMS', 'WRITE_UNAVAILABLE']) expect(limitError('primary', code).length, code).toBeGreaterThanOrEqual(1);
     expect(limitError('second', 'TERMINALS_PER_SERVER_LIMIT').length).toBeGreaterThanOrEqual(1);
