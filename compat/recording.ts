@@ -11,6 +11,7 @@ export const STEP_NAMES = [
   'title',
   'paste',
   'burst',
+  'overflowRecovery',
   'hideReveal',
   'reattach',
   'drop',

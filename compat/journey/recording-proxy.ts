@@ -25,6 +25,7 @@ export interface ProxiedFrame {
 }
 
 const INPUT_OPCODE = 7;
+const ACK_OPCODE = 13;
 
 /** The wire v1 header fields; the bytes past it are the payload. */
 export function peekHeader(bytes: Uint8Array): { opcode: number; streamId: number; seq: number } {
@@ -77,6 +78,8 @@ export class RecordingProxy extends ProxyAdmission {
   private readonly handshakes = new Set<Socket>();
   /** Armed by dropSequencedInput or duplicateSequencedInput: how many more sequenced Inputs of that client pass before the fault. */
   private inputFault: { client: ClientLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
+  /** Armed by withholdAcks: the client's Acks wait here, unrecorded, until releaseAcks forwards them in order. */
+  private ackHold: { client: ClientLabel; held: Array<{ pair: Pair; bytes: Uint8Array }> } | undefined;
 
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
@@ -132,6 +135,26 @@ export class RecordingProxy extends ProxyAdmission {
   }
 
   /**
+   * A fault: the client's Acks are held back, as a congested path holds a
+   * client's answers, so the host sees no credit returned until releaseAcks.
+   */
+  withholdAcks(client: ClientLabel): void {
+    this.ackHold = { client, held: [] };
+  }
+
+  /** Forwards the held Acks in order (recorded as they go) and lets later ones through; how many were held. */
+  releaseAcks(): number {
+    const hold = this.ackHold;
+    this.ackHold = undefined;
+    for (const { pair, bytes } of hold?.held ?? []) {
+      if (pair.blackholed || pair.upstream.readyState !== WebSocket.OPEN) continue;
+      this.record('clientToHost', bytes, pair);
+      pair.upstream.send(bytes);
+    }
+    return hold?.held.length ?? 0;
+  }
+
+  /**
    * A fault: writes `bytes` toward the host on the client's live connection,
    * as if the client had sent them; recorded as injected. False when that client has no live connection.
    */
@@ -175,6 +198,7 @@ export class RecordingProxy extends ProxyAdmission {
       if (pair.blackholed) return this.record('clientToHost', bytes, pair, 'dropped');
       const fault = this.inputFaultNow(pair, bytes);
       if (fault === 'drop') return this.record('clientToHost', bytes, pair, 'dropped');
+      if (this.ackHold?.client === pair.client && peekHeader(bytes).opcode === ACK_OPCODE) return void this.ackHold.held.push({ pair, bytes });
       this.record('clientToHost', bytes, pair);
       toHost(bytes);
       if (fault === 'duplicate') {

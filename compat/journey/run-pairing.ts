@@ -214,6 +214,8 @@ export async function runPairing(
           drop: (mode) => p.drop(mode),
           dropSequencedInput: (who, passBefore) => p.dropSequencedInput(who, passBefore),
           duplicateSequencedInput: (who, passBefore) => p.duplicateSequencedInput(who, passBefore),
+          withholdAcks: (who) => p.withholdAcks(who),
+          releaseAcks: () => p.releaseAcks(),
           inject: (who, bytes) => p.inject(who, bytes),
           until: async (m) => void (await until(m, options.stepDeadlineMs, stallWindowMs)),
           observe,

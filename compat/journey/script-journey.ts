@@ -20,6 +20,7 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.title,
   step.paste,
   step.burst,
+  step.overflowRecovery,
   step.hideReveal,
   step.reattach,
   step.drop,

@@ -47,6 +47,9 @@ export interface StepContext {
   drop(mode: DropMode): void;
   dropSequencedInput(client: ClientLabel, passBefore: number): void;
   duplicateSequencedInput(client: ClientLabel, passBefore: number): void;
+  /** Holds the client's Acks until releaseAcks (the host gets no credit back meanwhile). */
+  withholdAcks(client: ClientLabel): void;
+  releaseAcks(): number;
   inject(client: ClientLabel, bytes: Uint8Array): boolean;
   /** Waits until `missing` returns undefined; a stall names what it still returned. */
   until(missing: (o: Observation) => string | undefined): Promise<void>;

@@ -135,6 +135,14 @@ export class StreamRecordingProxy extends ProxyAdmission {
     throw new Error('input faults are walked in the WebSocket pass');
   }
 
+  withholdAcks(): void {
+    throw new Error('credit faults are walked in the WebSocket pass');
+  }
+
+  releaseAcks(): number {
+    throw new Error('credit faults are walked in the WebSocket pass');
+  }
+
   async close(): Promise<void> {
     for (const socket of this.waiting) socket.destroy();
     this.waiting.clear();

@@ -36,19 +36,32 @@ export const LATE_INPUT = `echo late ${MULTIBYTE}\r`;
  * and chunk boundaries of a 1.5 MiB burst fall inside characters.
  */
 export function burstText(emit: number): string {
+  return pagesThenMarker(`burst ${emit}`, BURST_EMIT_BYTES);
+}
+
+/** At least `bytes` of screenfuls headed `label`, then a cleared screen with the line `<label> end`. */
+function pagesThenMarker(label: string, bytes: number): string {
   const rows = 23; // the 24th row stays empty: a full last row would scroll on the next character
   const filler = [...`.${MULTIBYTE}`];
   const pages: string[] = [];
-  for (let page = 0, bytes = 0; bytes < BURST_EMIT_BYTES; page++) {
-    const head = `burst ${emit} page ${page} `;
+  for (let page = 0, written = 0; written < bytes; page++) {
+    const head = `${label} page ${page} `;
     const columns = [...head];
     while (columns.length < rows * 80) columns.push(filler[columns.length % filler.length]!);
     const text = `\x1b[H${columns.join('')}`;
     pages.push(text);
-    bytes += Buffer.byteLength(text);
+    written += Buffer.byteLength(text);
   }
-  return `${pages.join('')}\x1b[2J\x1b[Hburst ${emit} end\r\n`;
+  return `${pages.join('')}\x1b[2J\x1b[H${label} end\r\n`;
 }
+
+/**
+ * Past what a stream may hold for a client that returns no credit: its window
+ * at the largest (2 MiB) plus its queue (streamQueueMaxBytes, 4 MiB), with room
+ * to spare, so the host must drop output and repaint with an overflow snapshot.
+ */
+export const OVERFLOW_EMIT_BYTES = 7 * MiB;
+export const OVERFLOW_TEXT = pagesThenMarker('overflow', OVERFLOW_EMIT_BYTES);
 
 const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
 const negotiates = (c: ClientObservation | undefined, name: string) => (c?.negotiated?.[name] ?? 0) >= 1;
@@ -91,6 +104,26 @@ export const SURFACE_STEPS = {
   inputResend: inputResendStep(RESEND_INPUTS),
   inputDuplicated: inputDuplicatedStep(DUPLICATED_INPUTS),
   deliveryUnknown: deliveryUnknownStep(UNCERTAIN_INPUT),
+  overflowRecovery: {
+    name: 'overflowRecovery',
+    notApplicable: (before) => (negotiates(before.client, 'ackOutput') ? undefined : 'ackOutput not negotiated: output never waits for credit, so no queue overflows'),
+    act: async ({ host, withholdAcks, releaseAcks }) => {
+      // The host's emit runs to its end before the op answers, queue overflow included; only then does credit come back.
+      withholdAcks('primary');
+      try {
+        await host.call('emit', { text: OVERFLOW_TEXT });
+      } finally {
+        releaseAcks();
+      }
+    },
+    done: (o, before) =>
+      first(
+        // Any snapshot: its source ('overflow') is compared by value, so a host that renames it is a finding, not a stall.
+        o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a snapshot repainting what the host dropped',
+        screenShows(o, 'overflow end'),
+        sameScreens(o),
+      ),
+  },
   reattach: {
     name: 'reattach',
     // Detaching is an Unsubscribe, and the terminal outlives it: the same client subscribes again and finds what it printed before.

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { drivableOps, stepsSkippedInRun } from '../../compat/journey/drivable.js';
 import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, runPairing, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
-import { DUPLICATED_INPUTS, JOURNEY_TITLE, PASTE_TEXT } from '../../compat/journey/surface-steps.js';
+import { DUPLICATED_INPUTS, JOURNEY_TITLE, PASTE_TEXT, OVERFLOW_EMIT_BYTES } from '../../compat/journey/surface-steps.js';
 import type { ClientLabel, FrameDirection, RecordedFrame, StepName } from '../../compat/recording.js';
 import { isAlive, processIdentity, waitForExit } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -76,6 +76,9 @@ describe('peer processes', () => {
     const burstBytes = frames('burst', 'primary', 'hostToClient', 'Output').reduce((sum, f) => sum + (f.rawHex.length / 2 - 16), 0);
     expect(burstBytes).toBeGreaterThan(2 * 1024 * 1024); // past the stream window at its largest
     expect(frames('burst', 'primary', 'clientToHost', 'Ack').length).toBeGreaterThan(1);
+    expect(frames('overflowRecovery', 'primary', 'hostToClient', 'SnapshotStart', (f) => payload(f).cause === 'overflow')).toHaveLength(1);
+    const overflowSent = frames('overflowRecovery', 'primary', 'hostToClient', 'Output').reduce((sum, f) => sum + (f.rawHex.length / 2 - 16), 0);
+    expect(overflowSent, 'output past the window was dropped, not sent').toBeLessThan(OVERFLOW_EMIT_BYTES / 2);
     expect(frames('inputResend', 'primary', 'clientToHost', 'Input', (f) => f.fault === 'dropped')).toHaveLength(1);
     expect(frames('inputDuplicated', 'primary', 'clientToHost', 'Input', (f) => f.fault === 'injected')).toHaveLength(1);
     expect(rec.input.reachedTerminal.split(DUPLICATED_INPUTS[0]).length - 1, 'the duplicated input reached the terminal once').toBe(1);
