@@ -130,6 +130,16 @@ export interface PairingRecording {
   snapshotScreens?: string[];
   /** The capability the journey told every client to leave out of what it advertises (explore's `without:` move). */
   clientCapabilityOff?: string;
+  /** Gated frames each peer's send gates dropped, by the build that ran it; absent where no peer reported any (or could: older builds). */
+  ungatedSends?: UngatedSendReport[];
+}
+
+/** One peer's dropped sends: the first ones with their send sites, and how many in all. */
+export interface UngatedSendReport {
+  role: 'host' | 'client' | 'second client';
+  side: Side;
+  count: number;
+  first: Array<{ opcode: number; opcodeName: string; capability: string; streamId: number; site: string }>;
 }
 
 export type PairingKey = 'newNew' | 'oldOld' | 'oldClientNewHost' | 'newClientOldHost';

@@ -1,5 +1,11 @@
 import type { ProxiedFrame } from './recording-proxy.js';
 
+/** Gated frames a peer's send gates dropped (src/capabilities/send-gate.ts), the first ones with their send sites. */
+export interface UngatedSendsSeen {
+  readonly first: ReadonlyArray<{ readonly opcode: number; readonly opcodeName: string; readonly capability: string; readonly streamId: number; readonly site: string }>;
+  readonly count: number;
+}
+
 /** What the peers report back over the control channel; barriers read only this and the frames the proxy saw. */
 export interface ClientObservation {
   readonly connected: boolean;
@@ -19,6 +25,8 @@ export interface ClientObservation {
   readonly exits?: number;
   readonly writeUnavailable?: number;
   readonly notices?: readonly string[];
+  /** Reported by peers of builds that have it; absent from older ones. */
+  readonly ungatedSends?: UngatedSendsSeen;
 }
 
 export interface HostObservation {
@@ -29,6 +37,7 @@ export interface HostObservation {
   readonly errors: readonly string[];
   /** Peer protocol 2: the most bytes ever waiting in one link's socket buffer. */
   readonly peakBufferedBytes?: number;
+  readonly ungatedSends?: UngatedSendsSeen;
 }
 
 export interface Observation {

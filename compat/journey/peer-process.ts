@@ -54,7 +54,7 @@ export class PeerProcess {
     const child = spawn(process.execPath, [entry, '--role', options.role, ...(options.args ?? [])], {
       cwd: options.buildDir,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: peerEnvironment(),
     });
     const channel = child.stdio[3] as Duplex;
     const log: string[] = [];
@@ -152,4 +152,14 @@ export class PeerProcess {
     await exited;
     clearTimeout(timer);
   }
+}
+
+/**
+ * Peers run as in production, whoever starts the gate: under a test runner
+ * (VITEST, NODE_ENV=test) a send gate would throw where production drops and
+ * counts, and the gate must judge what production does.
+ */
+function peerEnvironment(): NodeJS.ProcessEnv {
+  const { VITEST: _vitest, VITEST_WORKER_ID: _worker, VITEST_POOL_ID: _pool, NODE_ENV: _mode, ...rest } = process.env;
+  return { ...rest, NO_COLOR: '1' };
 }

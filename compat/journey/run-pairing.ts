@@ -1,6 +1,6 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
-import type { LivenessExchange, PairingRecording, Side, StepName, StepResult } from '../recording.js';
+import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, UngatedSendReport } from '../recording.js';
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
@@ -269,6 +269,16 @@ export async function runPairing(
     input: { typed, reachedTerminal: finalObservation?.host.inputLog ?? '', ...(atMostOnce ? { atMostOnce, segments } : {}) },
     screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
     liveness,
+    ...ungatedSendsOf(finalObservation, { client: client.side, host: (restart.hostAs ?? host).side }),
     peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...(finalObservation.second?.errors ?? []), ...finalObservation.host.errors] : [])],
   };
+}
+
+/** What each peer's send gates dropped, by the build that ran it; nothing when none dropped anything. */
+function ungatedSendsOf(o: Observation | undefined, sides: { client: Side; host: Side }): { ungatedSends?: UngatedSendReport[] } {
+  const reports: UngatedSendReport[] = [];
+  for (const [role, side, seen] of [['host', sides.host, o?.host.ungatedSends], ['client', sides.client, o?.client.ungatedSends], ['second client', sides.client, o?.second?.ungatedSends]] as const) {
+    if (seen && seen.count > 0) reports.push({ role, side, count: seen.count, first: seen.first.map((s) => ({ ...s })) });
+  }
+  return reports.length > 0 ? { ungatedSends: reports } : {};
 }

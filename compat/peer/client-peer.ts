@@ -1,3 +1,4 @@
+import { ungatedSends } from '../../src/capabilities/send-gate.js';
 import { TerminalClient } from '../../src/client/client.js';
 import type { ClientStream } from '../../src/client/stream.js';
 import type { PasteHandle } from '../../src/client/stream-input.js';
@@ -98,6 +99,7 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
         exits: seen.exits,
         writeUnavailable: seen.writeUnavailable,
         notices: seen.notices,
+        ungatedSends: ungatedSends(),
       };
     },
   };

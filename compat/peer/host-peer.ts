@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
+import { ungatedSends } from '../../src/capabilities/send-gate.js';
 import { PtyBackend } from '../../src/host/pty-backend.js';
 import { HostRuntime } from '../../src/host/runtime.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
@@ -158,6 +159,7 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
         pausedStreams: host.pausedStreamCount(),
         errors: [],
         peakBufferedBytes: peak.bytes,
+        ungatedSends: ungatedSends(),
         size: hosted ? { cols: hosted.cols, rows: hosted.rows } : null,
       };
     },

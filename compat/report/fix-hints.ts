@@ -23,6 +23,7 @@ export const FIX_HINTS: Readonly<Record<string, FixHint>> = {
   CAPABILITY_NO_LONGER_ADVERTISED: { fix: 'keep advertising the capability in the defaults, or acknowledge the retirement', docs: GATING },
   FRAME_REFUSED: { fix: "make the writer send only what the receiver's schema accepts, or gate the change behind a capability", docs: GATING },
   GATED_FRAME_NOT_NEGOTIATED: { fix: "send the frame through the stream's SendGate, only after the capability's echo", docs: GATING },
+  UNGATED_SEND_DROPPED: { fix: "at the send site, send the frame only where the stream negotiated its capability (check the echo), or send what the older peer understands instead", docs: GATING },
   FRAME_SEQUENCE_CHANGED: { fix: 'send the frames an old peer expects on this path, or gate the new sequence behind a capability', docs: GATING },
   FIELD_STOPPED_PUBLISHING: { fix: 'keep populating the field for peers that did not negotiate its replacement', docs: GATING },
   CAPABILITY_ECHO_MISMATCH: { fix: 'echo exactly the intersection of what both sides advertise', docs: GATING },

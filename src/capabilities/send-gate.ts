@@ -12,6 +12,33 @@ export class UngatedSendError extends Error {
 
 export type SendGateMode = 'throw' | 'drop';
 
+/** A gated frame the send gate dropped in 'drop' mode: which, why, and the code that tried to send it. */
+export interface UngatedSend {
+  readonly opcode: number;
+  readonly opcodeName: string;
+  readonly capability: string;
+  readonly streamId: number;
+  /** The innermost stack frames of the send, below the gate, innermost first. */
+  readonly site: string;
+}
+
+/** How many dropped sends this process remembers: the first ones name the site; the rest only add to the count. */
+export const UNGATED_SEND_LOG_LIMIT = 32;
+const ungatedSendLog: UngatedSend[] = [];
+let ungatedSendCount = 0;
+
+/** What the send gates of this process dropped so far (the first UNGATED_SEND_LOG_LIMIT), and how many in all; the compat gate reports them. */
+export function ungatedSends(): { readonly first: readonly UngatedSend[]; readonly count: number } {
+  return { first: [...ungatedSendLog], count: ungatedSendCount };
+}
+
+/** Frames of the current stack that are not the gate's own, without the build's directory. */
+function sendSite(stack: string | undefined): string {
+  const frames = (stack ?? '').split('\n').slice(1).map((l) => l.trim().replace(/^at /, ''));
+  const outside = frames.filter((f) => !/send-gate\.(js|ts)/.test(f));
+  return outside.slice(0, 3).map((f) => f.replace(/\(?(file:\/\/)?\/\S*?\/((dist\/)?(src|compat)\/)/, '($2')).join(' < ');
+}
+
 /**
  * Guards one stream's send path against Rule 2 mistakes: a gated opcode goes
  * out only if the stream negotiated its capability. In 'drop' mode (production)
@@ -35,6 +62,8 @@ export class SendGate {
     if (!capability || (this.negotiated[capability] ?? 0) >= 1) return true;
     if (this.mode === 'throw') throw new UngatedSendError(opcode, capability, this.streamId);
     this.dropped++;
+    ungatedSendCount++;
+    if (ungatedSendLog.length < UNGATED_SEND_LOG_LIMIT) ungatedSendLog.push({ opcode, opcodeName: opcodeName(opcode), capability, streamId: this.streamId, site: sendSite(new Error().stack) });
     return false;
   }
 }

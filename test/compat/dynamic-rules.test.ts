@@ -311,6 +311,15 @@ describe('dynamic rules', () => {
     expect(summary(skipping(editFrames(healthySet(), 'newClientOldHost', (f) => (f.opcodeName === 'Ack' ? null : f)), 'stalled')).filter((s) => !s.startsWith('JOURNEY_STALLED'))).toEqual([]);
   });
 
+  it("reports a gated send the new build's send gate dropped, with its site, and leaves the baseline's own drops alone", () => {
+    const send = { opcode: 17, opcodeName: 'WriteUnavailable', capability: 'writeUnavailable', streamId: 3, site: 'HostStream.writeRefused (dist/src/host/host-stream.js:200:5)' };
+    const set = healthySet();
+    set.oldClientNewHost.ungatedSends = [{ role: 'host', side: 'new', count: 2, first: [send, send] }];
+    set.newClientOldHost.ungatedSends = [{ role: 'host', side: 'old', count: 1, first: [send] }];
+    expect(summary(set)).toEqual(['UNGATED_SEND_DROPPED | old client × new host | - | - | WriteUnavailable']);
+    expect(run(set)[0]!.message).toContain('Sent from HostStream.writeRefused (dist/src/host/host-stream.js:200:5)');
+  });
+
   it('every active dynamic rule in the catalog runs', () => {
     expect([...Object.keys(DYNAMIC_RULES), ...RULES_OUTSIDE_RECORDINGS].sort()).toEqual(activeRules('dynamic').map((r) => r.id).sort());
   });

@@ -27,6 +27,32 @@ export const frameRefused = (recordings: SomePairings) =>
       ),
   );
 
+/**
+ * UNGATED_SEND_DROPPED (Rule 2): the new build's code tried to send a gated
+ * frame on a stream that did not negotiate its capability, and the send gate
+ * dropped it, as it does in production. Nothing crossed the wire, so no frame
+ * rule can see it; the peer reports it with the site that sent it. Only the
+ * new build's drops are findings: the baseline's are the release's own.
+ */
+export const ungatedSendDropped = (recordings: SomePairings) =>
+  present(recordings).flatMap((key) =>
+    (recordings[key]!.ungatedSends ?? [])
+      .filter((r) => r.side === 'new')
+      .flatMap((r) => {
+        const byOpcode = new Map<string, (typeof r.first)[number]>();
+        for (const send of r.first) if (!byOpcode.has(send.opcodeName)) byOpcode.set(send.opcodeName, send);
+        return [...byOpcode.values()].map((send) =>
+          dynamicFinding({
+            ruleId: 'UNGATED_SEND_DROPPED',
+            direction: PAIRING_LABELS[key],
+            subject: send.opcodeName,
+            message: `the new ${r.role} tried to send ${send.opcodeName} (opcode ${send.opcode}) on stream ${send.streamId}, which did not negotiate '${send.capability}'; its send gate dropped it (${r.count} dropped send(s) in this pairing). Sent from ${send.site}`,
+            evidence: { role: r.role, capability: send.capability, streamId: send.streamId, site: send.site, droppedSends: r.count },
+          }),
+        );
+      }),
+  );
+
 /** JOURNEY_STALLED: a step whose barrier never saw the state it waits for. */
 export const journeyStalled = (recordings: SomePairings) =>
   present(recordings).flatMap((key) =>

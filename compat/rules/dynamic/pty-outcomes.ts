@@ -1,10 +1,11 @@
 import type { Finding } from '../finding.js';
 import type { PairingRecording } from '../../recording.js';
-import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch, type SomePairings } from './journey-outcome-rules.js';
+import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch, type SomePairings, ungatedSendDropped } from './journey-outcome-rules.js';
 
 /**
  * The PTY pass is judged on outcomes only (a real shell's output timing makes
- * frame counts meaningless): stalls, input exactly once, equal screens.
+ * frame counts meaningless): stalls, input exactly once, equal screens, and
+ * sends the new build's own send gate dropped.
  */
 export function runPtyOutcomeRules(recordings: SomePairings): Finding[] {
   return outcomeFindings(recordings).map((f) => ({ ...f, subject: `pty ${f.subject}`, message: `real PTY pass: ${f.message}` }));
@@ -37,5 +38,5 @@ export function streamOutcomeRules(recordings: SomePairings & { readonly oldOld?
     .map((f) => ({ ...f, subject: `byte stream ${f.subject}`, message: `over the byte stream: ${f.message}` }));
 }
 
-const outcomeFindings = (recordings: SomePairings) => [journeyStalled, inputNotExactlyOnce, screenMismatch].flatMap((rule) => rule(recordings));
+const outcomeFindings = (recordings: SomePairings) => [journeyStalled, inputNotExactlyOnce, screenMismatch, ungatedSendDropped].flatMap((rule) => rule(recordings));
 const sameFailing = (f: Finding) => `${f.ruleId} ${f.step ?? ''} ${f.subject}`;

@@ -9,7 +9,7 @@ import { frameCountChanged } from './frame-counts.js';
 import { gatedFrameNotNegotiated } from './gated-frame.js';
 import { livenessAnswerChanged } from './liveness-answers.js';
 import { snapshotContentChanged } from './snapshot-content.js';
-import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch } from './journey-outcome-rules.js';
+import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch, ungatedSendDropped } from './journey-outcome-rules.js';
 import type { DynamicRule, SideManifests } from './types.js';
 import { coverageFindings, measureCoverage } from '../../coverage/measure.js';
 
@@ -19,6 +19,7 @@ const surfaceNotExercised: DynamicRule = (recordings, manifests) => coverageFind
 export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   FRAME_REFUSED: frameRefused,
   GATED_FRAME_NOT_NEGOTIATED: gatedFrameNotNegotiated,
+  UNGATED_SEND_DROPPED: ungatedSendDropped,
   JOURNEY_STALLED: journeyStalled,
   FRAME_SEQUENCE_CHANGED: frameSequenceChanged,
   FRAME_COUNT_CHANGED: frameCountChanged,

@@ -1,0 +1,24 @@
+import { describe, expect, it } from 'vitest';
+import { SendGate, ungatedSends } from './send-gate.js';
+
+describe('the send gate in drop mode', () => {
+  it('remembers each dropped send with the code that tried it, for the compat gate to report', () => {
+    const before = ungatedSends().count;
+    const gate = new SendGate(7, {}, 'drop');
+    const tryToSend = () => gate.allows(17); // WriteUnavailable, gated by writeUnavailable
+    expect(tryToSend()).toBe(false);
+    const { first, count } = ungatedSends();
+    expect(count).toBe(before + 1);
+    const logged = first.at(-1)!;
+    expect(logged).toMatchObject({ opcode: 17, opcodeName: 'WriteUnavailable', capability: 'writeUnavailable', streamId: 7 });
+    // The site is the caller's, not the gate's own frame.
+    expect(logged.site).toMatch(/^tryToSend \(.*send-gate-log\.test\.ts:\d+:\d+\)/);
+  });
+
+  it('lets a negotiated or ungated opcode through without logging', () => {
+    const before = ungatedSends().count;
+    expect(new SendGate(1, { writeUnavailable: 1 }, 'drop').allows(17)).toBe(true);
+    expect(new SendGate(1, {}, 'drop').allows(1)).toBe(true); // Output is not gated
+    expect(ungatedSends().count).toBe(before);
+  });
+});
