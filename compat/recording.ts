@@ -9,6 +9,7 @@ export const STEP_NAMES = [
   'input',
   'liveOutput',
   'title',
+  'twoStreams',
   'paste',
   'burst',
   'overflowRecovery',

@@ -27,6 +27,8 @@ export interface ClientObservation {
   readonly notices?: readonly string[];
   /** Reported by peers of builds that have it; absent from older ones. */
   readonly ungatedSends?: UngatedSendsSeen;
+  /** The client's second stream on the same connection, once subscribeAlso opened it. */
+  readonly also?: { readonly subscribedCount: number; readonly snapshots: number; readonly exits: number; readonly unsubscribed: boolean; readonly screen: string };
 }
 
 export interface HostObservation {

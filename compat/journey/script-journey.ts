@@ -18,6 +18,7 @@ export const JOURNEY: readonly JourneyStep[] = [
   step.input,
   step.liveOutput,
   step.title,
+  step.twoStreams,
   step.paste,
   step.burst,
   step.overflowRecovery,

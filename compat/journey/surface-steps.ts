@@ -25,6 +25,12 @@ export const RESIZED_VIEWPORT = { cols: 100, rows: 30 } as const;
 export const CLAIMED_VIEWPORT = { cols: 90, rows: 28 } as const;
 export const EXIT_INPUT = 'exit\r';
 export const INPUT_AFTER_EXIT = 'echo after exit\r';
+/** The second terminal the driving client subscribes beside the journey's, on the same connection. */
+export const SIDE_TERMINAL = 'side';
+export const SIDE_INPUT = `echo side ${MULTIBYTE}\r`;
+const twoStreamsLine = (where: 'main' | 'side', n: number) => `two streams ${where} ${n} ${MULTIBYTE}\r\n`;
+/** More than a stream's first window (512 KiB), so the side stream needs credit of its own. */
+const SIDE_BURST_BYTES = 768 * KiB;
 /** Typed by the late subscriber into the terminal that started after the first one exited. */
 export const LATE_INPUT = `echo late ${MULTIBYTE}\r`;
 
@@ -62,6 +68,7 @@ function pagesThenMarker(label: string, bytes: number): string {
  */
 export const OVERFLOW_EMIT_BYTES = 7 * MiB;
 export const OVERFLOW_TEXT = pagesThenMarker('overflow', OVERFLOW_EMIT_BYTES);
+const SIDE_BURST_TEXT = pagesThenMarker('side burst', SIDE_BURST_BYTES);
 
 const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
 const negotiates = (c: ClientObservation | undefined, name: string) => (c?.negotiated?.[name] ?? 0) >= 1;
@@ -78,6 +85,42 @@ export const SURFACE_STEPS = {
       first(
         sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'title' && payloadText(f).includes(JOURNEY_TITLE) }, `a 'title' Metadata event carrying '${JOURNEY_TITLE}'`),
         screenShows(o, 'title set'),
+      ),
+  },
+  twoStreams: {
+    name: 'twoStreams',
+    // Two streams on one connection, to two terminals printing in turn: each stream must carry its own terminal's output,
+    // seq and credit, and input typed on one reaches only its terminal. The side terminal exits and its stream closes, so
+    // later steps find the connection as before.
+    needs: { host: ['emitOn'], client: ['subscribeAlso', 'writeAlso', 'unsubscribeAlso'] },
+    act: async ({ client, host, until }) => {
+      await client.call('subscribeAlso', { terminal: SIDE_TERMINAL, ...JOURNEY_VIEWPORT });
+      await until((o) => (o.client.also && o.client.also.subscribedCount >= 1 && o.client.also.snapshots >= 1 && o.client.also.screen.includes(SCRIPT_BANNER) ? undefined : "the second stream subscribed and painted with the side terminal's banner"));
+      // Past the side stream's first window (512 KiB): only its own Acks let the rest through.
+      await host.call('emitOn', { terminal: SIDE_TERMINAL, text: SIDE_BURST_TEXT });
+      for (const n of [1, 2, 3]) {
+        await host.call('emitOn', { terminal: JOURNEY_TERMINAL, text: twoStreamsLine('main', n) });
+        await host.call('emitOn', { terminal: SIDE_TERMINAL, text: twoStreamsLine('side', n) });
+      }
+      await client.call('writeAlso', { data: SIDE_INPUT });
+      await until((o) =>
+        first(
+          o.client.also?.screen.includes(twoStreamsLine('side', 3).trim()) ? undefined : "the side terminal's last line on the second stream",
+          o.client.also?.screen.includes(`ran: ${SIDE_INPUT.trim()}`) ? undefined : 'the side terminal answering the input typed on the second stream',
+          o.client.also?.screen.includes('two streams main') ? 'the second stream without the main terminal\'s lines' : undefined,
+        ),
+      );
+      await client.call('writeAlso', { data: EXIT_INPUT });
+      await until((o) => ((o.client.also?.exits ?? 0) >= 1 ? undefined : "the side terminal's exit on the second stream"));
+      await client.call('unsubscribeAlso');
+    },
+    done: (o) =>
+      first(
+        o.client.also?.unsubscribed ? undefined : 'the second stream unsubscribed',
+        screenShows(o, twoStreamsLine('main', 3).trim()),
+        o.client.screen.includes('two streams side') || o.client.screen.includes(SIDE_INPUT.trim()) ? "the main stream without the side terminal's output" : undefined,
+        terminalGot(o, SIDE_INPUT) === undefined ? 'the main terminal without the input typed on the second stream' : undefined,
+        sameScreens(o),
       ),
   },
   paste: {

@@ -29,6 +29,9 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
   });
   let stream: ClientStream | undefined;
   let lastPaste: PasteHandle | undefined;
+  /** A second stream on the same connection, to another terminal (step twoStreams). */
+  let also: ClientStream | undefined;
+  const alsoSeen = { subscribedCount: 0, snapshots: 0, exits: 0, unsubscribed: false };
   const seen = {
     subscribedCount: 0,
     negotiated: null as Record<string, number> | null,
@@ -81,8 +84,19 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
     hide: () => mustHaveStream().hide(),
     reveal: () => void mustHaveStream().reveal(),
     unsubscribe: () => void mustHaveStream().unsubscribe(),
+    subscribeAlso: ({ terminal, cols, rows }: { terminal: string; cols: number; rows: number }) => {
+      also = client.subscribe(terminal, { viewport: { cols, rows } });
+      also.on('subscribed', () => alsoSeen.subscribedCount++);
+      also.on('snapshot', () => alsoSeen.snapshots++);
+      also.on('exit', () => alsoSeen.exits++);
+      also.on('unsubscribed', () => (alsoSeen.unsubscribed = true));
+      also.on('errorFrame', (e) => seen.errors.push(`second stream: ${e.code}: ${e.message}`));
+    },
+    writeAlso: ({ data }: { data: string }) => void also?.write(data),
+    unsubscribeAlso: () => void also?.unsubscribe(),
     state: async () => {
       await stream?.whenIdle();
+      await also?.whenIdle();
       return {
         connected: client.connected,
         subscribedCount: seen.subscribedCount,
@@ -100,6 +114,7 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
         writeUnavailable: seen.writeUnavailable,
         notices: seen.notices,
         ungatedSends: ungatedSends(),
+        ...(also ? { also: { ...alsoSeen, screen: alsoSeen.unsubscribed ? '' : also.screenText() } } : {}),
       };
     },
   };

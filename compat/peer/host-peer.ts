@@ -14,6 +14,8 @@ import { serveControl } from './serve-control.js';
 import { buildVersion } from './version.js';
 
 const TERMINAL = 'main';
+/** A second terminal the journey's driving client subscribes beside 'main', on the same connection (step twoStreams). */
+const SIDE_TERMINAL = 'side';
 
 /**
  * The host peer runs with limits small enough for a journey step to reach each
@@ -137,7 +139,8 @@ async function listenForStreams(onLink: (link: FrameLink) => void): Promise<{ ur
 export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<void> {
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
   const spare = (name: string) => ((SPARE_TERMINALS as readonly string[]).includes(name) ? new ScriptBackend() : undefined);
-  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : spare(name)), limits: JOURNEY_HOST_LIMITS });
+  const side = scriptTerminal();
+  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : name === SIDE_TERMINAL ? side.backend() : spare(name)), limits: JOURNEY_HOST_LIMITS });
   const token = randomBytes(16).toString('hex');
   const peak = { bytes: 0 };
   const server = await startWsServer({ token, onLink: (link) => host.accept(measuredLink(link, peak)) });
@@ -148,6 +151,10 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
     emit: ({ text }: { text: string }) => terminal.emit(text),
     failNextWrite: ({ outcome }: { outcome: 'unknown' | 'refused' }) => terminal.failNextWrite(outcome),
     kill: () => terminal.kill(),
+    emitOn: ({ terminal: name, text }: { terminal: string; text: string }) => {
+      if (name !== SIDE_TERMINAL && name !== TERMINAL) throw new Error(`emitOn: no terminal '${name}' to print on (${TERMINAL}, ${SIDE_TERMINAL})`);
+      (name === TERMINAL ? terminal : side).emit(text);
+    },
     limits: () => ({ limits: host.limits, spareTerminals: SPARE_TERMINALS }),
     state: async () => {
       // An exited terminal leaves the runtime (its name then starts a new one); its screen is still the outcome to compare.

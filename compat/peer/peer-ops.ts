@@ -5,8 +5,8 @@
  * typed against this table, so it cannot drift from what they answer.
  */
 export const PEER_OPS = {
-  host: ['emit', 'state', 'failNextWrite', 'limits', 'kill'],
-  client: ['subscribe', 'write', 'paste', 'cancelPaste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state'],
+  host: ['emit', 'state', 'failNextWrite', 'limits', 'kill', 'emitOn'],
+  client: ['subscribe', 'write', 'paste', 'cancelPaste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state', 'subscribeAlso', 'writeAlso', 'unsubscribeAlso'],
 } as const;
 
 export type HostPeerOp = (typeof PEER_OPS.host)[number];

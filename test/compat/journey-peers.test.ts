@@ -71,6 +71,9 @@ describe('peer processes', () => {
       rec.frames.filter((f) => f.step === step && (f.client ?? 'primary') === client && f.direction === direction && f.opcodeName === opcodeName && where(f));
     const payload = (f: RecordedFrame) => f.payload as Record<string, unknown>;
     expect(frames('title', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'title' && payload(f).title === JOURNEY_TITLE)).toHaveLength(1);
+    const streamsOf = (list: RecordedFrame[]) => new Set(list.map((f) => f.streamId));
+    expect(streamsOf(frames('twoStreams', 'primary', 'hostToClient', 'Output')).size, 'output on two streams of one connection').toBe(2);
+    expect(streamsOf(frames('twoStreams', 'primary', 'clientToHost', 'Ack')).size, 'each stream credited by its own Acks').toBe(2);
     expect(frames('paste', 'primary', 'clientToHost', 'Input').length).toBeGreaterThan(1); // 16 KiB chunks
     expect(PASTE_TEXT.length).toBeGreaterThan(16 * 1024);
     const burstBytes = frames('burst', 'primary', 'hostToClient', 'Output').reduce((sum, f) => sum + (f.rawHex.length / 2 - 16), 0);
