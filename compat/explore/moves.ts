@@ -1,7 +1,7 @@
 import type { ClientObservation, Observation } from '../journey/observed-state.js';
 import { typedWhileDownStep } from '../journey/down-steps.js';
 import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, revealed, screenShows, terminalGot } from '../journey/steps.js';
-import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
+import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, overflowStep, SURFACE_STEPS, twoStreamsStep } from '../journey/surface-steps.js';
 import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
 
 /**
@@ -116,4 +116,6 @@ export const MOVES: readonly Move[] = [
   // The second client is attached and subscribed (its own step's barrier) before it claims.
   { name: 'claimViewport', weight: 1, steps: (n) => [SURFACE_STEPS.secondClient, claimViewport(n)] },
   { name: 'duplicatedInput', weight: 1, steps: (n) => [duplicatedInput(n)] },
+  { name: 'twoStreams', weight: 1, steps: (n) => [twoStreamsStep(n + 1)] },
+  { name: 'overflow', weight: 1, steps: (n) => [overflowStep(n + 1)] },
 ];

@@ -27,8 +27,6 @@ export const EXIT_INPUT = 'exit\r';
 export const INPUT_AFTER_EXIT = 'echo after exit\r';
 /** The second terminal the driving client subscribes beside the journey's, on the same connection. */
 export const SIDE_TERMINAL = 'side';
-export const SIDE_INPUT = `echo side ${MULTIBYTE}\r`;
-const twoStreamsLine = (where: 'main' | 'side', n: number) => `two streams ${where} ${n} ${MULTIBYTE}\r\n`;
 /** More than a stream's first window (512 KiB), so the side stream needs credit of its own. */
 const SIDE_BURST_BYTES = 768 * KiB;
 /** Typed by the late subscriber into the terminal that started after the first one exited. */
@@ -67,8 +65,6 @@ function pagesThenMarker(label: string, bytes: number): string {
  * to spare, so the host must drop output and repaint with an overflow snapshot.
  */
 export const OVERFLOW_EMIT_BYTES = 7 * MiB;
-export const OVERFLOW_TEXT = pagesThenMarker('overflow', OVERFLOW_EMIT_BYTES);
-const SIDE_BURST_TEXT = pagesThenMarker('side burst', SIDE_BURST_BYTES);
 
 const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
 const negotiates = (c: ClientObservation | undefined, name: string) => (c?.negotiated?.[name] ?? 0) >= 1;
@@ -87,42 +83,7 @@ export const SURFACE_STEPS = {
         screenShows(o, 'title set'),
       ),
   },
-  twoStreams: {
-    name: 'twoStreams',
-    // Two streams on one connection, to two terminals printing in turn: each stream must carry its own terminal's output,
-    // seq and credit, and input typed on one reaches only its terminal. The side terminal exits and its stream closes, so
-    // later steps find the connection as before.
-    needs: { host: ['emitOn'], client: ['subscribeAlso', 'writeAlso', 'unsubscribeAlso'] },
-    act: async ({ client, host, until }) => {
-      await client.call('subscribeAlso', { terminal: SIDE_TERMINAL, ...JOURNEY_VIEWPORT });
-      await until((o) => (o.client.also && o.client.also.subscribedCount >= 1 && o.client.also.snapshots >= 1 && o.client.also.screen.includes(SCRIPT_BANNER) ? undefined : "the second stream subscribed and painted with the side terminal's banner"));
-      // Past the side stream's first window (512 KiB): only its own Acks let the rest through.
-      await host.call('emitOn', { terminal: SIDE_TERMINAL, text: SIDE_BURST_TEXT });
-      for (const n of [1, 2, 3]) {
-        await host.call('emitOn', { terminal: JOURNEY_TERMINAL, text: twoStreamsLine('main', n) });
-        await host.call('emitOn', { terminal: SIDE_TERMINAL, text: twoStreamsLine('side', n) });
-      }
-      await client.call('writeAlso', { data: SIDE_INPUT });
-      await until((o) =>
-        first(
-          o.client.also?.screen.includes(twoStreamsLine('side', 3).trim()) ? undefined : "the side terminal's last line on the second stream",
-          o.client.also?.screen.includes(`ran: ${SIDE_INPUT.trim()}`) ? undefined : 'the side terminal answering the input typed on the second stream',
-          o.client.also?.screen.includes('two streams main') ? 'the second stream without the main terminal\'s lines' : undefined,
-        ),
-      );
-      await client.call('writeAlso', { data: EXIT_INPUT });
-      await until((o) => ((o.client.also?.exits ?? 0) >= 1 ? undefined : "the side terminal's exit on the second stream"));
-      await client.call('unsubscribeAlso');
-    },
-    done: (o) =>
-      first(
-        o.client.also?.unsubscribed ? undefined : 'the second stream unsubscribed',
-        screenShows(o, twoStreamsLine('main', 3).trim()),
-        o.client.screen.includes('two streams side') || o.client.screen.includes(SIDE_INPUT.trim()) ? "the main stream without the side terminal's output" : undefined,
-        terminalGot(o, SIDE_INPUT) === undefined ? 'the main terminal without the input typed on the second stream' : undefined,
-        sameScreens(o),
-      ),
-  },
+  twoStreams: twoStreamsStep(0),
   paste: {
     name: 'paste',
     typed: PASTE_TEXT,
@@ -147,26 +108,7 @@ export const SURFACE_STEPS = {
   inputResend: inputResendStep(RESEND_INPUTS),
   inputDuplicated: inputDuplicatedStep(DUPLICATED_INPUTS),
   deliveryUnknown: deliveryUnknownStep(UNCERTAIN_INPUT),
-  overflowRecovery: {
-    name: 'overflowRecovery',
-    notApplicable: (before) => (negotiates(before.client, 'ackOutput') ? undefined : 'ackOutput not negotiated: output never waits for credit, so no queue overflows'),
-    act: async ({ host, withholdAcks, releaseAcks }) => {
-      // The host's emit runs to its end before the op answers, queue overflow included; only then does credit come back.
-      withholdAcks('primary');
-      try {
-        await host.call('emit', { text: OVERFLOW_TEXT });
-      } finally {
-        releaseAcks();
-      }
-    },
-    done: (o, before) =>
-      first(
-        // Any snapshot: its source ('overflow') is compared by value, so a host that renames it is a finding, not a stall.
-        o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a snapshot repainting what the host dropped',
-        screenShows(o, 'overflow end'),
-        sameScreens(o),
-      ),
-  },
+  overflowRecovery: overflowStep(0),
   reattach: {
     name: 'reattach',
     // Detaching is an Unsubscribe, and the terminal outlives it: the same client subscribes again and finds what it printed before.
@@ -283,6 +225,85 @@ function lateSubscribed(o: Observation, before: Observation): string | undefined
     o.client.snapshots.length > before.client.snapshots.length ? undefined : "the fresh terminal's snapshot",
     o.client.screen.startsWith(SCRIPT_BANNER) ? undefined : "the client's screen starting with the fresh terminal's banner",
   );
+}
+
+/**
+ * Two streams on one connection, to two terminals printing in turn: each
+ * stream must carry its own terminal's output, seq and credit, and input typed
+ * on one reaches only its terminal. The side terminal exits and its stream
+ * closes, so later steps find the connection as before. `draw` makes the texts
+ * of an explore draw its own; the script journey is draw 0.
+ */
+export function twoStreamsStep(draw: number): JourneyStep {
+  const line = (where: 'main' | 'side', n: number) => `two streams ${draw}.${n} ${where} ${MULTIBYTE}\r\n`;
+  const sideInput = `echo side ${draw} ${MULTIBYTE}\r`;
+  const also = (o: Observation) => o.client.also;
+  return {
+    name: 'twoStreams',
+    needs: { host: ['emitOn'], client: ['subscribeAlso', 'writeAlso', 'unsubscribeAlso'] },
+    act: async ({ client, host, until, before }) => {
+      await client.call('subscribeAlso', { terminal: SIDE_TERMINAL, ...JOURNEY_VIEWPORT });
+      await until((o) =>
+        (also(o)?.subscribedCount ?? 0) > (also(before)?.subscribedCount ?? 0) && (also(o)?.snapshots ?? 0) > (also(before)?.snapshots ?? 0) && also(o)?.screen.startsWith(SCRIPT_BANNER)
+          ? undefined
+          : "the second stream subscribed and painted with a fresh side terminal's banner",
+      );
+      // Past the side stream's first window (512 KiB): only its own Acks let the rest through.
+      await host.call('emitOn', { terminal: SIDE_TERMINAL, text: pagesThenMarker(`side burst ${draw}`, SIDE_BURST_BYTES) });
+      for (const n of [1, 2, 3]) {
+        await host.call('emitOn', { terminal: JOURNEY_TERMINAL, text: line('main', n) });
+        await host.call('emitOn', { terminal: SIDE_TERMINAL, text: line('side', n) });
+      }
+      await client.call('writeAlso', { data: sideInput });
+      await until((o) =>
+        first(
+          also(o)?.screen.includes(line('side', 3).trim()) ? undefined : "the side terminal's last line on the second stream",
+          also(o)?.screen.includes(`ran: ${sideInput.trim()}`) ? undefined : 'the side terminal answering the input typed on the second stream',
+          also(o)?.screen.includes(`two streams ${draw}.1 main`) ? "the second stream without the main terminal's lines" : undefined,
+        ),
+      );
+      await client.call('writeAlso', { data: EXIT_INPUT });
+      await until((o) => ((also(o)?.exits ?? 0) > (also(before)?.exits ?? 0) ? undefined : "the side terminal's exit on the second stream"));
+      await client.call('unsubscribeAlso');
+    },
+    done: (o) =>
+      first(
+        also(o)?.unsubscribed ? undefined : 'the second stream unsubscribed',
+        screenShows(o, line('main', 3).trim()),
+        o.client.screen.includes(`two streams ${draw}.1 side`) || o.client.screen.includes(sideInput.trim()) ? "the main stream without the side terminal's output" : undefined,
+        terminalGot(o, sideInput) === undefined ? 'the main terminal without the input typed on the second stream' : undefined,
+        sameScreens(o),
+      ),
+  };
+}
+
+/**
+ * The proxy holds the client's Acks while the host prints past window and
+ * queue, so the host must drop output and repaint with an overflow snapshot
+ * once credit returns. `draw` makes an explore draw's end marker its own.
+ */
+export function overflowStep(draw: number): JourneyStep {
+  const label = `overflow ${draw}`;
+  return {
+    name: 'overflowRecovery',
+    notApplicable: (before) => (negotiates(before.client, 'ackOutput') ? undefined : 'ackOutput not negotiated: output never waits for credit, so no queue overflows'),
+    act: async ({ host, withholdAcks, releaseAcks }) => {
+      // The host's emit runs to its end before the op answers, queue overflow included; only then does credit come back.
+      withholdAcks('primary');
+      try {
+        await host.call('emit', { text: pagesThenMarker(label, OVERFLOW_EMIT_BYTES) });
+      } finally {
+        releaseAcks();
+      }
+    },
+    done: (o, before) =>
+      first(
+        // Any snapshot: its source ('overflow') is compared by value, so a host that renames it is a finding, not a stall.
+        o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a snapshot repainting what the host dropped',
+        screenShows(o, `${label} end`),
+        sameScreens(o),
+      ),
+  };
 }
 
 /** Host error codes the journey provokes on purpose, each with a frame no reference client would send. */
