@@ -86,6 +86,7 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
     unsubscribe: () => void mustHaveStream().unsubscribe(),
     subscribeAlso: ({ terminal, cols, rows }: { terminal: string; cols: number; rows: number }) => {
       also = client.subscribe(terminal, { viewport: { cols, rows } });
+      alsoSeen.unsubscribed = false; // this stream's own unsubscribe, not an earlier one's
       also.on('subscribed', () => alsoSeen.subscribedCount++);
       also.on('snapshot', () => alsoSeen.snapshots++);
       also.on('exit', () => alsoSeen.exits++);
