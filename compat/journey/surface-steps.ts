@@ -1,6 +1,6 @@
 import type { ClientObservation, Observation } from './observed-state.js';
 import { first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
-import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
+import { eventType, handmadeFrame, inputAckFlag, inputFrame, outputAllAcknowledged, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -287,7 +287,10 @@ export function overflowStep(draw: number): JourneyStep {
   return {
     name: 'overflowRecovery',
     notApplicable: (before) => (negotiates(before.client, 'ackOutput') ? undefined : 'ackOutput not negotiated: output never waits for credit, so no queue overflows'),
-    act: async ({ host, withholdAcks, releaseAcks }) => {
+    act: async ({ host, withholdAcks, releaseAcks, until }) => {
+      // Nothing in flight first: Acks of earlier output still on their way would be held too, the host's credit would be
+      // short by them, and its queue would overflow a frame earlier in some runs than in others.
+      await until((o) => outputAllAcknowledged(o, 'primary'));
       // The host's emit runs to its end before the op answers, queue overflow included; only then does credit come back.
       withholdAcks('primary');
       try {

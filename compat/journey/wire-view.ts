@@ -8,7 +8,7 @@ import type { ClientLabel, FrameDirection, ProxiedFrame } from './recording-prox
  * fail the journey, which reading them from its own tables would hide.
  */
 export const WIRE = {
-  opcode: { Output: 1, SnapshotStart: 2, SnapshotEnd: 4, Resized: 5, Error: 6, Input: 7, Resize: 8, Subscribe: 9, Unsubscribe: 10, SnapshotRequest: 11, Metadata: 12, SetOutputPaused: 16, WriteUnavailable: 17, InputAck: 18 },
+  opcode: { Output: 1, SnapshotStart: 2, SnapshotEnd: 4, Resized: 5, Error: 6, Input: 7, Resize: 8, Subscribe: 9, Unsubscribe: 10, SnapshotRequest: 11, Metadata: 12, Ack: 13, SetOutputPaused: 16, WriteUnavailable: 17, InputAck: 18 },
   inputAckFlag: { deliveryUnknown: 1, resend: 2 },
   headerBytes: 16,
 } as const;
@@ -87,6 +87,24 @@ export function handmadeFrame(opcode: number, streamId: number, text: string): U
   view.setUint32(4, streamId, true);
   bytes.set(payload, WIRE.headerBytes);
   return bytes;
+}
+
+/**
+ * Undefined once the client has acknowledged every Output byte the host sent
+ * it on its newest connection (the sum of Ack.bytes equals the Output payload
+ * bytes): nothing is in flight, so the host's credit is its whole window.
+ */
+export function outputAllAcknowledged(o: Observation, who: ClientLabel): string | undefined {
+  const mine = o.wire.filter((f) => f.client === who && f.fault !== 'dropped');
+  const connection = Math.max(0, ...mine.map((f) => f.connection));
+  let sent = 0;
+  let acked = 0;
+  for (const f of mine) {
+    if (f.connection !== connection) continue;
+    if (f.direction === 'hostToClient' && f.opcode === WIRE.opcode.Output) sent += f.bytes.length - WIRE.headerBytes;
+    else if (f.direction === 'clientToHost' && f.opcode === WIRE.opcode.Ack) acked += Number((JSON.parse(payloadText(f)) as { bytes?: unknown }).bytes) || 0;
+  }
+  return sent === acked ? undefined : `every Output byte acknowledged (${acked} of ${sent} on connection ${connection})`;
 }
 
 export const inputFrame = (streamId: number, text: string) => handmadeFrame(WIRE.opcode.Input, streamId, text);
