@@ -1,7 +1,8 @@
 import type { ClientObservation, Observation } from '../journey/observed-state.js';
 import { typedWhileDownStep } from '../journey/down-steps.js';
-import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, revealed, screenShows, terminalGot } from '../journey/steps.js';
-import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, overflowStep, SURFACE_STEPS, twoStreamsStep } from '../journey/surface-steps.js';
+import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, revealed, sameScreens, screenShows, terminalGot } from '../journey/steps.js';
+import { overflowStep, twoStreamsStep } from '../journey/credit-steps.js';
+import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
 import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
 
 /**
@@ -18,7 +19,6 @@ export interface Move {
 
 const sizedTo = (c: ClientObservation | undefined, who: string, want: { cols: number; rows: number }, before: ClientObservation | undefined) =>
   c && (c.resizedCount ?? 0) > (before?.resizedCount ?? 0) && c.size?.cols === want.cols && c.size?.rows === want.rows ? undefined : `a Resized to ${want.cols}x${want.rows} on the ${who} client`;
-const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
 
 function typeLine(n: number): JourneyStep {
   const data = `echo typed ${n}\r`;

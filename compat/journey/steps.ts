@@ -1,6 +1,6 @@
 import type { ClientPeerOp, HostPeerOp } from '../peer/peer-ops.js';
 import type { StepName } from '../recording.js';
-import type { Observation } from './observed-state.js';
+import type { ClientObservation, Observation } from './observed-state.js';
 import type { PeerProcess } from './peer-process.js';
 import type { ClientLabel, DropMode } from './recording-proxy.js';
 import { eventType, sawSinceStep, snapshotRequestsAnswered, WIRE } from './wire-view.js';
@@ -89,6 +89,9 @@ export interface JourneyStep {
 export const screenShows = (o: Observation, text: string) => (o.client.screen.includes(text) ? undefined : `client screen showing '${text.trim()}'`);
 export const terminalGot = (o: Observation, text: string) => (o.host.inputLog.includes(text) ? undefined : `terminal input containing ${JSON.stringify(text)}`);
 export const first = (...checks: Array<string | undefined>) => checks.find((c) => c !== undefined);
+export const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
+/** The client negotiated this capability (its echo on `subscribed`). */
+export const negotiates = (c: ClientObservation | undefined, name: string) => (c?.negotiated?.[name] ?? 0) >= 1;
 /** The host confirmed an Unsubscribe of the primary client since the step began. */
 export const unsubscribedSinceStep = (o: Observation, before: Observation) =>
   sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'unsubscribed' }, 'the unsubscribed confirmation to the client');

@@ -1,6 +1,8 @@
 import type { ClientObservation, Observation } from './observed-state.js';
-import { first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
-import { eventType, handmadeFrame, inputAckFlag, inputFrame, outputAllAcknowledged, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
+import { overflowStep, twoStreamsStep } from './credit-steps.js';
+import { screenfulsThenMarker } from './screenfuls.js';
+import { first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, negotiates, sameScreens, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
+import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -25,10 +27,6 @@ export const RESIZED_VIEWPORT = { cols: 100, rows: 30 } as const;
 export const CLAIMED_VIEWPORT = { cols: 90, rows: 28 } as const;
 export const EXIT_INPUT = 'exit\r';
 export const INPUT_AFTER_EXIT = 'echo after exit\r';
-/** The second terminal the driving client subscribes beside the journey's, on the same connection. */
-export const SIDE_TERMINAL = 'side';
-/** More than a stream's first window (512 KiB), so the side stream needs credit of its own. */
-const SIDE_BURST_BYTES = 768 * KiB;
 /** Typed by the late subscriber into the terminal that started after the first one exited. */
 export const LATE_INPUT = `echo late ${MULTIBYTE}\r`;
 
@@ -40,34 +38,9 @@ export const LATE_INPUT = `echo late ${MULTIBYTE}\r`;
  * and chunk boundaries of a 1.5 MiB burst fall inside characters.
  */
 export function burstText(emit: number): string {
-  return pagesThenMarker(`burst ${emit}`, BURST_EMIT_BYTES);
+  return screenfulsThenMarker(`burst ${emit}`, BURST_EMIT_BYTES);
 }
 
-/** At least `bytes` of screenfuls headed `label`, then a cleared screen with the line `<label> end`. */
-function pagesThenMarker(label: string, bytes: number): string {
-  const rows = 23; // the 24th row stays empty: a full last row would scroll on the next character
-  const filler = [...`.${MULTIBYTE}`];
-  const pages: string[] = [];
-  for (let page = 0, written = 0; written < bytes; page++) {
-    const head = `${label} page ${page} `;
-    const columns = [...head];
-    while (columns.length < rows * 80) columns.push(filler[columns.length % filler.length]!);
-    const text = `\x1b[H${columns.join('')}`;
-    pages.push(text);
-    written += Buffer.byteLength(text);
-  }
-  return `${pages.join('')}\x1b[2J\x1b[H${label} end\r\n`;
-}
-
-/**
- * Past what a stream may hold for a client that returns no credit: its window
- * at the largest (2 MiB) plus its queue (streamQueueMaxBytes, 4 MiB), with room
- * to spare, so the host must drop output and repaint with an overflow snapshot.
- */
-export const OVERFLOW_EMIT_BYTES = 7 * MiB;
-
-const sameScreens = (o: Observation) => (o.client.screen === o.host.screen ? undefined : 'the client screen equal to the host screen');
-const negotiates = (c: ClientObservation | undefined, name: string) => (c?.negotiated?.[name] ?? 0) >= 1;
 const sized = (c: ClientObservation | undefined, who: string, want: { cols: number; rows: number }, before: ClientObservation | undefined) =>
   c && (c.resizedCount ?? 0) > (before?.resizedCount ?? 0) && c.size?.cols === want.cols && c.size?.rows === want.rows ? undefined : `a Resized to ${want.cols}x${want.rows} on the ${who} client`;
 
@@ -225,88 +198,6 @@ function lateSubscribed(o: Observation, before: Observation): string | undefined
     o.client.snapshots.length > before.client.snapshots.length ? undefined : "the fresh terminal's snapshot",
     o.client.screen.startsWith(SCRIPT_BANNER) ? undefined : "the client's screen starting with the fresh terminal's banner",
   );
-}
-
-/**
- * Two streams on one connection, to two terminals printing in turn: each
- * stream must carry its own terminal's output, seq and credit, and input typed
- * on one reaches only its terminal. The side terminal exits and its stream
- * closes, so later steps find the connection as before. `draw` makes the texts
- * of an explore draw its own; the script journey is draw 0.
- */
-export function twoStreamsStep(draw: number): JourneyStep {
-  const line = (where: 'main' | 'side', n: number) => `two streams ${draw}.${n} ${where} ${MULTIBYTE}\r\n`;
-  const sideInput = `echo side ${draw} ${MULTIBYTE}\r`;
-  const also = (o: Observation) => o.client.also;
-  return {
-    name: 'twoStreams',
-    needs: { host: ['emitOn'], client: ['subscribeAlso', 'writeAlso', 'unsubscribeAlso'] },
-    act: async ({ client, host, until, before }) => {
-      await client.call('subscribeAlso', { terminal: SIDE_TERMINAL, ...JOURNEY_VIEWPORT });
-      await until((o) =>
-        (also(o)?.subscribedCount ?? 0) > (also(before)?.subscribedCount ?? 0) && (also(o)?.snapshots ?? 0) > (also(before)?.snapshots ?? 0) && also(o)?.screen.startsWith(SCRIPT_BANNER)
-          ? undefined
-          : "the second stream subscribed and painted with a fresh side terminal's banner",
-      );
-      // Past the side stream's first window (512 KiB): only its own Acks let the rest through.
-      await host.call('emitOn', { terminal: SIDE_TERMINAL, text: pagesThenMarker(`side burst ${draw}`, SIDE_BURST_BYTES) });
-      for (const n of [1, 2, 3]) {
-        await host.call('emitOn', { terminal: JOURNEY_TERMINAL, text: line('main', n) });
-        await host.call('emitOn', { terminal: SIDE_TERMINAL, text: line('side', n) });
-      }
-      await client.call('writeAlso', { data: sideInput });
-      await until((o) =>
-        first(
-          also(o)?.screen.includes(line('side', 3).trim()) ? undefined : "the side terminal's last line on the second stream",
-          also(o)?.screen.includes(`ran: ${sideInput.trim()}`) ? undefined : 'the side terminal answering the input typed on the second stream',
-          also(o)?.screen.includes(`two streams ${draw}.1 main`) ? "the second stream without the main terminal's lines" : undefined,
-        ),
-      );
-      await client.call('writeAlso', { data: EXIT_INPUT });
-      await until((o) => ((also(o)?.exits ?? 0) > (also(before)?.exits ?? 0) ? undefined : "the side terminal's exit on the second stream"));
-      await client.call('unsubscribeAlso');
-    },
-    done: (o) =>
-      first(
-        also(o)?.unsubscribed ? undefined : 'the second stream unsubscribed',
-        screenShows(o, line('main', 3).trim()),
-        o.client.screen.includes(`two streams ${draw}.1 side`) || o.client.screen.includes(sideInput.trim()) ? "the main stream without the side terminal's output" : undefined,
-        terminalGot(o, sideInput) === undefined ? 'the main terminal without the input typed on the second stream' : undefined,
-        sameScreens(o),
-      ),
-  };
-}
-
-/**
- * The proxy holds the client's Acks while the host prints past window and
- * queue, so the host must drop output and repaint with an overflow snapshot
- * once credit returns. `draw` makes an explore draw's end marker its own.
- */
-export function overflowStep(draw: number): JourneyStep {
-  const label = `overflow ${draw}`;
-  return {
-    name: 'overflowRecovery',
-    notApplicable: (before) => (negotiates(before.client, 'ackOutput') ? undefined : 'ackOutput not negotiated: output never waits for credit, so no queue overflows'),
-    act: async ({ host, withholdAcks, releaseAcks, until }) => {
-      // Nothing in flight first: Acks of earlier output still on their way would be held too, the host's credit would be
-      // short by them, and its queue would overflow a frame earlier in some runs than in others.
-      await until((o) => outputAllAcknowledged(o, 'primary'));
-      // The host's emit runs to its end before the op answers, queue overflow included; only then does credit come back.
-      withholdAcks('primary');
-      try {
-        await host.call('emit', { text: pagesThenMarker(label, OVERFLOW_EMIT_BYTES) });
-      } finally {
-        releaseAcks();
-      }
-    },
-    done: (o, before) =>
-      first(
-        // Any snapshot: its source ('overflow') is compared by value, so a host that renames it is a finding, not a stall.
-        o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a snapshot repainting what the host dropped',
-        screenShows(o, `${label} end`),
-        sameScreens(o),
-      ),
-  };
 }
 
 /** Host error codes the journey provokes on purpose, each with a frame no reference client would send. */
