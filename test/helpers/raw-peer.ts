@@ -82,6 +82,28 @@ export class RawPeer {
     return this.on(streamId, Op.Error).map((f) => this.text(f));
   }
 
+  /**
+   * A check that `needle` appeared in a stream's output after this call. Each
+   * frame is decoded once, whatever the number of checks: decoding everything
+   * since the mark on every poll is quadratic, and a 64 MiB flood then starved
+   * the host sharing this event loop (a false timeout under load).
+   */
+  outputWatch(streamId: number, needle: string): () => boolean {
+    let next = this.frames.length;
+    let tail = '';
+    let found = false;
+    return () => {
+      for (; !found && next < this.frames.length; next++) {
+        const frame = this.frames[next]!;
+        if (frame.streamId !== streamId || frame.opcode !== Op.Output) continue;
+        const text = tail + this.text(frame);
+        found = text.includes(needle);
+        tail = needle.length > 1 ? text.slice(-(needle.length - 1)) : '';
+      }
+      return found;
+    };
+  }
+
   outputText(streamId: number): string {
     return this.on(streamId, Op.Output).map((f) => this.text(f)).join('');
   }

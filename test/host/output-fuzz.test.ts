@@ -1,6 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { seededRandom } from '../../compat/explore/prng.js';
-import { Op } from '../../src/codec/opcodes.js';
 import type { ScriptBackend } from '../../src/host/script-backend.js';
 import type { RawPeer } from '../helpers/raw-peer.js';
 import { startTestHost, type TestHost } from './harness.js';
@@ -62,10 +61,9 @@ afterEach(async () => {
 
 /** Types `word` and waits for the program's answer, reading only output that arrived after the typing (the flood before it can be 64 MiB). */
 async function echoes(peer: RawPeer, streamId: number, word: string, context: string): Promise<void> {
-  const mark = peer.on(streamId, Op.Output).length;
+  const echoed = peer.outputWatch(streamId, `ran: ${word}`);
   peer.send('Input', streamId, `${word}\r`);
-  const since = () => peer.on(streamId, Op.Output).slice(mark).map((f) => peer.text(f)).join('');
-  await peer.waitFor(() => since().includes(`ran: ${word}`), `the echo of ${word} after ${context} (seed ${SEED}; rerun with FUZZ_SEED=${SEED})`, 120_000);
+  await peer.waitFor(echoed, `the echo of ${word} after ${context} (seed ${SEED}; rerun with FUZZ_SEED=${SEED})`, 120_000);
 }
 
 describe('a program printing anything (seeded output fuzz)', () => {
