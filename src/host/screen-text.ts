@@ -16,7 +16,7 @@ export function screenText(term: HeadlessTerminal): string {
 
 /** Rebuilds a screen from snapshot text in a fresh terminal of the given size and returns its text. */
 export async function replaySnapshot(snapshot: string, cols: number, rows: number): Promise<string> {
-  const term = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true });
+  const term = new Terminal({ cols, rows, scrollback: 10_000, allowProposedApi: true, logLevel: 'off' });
   await new Promise<void>((resolve) => term.write(snapshot, resolve));
   const text = screenText(term);
   term.dispose();

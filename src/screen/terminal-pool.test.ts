@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { assertSeededAsync } from '../../test/helpers/seeded-property.js';
 import { type PooledTerminal, TerminalPool } from './terminal-pool.js';
 
@@ -106,5 +106,20 @@ describe('a terminal pool', () => {
     pool.give(pool.take(COLS, ROWS, SCROLLBACK));
     await pool.whenIdle();
     expect(pool.idleCount).toBe(0);
+  });
+});
+
+describe('output xterm rejects', () => {
+  it('is not logged: a program printing junk must not fill the host log (xterm dumps its parser state per rejected sequence)', async () => {
+    const logged: unknown[] = [];
+    const spies = (['log', 'info', 'warn', 'error', 'debug'] as const).map((level) => vi.spyOn(console, level).mockImplementation((...args) => void logged.push(args)));
+    try {
+      const { term } = new TerminalPool().take(COLS, ROWS, SCROLLBACK);
+      // ESC followed by a zero-width joiner: seen in CI, where each one printed a dump of some 30 lines.
+      await new Promise<void>((resolve) => term.write('\x1b\u200d\x1b[?\u200dh junk', resolve));
+    } finally {
+      for (const spy of spies) spy.mockRestore();
+    }
+    expect(logged).toEqual([]);
   });
 });

@@ -75,7 +75,8 @@ export class TerminalPool {
       if (term.cols === cols && term.rows === rows && term.options.scrollback === scrollback) return this.idle.splice(i, 1)[0]!;
     }
     this.built++;
-    const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true });
+    // logLevel off: xterm would print every sequence it rejects to the console, a dump of kilobytes each, as often as a program prints junk.
+    const term = new Terminal({ cols, rows, scrollback, allowProposedApi: true, logLevel: 'off' });
     const serializer = new SerializeAddon();
     term.loadAddon(serializer);
     term.loadAddon(new Unicode11Addon());
