@@ -3,7 +3,12 @@ import type { CapabilitySet } from '../src/capabilities/registry.js';
 /** What the journey runner records for one pairing; the dynamic rules read only this. */
 export type Side = 'old' | 'new';
 
-export const STEP_NAMES = [
+/**
+ * The scripted journey every pairing walks, in this order: the one list of
+ * it. compat/journey/script-journey.ts maps each name to its step (a name
+ * without a step does not compile), and a step is added by naming it here.
+ */
+export const SCRIPT_STEP_NAMES = [
   'subscribe',
   'initialSnapshot',
   'input',
@@ -35,10 +40,14 @@ export const STEP_NAMES = [
   'inputAfterUnsubscribe',
   'lateSubscriber',
   'killed',
-  'hostRestart',
-  'inputAfterRestart',
-  'linkClosed',
 ] as const;
+export type ScriptStepName = (typeof SCRIPT_STEP_NAMES)[number];
+
+/** Steps only the restart and byte-stream passes walk, after the script's. */
+const PASS_STEP_NAMES = ['hostRestart', 'inputAfterRestart', 'linkClosed'] as const;
+
+/** Every step a recording can name, in the order findings are sorted. */
+export const STEP_NAMES = [...SCRIPT_STEP_NAMES, ...PASS_STEP_NAMES] as const;
 export type StepName = (typeof STEP_NAMES)[number];
 
 /** Which snapshot of the journey a frame belongs to; repeated frame shapes are compared per occurrence. */
