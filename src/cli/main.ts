@@ -3,14 +3,13 @@ import { readFileSync } from 'node:fs';
 /** A subcommand module exports `run(args)`, returning the exit code; it handles its own --help. */
 export type CommandModule = { run(args: string[]): Promise<number> };
 
-interface Command {
+export interface Command {
   readonly summary: string;
   readonly load: () => Promise<CommandModule>;
 }
 
-/** Every subcommand, in the order `--help` lists them; loaded only when used. */
-const COMMANDS: Record<string, Command> = {
-  compat: { summary: 'check the working tree against the last release in both skew directions', load: () => import('./compat.js') },
+/** The protocol stack's own subcommands, in the order `--help` lists them; loaded only when used. */
+const STACK_COMMANDS: Readonly<Record<string, Command>> = {
   serve: { summary: 'serve real terminals over WebSocket', load: () => import('./serve.js') },
   attach: { summary: 'attach this terminal to a served terminal', load: () => import('./attach.js') },
   manifest: { summary: "print this build's wire manifest as JSON", load: () => import('./manifest.js') },
@@ -21,8 +20,8 @@ function packageVersion(): string {
   return pkg.version;
 }
 
-function usage(): string {
-  const lines = Object.entries(COMMANDS).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
+function usage(commands: Readonly<Record<string, Command>>): string {
+  const lines = Object.entries(commands).map(([name, c]) => `  ${name.padEnd(10)} ${c.summary}`);
   return [
     'Usage: termwire <command> [options]',
     '',
@@ -39,7 +38,13 @@ function usage(): string {
   ].join('\n');
 }
 
-export async function main(argv: string[]): Promise<number> {
+/**
+ * Runs one termwire command. The gate's command (`compat`) is handed in by the
+ * entry point (bin/termwire.js), so the protocol stack never imports the gate
+ * that sits above it; `--help` lists those first.
+ */
+export async function main(argv: string[], gateCommands: Readonly<Record<string, Command>> = {}): Promise<number> {
+  const COMMANDS = { ...gateCommands, ...STACK_COMMANDS };
   const [first, ...rest] = argv;
   if (first === 'help' && rest[0] !== undefined) {
     // `termwire help compat` is `termwire compat --help`.
@@ -49,7 +54,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   if (first === undefined || first === '-h' || first === '--help' || first === 'help') {
-    process.stdout.write(usage() + '\n');
+    process.stdout.write(usage(COMMANDS) + '\n');
     return first === undefined ? 2 : 0;
   }
   if (first === '-V' || first === '--version') {

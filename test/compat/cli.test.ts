@@ -1,10 +1,13 @@
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { CompatError } from '../../compat/errors.js';
 import { readBuildManifest } from '../../compat/manifest/read-manifest.js';
-import { writeReport } from '../../src/cli/compat.js';
+import { writeReport } from '../../compat/cli.js';
+import { COMPAT_COMMAND } from '../../compat/command.js';
 import { main } from '../../src/cli/main.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import { compatInProcess as compat, editManifest as edit, standInProject } from './helpers/stand-in-project.js';
@@ -129,7 +132,7 @@ describe('termwire (the command itself)', () => {
     vi.spyOn(process.stdout, 'write').mockImplementation((s) => ((stdout += String(s)), true));
     vi.spyOn(process.stderr, 'write').mockImplementation((s) => ((stderr += String(s)), true));
     try {
-      return { code: await main(args), stdout, stderr };
+      return { code: await main(args, { compat: COMPAT_COMMAND }), stdout, stderr };
     } finally {
       vi.restoreAllMocks();
     }
@@ -140,6 +143,13 @@ describe('termwire (the command itself)', () => {
     expect(code).toBe(0);
     expect(stdout).toMatch(/^Usage: termwire compat/);
     expect((await termwire(['help', 'nope'])).stderr).toContain("unknown command 'nope'");
+  });
+
+  it('the installed command (bin/termwire.js) offers the gate, which the protocol stack does not import, first in its help', () => {
+    const bin = fileURLToPath(new URL('../../bin/termwire.js', import.meta.url));
+    const help = execFileSync(process.execPath, [bin, '--help'], { encoding: 'utf8' });
+    expect(help.split('Commands:\n')[1]).toMatch(/^ {2}compat {5}check the working tree/);
+    expect(execFileSync(process.execPath, [bin, 'compat', '--help'], { encoding: 'utf8' })).toMatch(/^Usage: termwire compat/);
   });
 
   it('an unknown flag is an unknown option, in one line', async () => {

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { vi } from 'vitest';
-import { run } from '../../../src/cli/compat.js';
+import { run } from '../../../compat/cli.js';
 import { buildManifest } from '../../../src/manifest/build-manifest.js';
 import { createTempRepo, type TempRepo } from './temp-repo.js';
 

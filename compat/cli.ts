@@ -1,20 +1,20 @@
 import { resolve } from 'node:path';
 import { appendFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { type AgainstSpec, parseAgainst } from '../../compat/baseline/validate-ref.js';
-import { repoRoot } from '../../compat/baseline/git.js';
-import { installSignalCleanup } from '../../compat/cleanup.js';
-import { CompatError, isCompatError } from '../../compat/errors.js';
-import { createProgress, useColor } from '../../compat/progress.js';
-import { renderStepSummary } from '../../compat/report/github.js';
-import { EXIT_CODES, type GateReport } from '../../compat/report/model.js';
-import { REPORT_FORMATS, type ReportFormat, renderReport } from '../../compat/report/render.js';
-import { runGate } from '../../compat/run-gate.js';
-import { DEFAULT_DECODER_CHECK } from '../../compat/codec-diff/options.js';
-import { readReplayFile } from '../../compat/explore/replay-file.js';
-import type { ExploreOptions } from '../../compat/explore/run-explore.js';
-import { scheduleOf } from '../../compat/explore/schedule.js';
-import { ensureWritableFile } from '../../compat/writable.js';
+import { type AgainstSpec, parseAgainst } from './baseline/validate-ref.js';
+import { repoRoot } from './baseline/git.js';
+import { installSignalCleanup } from './cleanup.js';
+import { CompatError, isCompatError } from './errors.js';
+import { createProgress, useColor } from './progress.js';
+import { renderStepSummary } from './report/github.js';
+import { EXIT_CODES, type GateReport } from './report/model.js';
+import { REPORT_FORMATS, type ReportFormat, renderReport } from './report/render.js';
+import { runGate } from './run-gate.js';
+import { DEFAULT_DECODER_CHECK } from './codec-diff/options.js';
+import { readReplayFile } from './explore/replay-file.js';
+import type { ExploreOptions } from './explore/run-explore.js';
+import { scheduleOf } from './explore/schedule.js';
+import { ensureWritableFile } from './writable.js';
 
 const HELP = `Usage: termwire compat [options]
 
