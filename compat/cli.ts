@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { appendFileSync, writeFileSync } from 'node:fs';
+import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type AgainstSpec, parseAgainst } from './baseline/validate-ref.js';
 import { repoRoot } from './baseline/git.js';
@@ -15,8 +15,11 @@ import { readReplayFile } from './explore/replay-file.js';
 import type { ExploreOptions } from './explore/run-explore.js';
 import { scheduleOf } from './explore/schedule.js';
 import { ensureWritableFile } from './writable.js';
+import { mergeShardReports } from './report/merge.js';
+import { parseShard, type Shard } from './shard.js';
 
 const HELP = `Usage: termwire compat [options]
+       termwire compat merge [--format f] [--output file] <shard report.json>...
 
 Checks the working tree against the last release: builds both, pairs the old
 and new host and client in both skew directions over real sockets, and reports
@@ -44,12 +47,19 @@ Options:
                           0 skips the differential codec check)
   --decoder-seed <s>      the seed those frames are drawn from (default 1, so a verdict never
                           depends on a draw; a sweep moves it)
+  --shard <i/n>           walk only shard i of n: each baseline's scripted comparison and each
+                          explore seed is one unit, unit u going to shard (u mod n) + 1; write each
+                          shard's report with --format json, then join them with compat merge
   -h, --help              show this help
+
+merge joins the JSON reports of all n shards of one run into one verdict, one
+coverage line per direction and one report in any --format (junit for CI); it
+refuses a set that is not exactly shards 1/n to n/n of the same run.
 
 Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
 Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
 
-interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number }; replay: boolean }
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number }; replay: boolean; shard?: Shard }
 
 /** node's parseArgs errors, shortened to what the user typed wrong. */
 function parseArgsMessage(e: Error & { code?: string }): string {
@@ -79,6 +89,7 @@ function parse(args: string[]): CliOptions | 'help' {
         replay: { type: 'string' },
         'decoder-frames': { type: 'string' },
         'decoder-seed': { type: 'string' },
+        shard: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -90,6 +101,7 @@ function parse(args: string[]): CliOptions | 'help' {
     throw new CompatError('BAD_OPTION', `--format ${JSON.stringify(values.format)}: expected one of ${REPORT_FORMATS.join(', ')}`);
   }
   if (values.replay !== undefined && (values.explore !== undefined || values['static-only'])) throw new CompatError('BAD_OPTION', `--replay walks the schedule in its file: it takes no ${values.explore !== undefined ? '--explore' : '--static-only'}`);
+  if (values.replay !== undefined && values.shard !== undefined) throw new CompatError('BAD_OPTION', '--replay walks one schedule: it cannot be split with --shard');
   const replay = values.replay !== undefined ? readReplayFile(resolve(values.replay)) : undefined;
   return {
     against: parseAgainst(values.against ?? replay?.builds.old.commit ?? 'latest'),
@@ -100,6 +112,7 @@ function parse(args: string[]): CliOptions | 'help' {
     staticOnly: values['static-only'],
     ...(values.acknowledgements !== undefined ? { acknowledgements: resolve(values.acknowledgements) } : {}),
     replay: replay !== undefined,
+    ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
     decoderCheck: {
       frames: values['decoder-frames'] !== undefined ? wholeNumber('--decoder-frames', values['decoder-frames']) : DEFAULT_DECODER_CHECK.frames,
       seed: values['decoder-seed'] !== undefined ? wholeNumber('--decoder-seed', values['decoder-seed']) : DEFAULT_DECODER_CHECK.seed,
@@ -126,7 +139,7 @@ function wholeNumber(flag: string, text: string): number {
 /** A fresh seed for a run that names none; it is printed, so the run can be replayed. */
 const randomSeed = () => Math.floor(Math.random() * 0x7fffffff);
 
-function failedReport(e: unknown, staticOnly: boolean): GateReport {
+function failedReport(e: unknown, staticOnly: boolean, shard?: Shard): GateReport {
   const cannot = isCompatError(e);
   const kind = cannot ? 'cannotCompare' : 'internalError';
   return {
@@ -139,10 +152,13 @@ function failedReport(e: unknown, staticOnly: boolean): GateReport {
     acknowledged: [],
     staleAcknowledgements: [],
     error: { kind, ...(cannot ? { code: e.code } : {}), message: cannot ? e.message : String((e as Error)?.stack ?? e) },
+    // A shard that could not compare still says which one it was, so the merge can say so too.
+    ...(shard ? { shard: { ...shard, units: [] } } : {}),
   };
 }
 
 export async function run(args: string[]): Promise<number> {
+  if (args[0] === 'merge') return runMerge(args.slice(1));
   let opts: CliOptions | 'help';
   try {
     opts = parse(args);
@@ -161,13 +177,60 @@ export async function run(args: string[]): Promise<number> {
   let report: GateReport;
   try {
     const root = await repoRoot(process.cwd());
-    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, decoderCheck: opts.decoderCheck, replay: opts.replay, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
+    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, decoderCheck: opts.decoderCheck, replay: opts.replay, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.shard ? { shard: opts.shard } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
   } catch (e) {
-    report = failedReport(e, opts.staticOnly);
+    report = failedReport(e, opts.staticOnly, opts.shard);
   }
+  return deliver(report, opts);
+}
+
+/** Writes the report, and GitHub's step summary when the format asks for it; returns the exit code. */
+function deliver(report: GateReport, opts: Pick<CliOptions, 'format' | 'output'>): number {
   const exitCode = writeReport(report, opts);
   if (opts.format === 'github' && process.env.GITHUB_STEP_SUMMARY) appendFileSync(process.env.GITHUB_STEP_SUMMARY, renderStepSummary(report));
   return exitCode;
+}
+
+/** `termwire compat merge`: the shards' JSON reports in, one report out. Its exit code is the merged verdict's. */
+async function runMerge(args: string[]): Promise<number> {
+  let opts: Pick<CliOptions, 'format' | 'output'>;
+  let files: string[];
+  try {
+    const { values, positionals } = parseArgs({ args, strict: true, allowPositionals: true, options: { format: { type: 'string', default: 'text' }, output: { type: 'string' }, help: { type: 'boolean', short: 'h', default: false } } });
+    if (values.help) {
+      process.stdout.write(HELP + '\n');
+      return 0;
+    }
+    if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) throw new CompatError('BAD_OPTION', `--format ${JSON.stringify(values.format)}: expected one of ${REPORT_FORMATS.join(', ')}`);
+    opts = { format: values.format as ReportFormat, ...(values.output !== undefined ? { output: values.output } : {}) };
+    if (opts.output !== undefined) ensureWritableFile(opts.output, 'OUTPUT_UNWRITABLE', '--output');
+    files = positionals;
+  } catch (e) {
+    const message = isCompatError(e) ? e.message : parseArgsMessage(e as Error & { code?: string });
+    process.stderr.write(`termwire compat merge: ${message} (termwire compat --help lists the options)\n`);
+    return 2;
+  }
+  let report: GateReport;
+  try {
+    report = mergeShardReports(files.map(readShardReport));
+  } catch (e) {
+    report = failedReport(e, false);
+  }
+  return deliver(report, opts);
+}
+
+function readShardReport(file: string): GateReport {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new CompatError('BAD_SHARDS', `${file} cannot be read (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`);
+  }
+  try {
+    return JSON.parse(text) as GateReport;
+  } catch {
+    throw new CompatError('BAD_SHARDS', `${file} is not a JSON report: write each shard's with --format json`);
+  }
 }
 
 /** Writes the report where asked. A write that fails never loses it: it goes to stdout, and the run exits 2. */

@@ -21,6 +21,7 @@ export const COMPAT_ERROR_CODES = {
   JOURNEY_UNAVAILABLE: 'the journey runner is not available in this build',
   BAD_ACKNOWLEDGEMENTS: 'compat/acknowledged-breaks.json is malformed',
   INTERRUPTED: 'the run was interrupted by a signal',
+  BAD_SHARDS: 'the reports given to compat merge are not all the shards of one run',
 } as const;
 
 export type CompatErrorCode = keyof typeof COMPAT_ERROR_CODES;

@@ -30,6 +30,7 @@ import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
 import { restartOutcomeRules, runPtyOutcomeRules, streamOutcomeRules } from './rules/dynamic/pty-outcomes.js';
 import type { Finding } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
+import { type Shard, type ShardUnits, shardUnits } from './shard.js';
 
 export interface GateOptions {
   readonly root: string;
@@ -42,6 +43,8 @@ export interface GateOptions {
   readonly decoderCheck?: DecoderCheckOptions;
   /** `--replay`: walk only the explore schedule given in `explore.schedules` (no scripted journey, no decoder check). */
   readonly replay?: boolean;
+  /** `--shard i/n`: walk only this shard's units (compat/shard.ts); `termwire compat merge` joins the shards' reports. */
+  readonly shard?: Shard;
   /** Default: <root>/.termwire/compat */
   readonly cacheDir?: string;
   /** The acknowledged breaks to apply. Default: <root>/compat/acknowledged-breaks.json; CI passes the base branch's copy. */
@@ -77,7 +80,17 @@ interface Gathered {
   readonly notReproduced: Finding[];
 }
 
-async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, gathered: Gathered): Promise<Finding[]> {
+/** The explore journeys a shard walks against one baseline: its seeds' schedules, as a whole run would draw them. */
+async function shardExplore(seeds: readonly number[]): Promise<ExploreOptions | undefined> {
+  if (!seeds.length) return undefined;
+  const { drawSchedule } = await import('./explore/schedule.js');
+  return { count: seeds.length, seed: seeds[0]!, schedules: seeds.map(drawSchedule) };
+}
+
+async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, gathered: Gathered, units: ShardUnits | undefined): Promise<Finding[]> {
+  const script = units?.script ?? true;
+  const explore = units ? await shardExplore(units.exploreSeeds) : opts.explore;
+  if (!script && !explore) return [];
   const built = await materialise({
     repo: opts.root,
     commit: baseline.commit,
@@ -89,6 +102,9 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const old: BuildInfo = { dir: built.dir, version: baseline.version ?? 'unknown', commit: baseline.commit, manifest: limited.manifest };
   const tag = (f: Finding): Finding => (matrix ? { ...f, baseline: baseline.label } : f);
   const noteOf = (note: string) => (matrix ? `${baseline.label}: ${note}` : note);
+  const references = { dir: cacheDirOf(opts), baselineCommit: baseline.commit };
+  // A shard without this baseline's script walks only its explore seeds; the script's shard says the rest.
+  if (!script) return (await exploreAgainst(old, current, explore!, opts, baseline.label, gathered, references)).map(tag);
   if (limited.note) gathered.notes.push(noteOf(limited.note));
 
   const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
@@ -96,7 +112,6 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   staticStep.found(findings.length);
   gathered.notes.push(...surfaceNotes(old.manifest, current.manifest).map(noteOf));
   if (opts.staticOnly) return findings;
-  const references = { dir: cacheDirOf(opts), baselineCommit: baseline.commit };
   // A replay walks its one schedule and nothing else, so what it shows is that schedule's.
   if (opts.replay) return [...findings, ...(await exploreAgainst(old, current, opts.explore!, opts, baseline.label, gathered, references)).map(tag)];
 
@@ -124,7 +139,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
-  const explored = opts.explore?.count ? await exploreAgainst(old, current, opts.explore, opts, baseline.label, gathered, references) : [];
+  const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references) : [];
   return [...findings, ...dynamic, ...decoders.map(tag), ...explored.map(tag)];
 }
 
@@ -264,7 +279,8 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   const all: Finding[] = [];
   const gathered: Gathered = { notes: [], coverage: [], schedules: [], notReproduced: [] };
   const { notes, coverage, schedules } = gathered;
-  for (const baseline of baselines) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, gathered)));
+  const units = opts.shard ? shardUnits(baselines.map((b) => b.label), opts.explore, opts.shard) : undefined;
+  for (const [i, baseline] of baselines.entries()) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, gathered, units?.[i])));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
   const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRun, acks.today);
@@ -284,5 +300,6 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     ...(notes.length ? { notes } : {}),
     ...(coverage.length ? { coverage } : {}),
     ...(opts.explore?.count ? { explore: { seed: opts.explore.seed, count: opts.explore.count, schedules } } : {}),
+    ...(opts.shard && units ? { shard: { ...opts.shard, units } } : {}),
   };
 }

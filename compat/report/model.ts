@@ -2,6 +2,14 @@ import type { AcknowledgedFinding, AcknowledgementsFile, ExpiredAcknowledgement,
 import type { BaselineCoverage } from './coverage.js';
 import type { ReportedFinding } from './root-causes.js';
 import type { Finding } from '../rules/finding.js';
+import type { ShardUnits } from '../shard.js';
+
+/** One shard of a split run (`--shard i/n`) and what it walked. */
+export interface ShardReport {
+  readonly index: number;
+  readonly count: number;
+  readonly units: readonly ShardUnits[];
+}
 
 export type GateStatus = 'compatible' | 'incompatible' | 'cannotCompare' | 'internalError';
 
@@ -45,6 +53,10 @@ export interface GateReport {
   readonly coverage?: readonly BaselineCoverage[];
   /** The explore journeys run (`--explore N --seed S`), each schedule as it was drawn, found or not. */
   readonly explore?: { readonly seed: number; readonly count: number; readonly schedules: readonly string[] };
+  /** `--shard i/n`: this report is one shard's; `termwire compat merge` joins all n into one verdict. */
+  readonly shard?: ShardReport;
+  /** A merged report: the shards it was joined from, each with its units (the explore seeds it walked). */
+  readonly shards?: readonly ShardReport[];
   /** Why the gate could not compare (a CompatError), or the checker's own crash. */
   readonly error?: { readonly kind: 'cannotCompare' | 'internalError'; readonly code?: string; readonly message: string };
 }

@@ -1,7 +1,7 @@
 import { consequencesOf, type ReportedFinding } from './root-causes.js';
 import { ACKNOWLEDGED_BREAKS_PATH, evidenceLines, fixLine, notReproducedLine, pasteableAcknowledgement, where } from './finding-lines.js';
 import { coverageTextLines } from './coverage.js';
-import type { GateReport } from './model.js';
+import type { GateReport, ShardReport } from './model.js';
 import { describeEntry, isoDay, MAX_EXPIRY_DAYS } from './acknowledged.js';
 
 export interface TextStyle { readonly color: boolean }
@@ -70,6 +70,8 @@ export function renderText(report: GateReport, style: TextStyle): string {
   for (const n of report.notes ?? []) out.push('', `${paint('2', 'note:')} ${n}`);
   if (report.coverage?.length) out.push('', ...coverageTextLines(report.coverage, report.baselines.length > 1));
   if (report.explore) out.push('', `explore: ${report.explore.count} journey(s) per pairing from seed ${report.explore.seed}`, ...report.explore.schedules.map((s) => `  ${s}`));
+  if (report.shard) out.push('', `shard ${report.shard.index}/${report.shard.count}: ${shardLine(report.shard)}`);
+  if (report.shards) out.push('', `merged from ${report.shards.length} shard(s):`, ...report.shards.map((s) => `  ${s.index}/${s.count}: ${shardLine(s)}`));
   out.push('');
   const counts =
     `${report.findings.length} finding(s)${report.findings.length ? ` from ${roots.length} root cause(s)` : ''}, ` +
@@ -78,6 +80,14 @@ export function renderText(report: GateReport, style: TextStyle): string {
     (report.notReproduced?.length ? `, ${report.notReproduced.length} not reproduced` : '');
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));
   return out.join('\n') + '\n';
+}
+
+/** What one shard walked: per baseline, its scripted comparison and its explore seeds. */
+function shardLine(shard: ShardReport): string {
+  const parts = shard.units
+    .filter((u) => u.script || u.exploreSeeds.length)
+    .map((u) => `against ${u.baseline}: ${[u.script ? 'the script' : '', u.exploreSeeds.length ? `explore seeds ${u.exploreSeeds.join(', ')}` : ''].filter(Boolean).join(', ')}`);
+  return parts.join('; ') || 'nothing (more shards than units)';
 }
 
 /** `<head>+tree:<tree>` as `HEAD abc123456789, tree def012345678`. */
