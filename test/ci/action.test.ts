@@ -70,7 +70,7 @@ async function runGateStep(event: Event) {
 
 describe('action.yml', () => {
   it('declares the inputs with their defaults, and its script takes them from env only (no ${{ }} inside the shell)', () => {
-    expect(inputDefaults(action)).toEqual({ against: 'latest', format: 'github', explore: '0', seed: '', 'trusted-base': 'true' });
+    expect(inputDefaults(action)).toEqual({ against: 'latest', format: 'github', explore: '0', seed: '', shard: '', 'trusted-base': 'true' });
     const [step] = runBlocks(action);
     expect(step).not.toContain('${{');
     expect(stepEnv(action)).toMatchObject({ TERMWIRE_AGAINST: 'inputs.against', TERMWIRE_TRUSTED_BASE: 'inputs.trusted-base', TERMWIRE_BASE_REF: 'github.base_ref' });
@@ -109,13 +109,15 @@ describe('action.yml', () => {
     expect(derived.node[0]!.slice(3)).toEqual(['--against', 'last:2', '--format', 'json', '--explore', '3', '--seed', String(parseInt(derived.head.slice(0, 7), 16))]);
     const seeded = await runGateStep({ inputs: { explore: '5', seed: '42' } });
     expect(seeded.node[0]!.slice(3)).toEqual(['--against', 'latest', '--format', 'github', '--explore', '5', '--seed', '42']);
+    const sharded = await runGateStep({ inputs: { explore: '5', seed: '42', shard: '2/4', format: 'json' } });
+    expect(sharded.node[0]!.slice(3)).toEqual(['--against', 'latest', '--format', 'json', '--explore', '5', '--seed', '42', '--shard', '2/4']);
   });
 
   it('every option it passes to termwire compat is one that --help lists', async () => {
     const known = compatHelpOptions();
-    const runs = [await runGateStep({ baseRef: 'main', inputs: { explore: '2' } }), await runGateStep({ inputs: { explore: '2', seed: '7' } })];
+    const runs = [await runGateStep({ baseRef: 'main', inputs: { explore: '2' } }), await runGateStep({ inputs: { explore: '2', seed: '7', shard: '1/2' } })];
     const passed = new Set(runs.flatMap((r) => r.node.flatMap((argv) => optionsIn(argv.slice(argv.indexOf('compat') + 1)))));
-    expect([...passed].sort()).toEqual(['--acknowledgements', '--against', '--explore', '--format', '--seed']);
+    expect([...passed].sort()).toEqual(['--acknowledgements', '--against', '--explore', '--format', '--seed', '--shard']);
     for (const option of passed) expect(known, `termwire compat --help has no ${option}`).toContain(option);
   });
 });

@@ -66,6 +66,39 @@ describe.concurrent('the gate catches every planted class of break', () => {
     }
   }, 900_000); // a hang guard, not a speed check: on a loaded runner a fixture confirmed by a second walk takes minutes
 
+  it('a sweep split in shards and merged gives the verdict, coverage and schedules of the unsplit run, and names each shard\'s seeds', async () => {
+    const project = freeLanes.pop();
+    if (!project) throw new Error(`no free clone: vitest ran more than ${LANES} fixtures at once (maxConcurrency in vitest.config.ts)`);
+    try {
+      git(project, 'checkout', '-q', '--', '.');
+      // A tree that differs from the release (an additive field), so the gate has something to compare.
+      plantViolation(project, fixtures.find((f) => f.name === 'additive-optional-field')!);
+      const bin = join(project, 'bin', 'termwire.js');
+      const sweep = ['--against', 'v0.0.1', '--cache-dir', cache, '--explore', '2', '--seed', '7', '--decoder-frames', '2000', '--format', 'json'];
+      const gate = (...args: string[]) => execa(process.execPath, [bin, 'compat', ...args], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
+      const whole = await gate(...sweep);
+      const shardFiles = [1, 2].map((i) => join(work, `shard-${i}-of-2.json`));
+      for (const [i, file] of shardFiles.entries()) {
+        const shard = await gate(...sweep, '--shard', `${i + 1}/2`, '--output', file);
+        expect(shard.exitCode, `shard ${i + 1}/2\n${shard.stderr.split('\n').slice(-15).join('\n')}`).toBe(whole.exitCode);
+      }
+      const merged = await gate('merge', '--format', 'json', ...shardFiles);
+      type Report = { status: string; findings: Array<{ ruleId: string; direction: string; subject: string }>; coverage?: unknown; explore?: { schedules: string[] }; shards?: Array<{ units: Array<{ script: boolean; exploreSeeds: number[] }> }> };
+      const [a, b] = [JSON.parse(whole.stdout) as Report, JSON.parse(merged.stdout) as Report];
+      const context = `unsplit:\n${whole.stdout}\nmerged:\n${merged.stdout}`;
+      expect(merged.exitCode, context).toBe(whole.exitCode);
+      expect(b.status, context).toBe(a.status);
+      const named = (r: Report) => r.findings.map((f) => `${f.ruleId} ${f.direction} ${f.subject}`).sort();
+      expect(named(b), context).toEqual(named(a));
+      expect(b.coverage, context).toEqual(a.coverage);
+      expect(b.explore?.schedules, context).toEqual(a.explore?.schedules);
+      // Units in order: the script, seed 7, seed 8; unit u to shard (u mod 2) + 1.
+      expect(b.shards?.map((s) => s.units.map((u) => [u.script, u.exploreSeeds])), context).toEqual([[[true, [8]]], [[false, [7]]]]);
+    } finally {
+      freeLanes.push(project);
+    }
+  }, 900_000);
+
   async function checkFixture(project: string, fixture: ViolationFixture): Promise<void> {
     git(project, 'checkout', '-q', '--', '.');
     plantViolation(project, fixture);
