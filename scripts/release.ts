@@ -1,21 +1,28 @@
 /**
  * Cuts a release: `npm run release -- 0.1.0` or `-- patch|minor|major`.
- * Refuses a dirty tree; bumps package.json and package-lock.json; prepends a
- * CHANGELOG.md entry with the subjects since the previous release; commits
- * with the subject `release: vX.Y.Z` (how `termwire compat` finds releases in
- * a clone without tags) and creates the annotated tag vX.Y.Z.
+ * Refuses a dirty tree and a branch other than main (unless told why); runs
+ * `npm test` and the gate against the newest release, and refuses on either;
+ * bumps package.json and package-lock.json; prepends a CHANGELOG.md entry
+ * grouped by who sees each change, with the gate's verdict and coverage as
+ * its compatibility notes; commits `release: vX.Y.Z` (how `termwire compat`
+ * finds releases in a clone without tags) and the annotated tag vX.Y.Z.
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import semver from 'semver';
+import { changelogEntry, type ReleasedCommit } from './release/changelog.js';
+import { CheckFailed, compatibilityNotes, gateRefusal, REAL_CHECKS, type ReleaseChecks } from './release/checks.js';
 
 export class ReleaseError extends Error {
   override readonly name = 'ReleaseError';
 }
 
 const BUMPS = ['patch', 'minor', 'major'] as const;
+/** Releases are cut from here: the `release:` commit must be reachable from main, as tags do not travel with clones. */
+const RELEASE_BRANCH = 'main';
 
 async function git(cwd: string, args: string[]): Promise<string> {
   const r = await execa('git', args, { cwd, reject: false, stripFinalNewline: true });
@@ -40,11 +47,36 @@ async function previousRelease(cwd: string): Promise<string | undefined> {
   return bySubject.split('\n').find((l) => l.split('\t')[1]?.startsWith('release: v'))?.split('\t')[0];
 }
 
+/** The commits since the previous release, oldest last, with the files each touched. */
+async function commitsSince(cwd: string, since: string | undefined): Promise<ReleasedCommit[]> {
+  const log = await git(cwd, ['log', '--format=%x00%s', '--name-only', ...(since ? [`${since}..HEAD`] : ['HEAD'])]);
+  return log
+    .split('\0')
+    .slice(1)
+    .map((block) => {
+      const [subject, ...files] = block.split('\n');
+      return { subject: subject!, files: files.filter(Boolean) };
+    });
+}
+
 export interface ReleaseResult { readonly version: string; readonly tag: string; readonly commit: string }
 
-export async function release(cwd: string, spec: string, today: Date = new Date()): Promise<ReleaseResult> {
+export interface ReleaseOptions {
+  readonly today?: Date;
+  /** Release from a branch other than main, and why (recorded in the release commit). */
+  readonly offMainBecause?: string;
+  /** Default: the README's commands, `npm test` and the gate. */
+  readonly checks?: ReleaseChecks;
+}
+
+export async function release(cwd: string, spec: string, options: ReleaseOptions = {}): Promise<ReleaseResult> {
+  const { today = new Date(), offMainBecause, checks = REAL_CHECKS } = options;
   const status = await git(cwd, ['status', '--porcelain']);
   if (status) throw new ReleaseError(`the working tree has uncommitted changes; commit or stash them first:\n${status}`);
+  const branch = await git(cwd, ['rev-parse', '--abbrev-ref', 'HEAD']);
+  if (branch !== RELEASE_BRANCH && !offMainBecause?.trim()) {
+    throw new ReleaseError(`HEAD is ${branch === 'HEAD' ? 'detached' : `on branch ${branch}`}, not ${RELEASE_BRANCH}: a release commit must be reachable from ${RELEASE_BRANCH} (tags do not travel with clones). To release from here anyway, say why: --off-main "<reason>"`);
+  }
   const pkgPath = join(cwd, 'package.json');
   const current = (JSON.parse(readFileSync(pkgPath, 'utf8')) as { version: string }).version;
   const version = (BUMPS as readonly string[]).includes(spec) ? semver.inc(current, spec as (typeof BUMPS)[number]) : semver.valid(spec);
@@ -55,11 +87,12 @@ export async function release(cwd: string, spec: string, today: Date = new Date(
     throw new ReleaseError(`tag ${tag} already exists`);
   }
 
+  // Both checks run on the tree as it will be released, before anything is written.
+  const compatibility = await runChecks(cwd, checks);
   const since = await previousRelease(cwd);
-  const subjects = (await git(cwd, ['log', '--format=%s', ...(since ? [`${since}..HEAD`] : ['HEAD'])])).split('\n').filter(Boolean);
   const changelogPath = join(cwd, 'CHANGELOG.md');
   const previous = existsSync(changelogPath) ? readFileSync(changelogPath, 'utf8').replace(/^# Changelog\s*\n/, '') : '';
-  const entry = `## ${tag} (${today.toISOString().slice(0, 10)})\n\n${subjects.map((s) => `- ${s}`).join('\n') || '- (no changes)'}\n`;
+  const entry = changelogEntry(tag, today.toISOString().slice(0, 10), await commitsSince(cwd, since), compatibility);
   writeFileSync(changelogPath, `# Changelog\n\n${entry}${previous ? `\n${previous.replace(/^\n+/, '')}` : ''}`);
 
   writeJsonVersion(pkgPath, version, false);
@@ -69,29 +102,60 @@ export async function release(cwd: string, spec: string, today: Date = new Date(
     files.push('package-lock.json');
   }
   await git(cwd, ['add', '--', ...files]);
-  await git(cwd, ['commit', '-m', `release: ${tag}`]);
-  await git(cwd, ['tag', '-a', tag, '-m', `release: ${tag}`]);
+  const offMain = branch !== RELEASE_BRANCH ? `\n\nReleased from ${branch}, not ${RELEASE_BRANCH}: ${offMainBecause!.trim()}` : '';
+  await git(cwd, ['commit', '-m', `release: ${tag}${offMain}`]);
+  // verbatim: the notes' '### ' headings would otherwise be stripped as comments.
+  await git(cwd, ['tag', '-a', '--cleanup=verbatim', tag, '-m', `release: ${tag}\n\n${entry}`]);
   return { version, tag, commit: await git(cwd, ['rev-parse', 'HEAD']) };
 }
 
-const HELP = `Usage: npm run release -- <X.Y.Z | patch | minor | major>
+/** Runs the suite, then the gate; returns the gate's verdict as release notes, or refuses. */
+async function runChecks(cwd: string, checks: ReleaseChecks): Promise<string[]> {
+  try {
+    await checks.test(cwd);
+    const report = await checks.gate(cwd);
+    const refusal = gateRefusal(report);
+    if (refusal) throw new CheckFailed(refusal);
+    return compatibilityNotes(report);
+  } catch (e) {
+    if (e instanceof CheckFailed) throw new ReleaseError(`${e.message}; nothing was released`);
+    throw e;
+  }
+}
 
-Bumps the version, writes CHANGELOG.md, commits "release: vX.Y.Z" and tags vX.Y.Z.
+const HELP = `Usage: npm run release -- <X.Y.Z | patch | minor | major> [--off-main "<reason>"]
+
+Refuses a dirty tree and a branch other than main; runs npm test and the gate
+against the newest release (npm run compat) and refuses on either; then bumps
+the version, writes CHANGELOG.md (grouped by wire, host, client, gate, docs,
+with the gate's verdict and coverage), commits "release: vX.Y.Z" and tags vX.Y.Z.
+
+  --off-main <reason>  release from the current branch anyway; the reason goes
+                       into the release commit
+
 Push with: git push --follow-tags
 Exit codes: 0 released, 1 refused, 2 usage error.`;
 
 async function main(argv: string[]): Promise<number> {
-  const [spec, ...rest] = argv;
-  if (spec === '--help' || spec === '-h') {
+  let parsed;
+  try {
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'off-main': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+  } catch (e) {
+    process.stderr.write(`release: ${(e as Error).message}\n${HELP}\n`);
+    return 2;
+  }
+  const { values, positionals } = parsed;
+  if (values.help) {
     process.stdout.write(HELP + '\n');
     return 0;
   }
+  const [spec, ...rest] = positionals;
   if (!spec || rest.length) {
     process.stderr.write(`${HELP}\n`);
     return 2;
   }
   try {
-    const r = await release(process.cwd(), spec);
+    const r = await release(process.cwd(), spec, { ...(values['off-main'] !== undefined ? { offMainBecause: values['off-main'] } : {}) });
     process.stdout.write(`released ${r.tag} at ${r.commit.slice(0, 12)}; push with: git push --follow-tags\n`);
     return 0;
   } catch (e) {

@@ -1,0 +1,50 @@
+/**
+ * A release's changelog entry, grouped by who sees a change: a user of the
+ * wire, of the host, of the client, of the gate, or a reader of the docs.
+ * Commits are placed by the files they touch, not by their wording; commits
+ * that touch only tests, benchmarks and tooling are counted, not listed.
+ */
+
+export interface ReleasedCommit {
+  readonly subject: string;
+  readonly files: readonly string[];
+}
+
+/** Who sees a change, and the paths that say so; a commit goes to the first audience any of its files falls under. */
+export const AUDIENCES: ReadonlyArray<readonly [audience: string, paths: readonly string[]]> = [
+  ['Wire', ['src/codec/', 'src/capabilities/', 'src/delivery/', 'src/transport/', 'docs/protocol.md', 'fixtures/wire-history.json']],
+  ['Host', ['src/host/', 'src/screen/', 'src/cli/serve', 'docs/host-limits.md']],
+  ['Client', ['src/client/', 'src/cli/attach']],
+  ['Gate', ['compat/', 'action.yml', 'scripts/ci/', 'docs/compatibility.md', 'docs/ci.md', 'docs/adding-an-opcode.md']],
+  ['Docs', ['README.md', 'docs/']],
+];
+
+/** Tests beside their module say nothing to a user of it. */
+const isTest = (file: string) => /\.test\.ts$/.test(file) || file.startsWith('test/');
+
+export function audienceOf(commit: ReleasedCommit): string | undefined {
+  const shipped = commit.files.filter((f) => !isTest(f));
+  return AUDIENCES.find(([, paths]) => shipped.some((f) => paths.some((p) => f.startsWith(p))))?.[0];
+}
+
+/** A subject's first clause: what changed, without the why that follows it. */
+const MAX_LINE = 160;
+export function headline(subject: string): string {
+  const clause = subject.split(/(?<=\S)[.;] (?=\S)|:\s*$/)[0]!.trim();
+  return clause.length > MAX_LINE ? `${clause.slice(0, MAX_LINE - 1).trimEnd()}…` : clause;
+}
+
+export function changelogEntry(tag: string, day: string, commits: readonly ReleasedCommit[], compatibility: readonly string[]): string {
+  const groups = new Map<string, string[]>(AUDIENCES.map(([a]) => [a, []]));
+  let internal = 0;
+  for (const c of commits) {
+    const audience = audienceOf(c);
+    if (audience) groups.get(audience)!.push(headline(c.subject));
+    else internal++;
+  }
+  const sections = [...groups].filter(([, lines]) => lines.length).map(([audience, lines]) => `### ${audience}\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`);
+  if (!sections.length) sections.push('No change a user of the wire, the host, the client or the gate would see.\n');
+  if (internal) sections.push(`And ${internal} internal change(s): tests, benchmarks, tooling.\n`);
+  sections.push(`### Compatibility\n\n${compatibility.map((l) => `    ${l}`).join('\n')}\n`);
+  return `## ${tag} (${day})\n\n${sections.join('\n')}`;
+}
