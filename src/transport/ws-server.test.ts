@@ -215,3 +215,27 @@ describe('WebSocket server transport', () => {
     expect(closes[0]!.reason).toBe('liveness: no pong within 500ms');
   });
 });
+
+describe('a link the application cannot take', () => {
+  it('is closed and logged, and the server goes on serving (a host closing while a client reconnects threw here and ended the process)', async () => {
+    const logged: string[] = [];
+    let refuse = true;
+    server = await startWsServer({
+      token: TOKEN,
+      log: (line) => logged.push(line),
+      onLink: (link) => {
+        if (refuse) throw new Error('HostRuntime.accept after close()');
+        link.attach({ frame: (bytes) => link.send(bytes), close: () => {} });
+      },
+    });
+    const refused = await RawPeer.connect(server.url, TOKEN);
+    await refused.waitFor(() => refused.closeInfo !== undefined, 'the refused link closed');
+    expect(refused.closeInfo?.reason).toBe('not accepted');
+    expect(logged).toEqual(['termwire: a connection was refused: HostRuntime.accept after close()']);
+    refuse = false;
+    const served = await RawPeer.connect(server.url, TOKEN);
+    served.sendRaw(frame(3));
+    await served.waitFor(() => served.frames.length === 1, 'the echo on a link accepted afterwards');
+    served.ws.close();
+  });
+});

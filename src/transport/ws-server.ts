@@ -216,7 +216,13 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
         links.add(link);
         unfinished.watch(link, ws);
         ws.once('close', () => links.delete(link));
-        options.onLink(link, { remoteAddress: request.socket.remoteAddress ?? '', remotePort: request.socket.remotePort ?? 0 });
+        // A link the application cannot take (a host closing while a client reconnects) is closed, never a crash of the process.
+        try {
+          options.onLink(link, { remoteAddress: request.socket.remoteAddress ?? '', remotePort: request.socket.remotePort ?? 0 });
+        } catch (error) {
+          options.log?.(`termwire: a connection was refused: ${(error as Error).message}`);
+          link.close('not accepted');
+        }
       });
     };
     // A network that failed recently waits its turn before its token is judged. Held, still pending: the handshake deadline and the pending cap keep applying.
