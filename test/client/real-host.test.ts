@@ -1,3 +1,5 @@
+import { DEFAULT_CLIENT_CAPABILITIES, DEFAULT_HOST_CAPABILITIES } from '../../src/capabilities/defaults.js';
+import { negotiate } from '../../src/capabilities/negotiate.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TerminalClient } from '../../src/client/client.js';
 import { HostRuntime } from '../../src/host/runtime.js';
@@ -40,7 +42,7 @@ describe('TerminalClient against the reference host over WebSocket', () => {
     client.start();
     const stream = client.subscribe('bash');
     await waitFor(() => stream.state === 'live' && stream.counters.snapshotsApplied === 1, { what: 'subscribed with the initial snapshot' });
-    expect(stream.negotiated).toEqual({ ackOutput: 1, outputPause: 1, writeUnavailable: 1, inputAck: 1, snapshotCause: 1 });
+    expect(stream.negotiated).toEqual(negotiate(DEFAULT_CLIENT_CAPABILITIES, DEFAULT_HOST_CAPABILITIES)); // every default capability, whatever a new one adds
 
     stream.write('echo one-$((40+2))\r');
     await waitFor(async () => (await stream.whenIdle(), stream.screenText().includes('one-42')), { what: 'one-42 on the client screen' });

@@ -43,7 +43,7 @@ describe('static rules', () => {
   });
 
   it('a new opcode gated by a capability stays green', () => {
-    const m = tamper((x) => x.opcodes.push({ ...op(x, 'WriteUnavailable'), code: 19, name: 'Bell', gatedBy: 'writeUnavailable' }));
+    const m = tamper((x) => x.opcodes.push({ ...op(x, 'WriteUnavailable'), code: 200, name: 'Chime', gatedBy: 'writeUnavailable' }));
     expect(summary(m)).toEqual([]);
   });
 
@@ -52,7 +52,7 @@ describe('static rules', () => {
     // Old clients write 14 to new hosts, new clients write 14 to old hosts: each reads the wrong opcode.
     expect(summary(m).sort()).toEqual(['OPCODE_NUMBER_REUSED | new client × old host | opcode 14', 'OPCODE_NUMBER_REUSED | old client × new host | opcode 14']);
     // Reused for a host frame: old clients write 14 to new hosts, new hosts write 14 to old clients.
-    const flipped = tamper((x) => Object.assign(op(x, 'ClaimViewport'), { name: 'Bell', direction: 'hostToClient' }));
+    const flipped = tamper((x) => Object.assign(op(x, 'ClaimViewport'), { name: 'Chime', direction: 'hostToClient' }));
     expect(summary(flipped)).toEqual(['OPCODE_NUMBER_REUSED | old client × new host | opcode 14']);
   });
 
@@ -65,8 +65,8 @@ describe('static rules', () => {
   });
 
   it('OPCODE_NEW_UNGATED: direction follows the writer', () => {
-    const hostOp = tamper((x) => x.opcodes.push({ ...op(x, 'Output'), code: 19, name: 'Bell' }));
-    expect(summary(hostOp)).toEqual(['OPCODE_NEW_UNGATED | old client × new host | Bell']);
+    const hostOp = tamper((x) => x.opcodes.push({ ...op(x, 'Output'), code: 200, name: 'Chime' }));
+    expect(summary(hostOp)).toEqual(['OPCODE_NEW_UNGATED | old client × new host | Chime']);
     const clientOp = tamper((x) => x.opcodes.push({ ...op(x, 'Input'), code: 20, name: 'Paste' }));
     expect(summary(clientOp)).toEqual(['OPCODE_NEW_UNGATED | new client × old host | Paste']);
   });
