@@ -97,16 +97,14 @@ function parse(args: string[]): CliOptions | 'help' {
     throw new CompatError('BAD_OPTION', parseArgsMessage(e as Error & { code?: string }));
   }
   if (values.help) return 'help';
-  if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) {
-    throw new CompatError('BAD_OPTION', `--format ${JSON.stringify(values.format)}: expected one of ${REPORT_FORMATS.join(', ')}`);
-  }
+  const format = reportFormat(values.format);
   if (values.replay !== undefined && (values.explore !== undefined || values['static-only'])) throw new CompatError('BAD_OPTION', `--replay walks the schedule in its file: it takes no ${values.explore !== undefined ? '--explore' : '--static-only'}`);
   if (values.replay !== undefined && values.shard !== undefined) throw new CompatError('BAD_OPTION', '--replay walks one schedule: it cannot be split with --shard');
   const replay = values.replay !== undefined ? readReplayFile(resolve(values.replay)) : undefined;
   return {
     against: parseAgainst(values.against ?? replay?.builds.old.commit ?? 'latest'),
     includePrerelease: values['include-prerelease'],
-    format: values.format as ReportFormat,
+    format,
     ...(values.output !== undefined ? { output: values.output } : {}),
     ...(values['cache-dir'] !== undefined ? { cacheDir: resolve(values['cache-dir']) } : {}),
     staticOnly: values['static-only'],
@@ -120,6 +118,12 @@ function parse(args: string[]): CliOptions | 'help' {
     ...(values.explore !== undefined ? { explore: { count: wholeNumber('--explore', values.explore), seed: values.seed !== undefined ? wholeNumber('--seed', values.seed) : randomSeed() } } : {}),
     ...(replay ? { explore: { count: 1, seed: replay.seed, schedules: [replaySchedule(values.replay!, replay.seed, replay.moves)] } } : {}),
   };
+}
+
+/** `--format`, for the gate and for merge alike. */
+function reportFormat(value: string): ReportFormat {
+  if (!(REPORT_FORMATS as readonly string[]).includes(value)) throw new CompatError('BAD_OPTION', `--format ${JSON.stringify(value)}: expected one of ${REPORT_FORMATS.join(', ')}`);
+  return value as ReportFormat;
 }
 
 function replaySchedule(file: string, seed: number, moves: readonly string[]) {
@@ -201,8 +205,7 @@ async function runMerge(args: string[]): Promise<number> {
       process.stdout.write(HELP + '\n');
       return 0;
     }
-    if (!(REPORT_FORMATS as readonly string[]).includes(values.format)) throw new CompatError('BAD_OPTION', `--format ${JSON.stringify(values.format)}: expected one of ${REPORT_FORMATS.join(', ')}`);
-    opts = { format: values.format as ReportFormat, ...(values.output !== undefined ? { output: values.output } : {}) };
+    opts = { format: reportFormat(values.format), ...(values.output !== undefined ? { output: values.output } : {}) };
     if (opts.output !== undefined) ensureWritableFile(opts.output, 'OUTPUT_UNWRITABLE', '--output');
     files = positionals;
   } catch (e) {
