@@ -26,6 +26,7 @@ export const SCRIPT_STEP_NAMES = [
   'resubscribe',
   'inputAfterReconnect',
   'hiddenAcrossReconnect',
+  'ignoredOutput',
   'provokedErrors',
   'inputResend',
   'inputDuplicated',

@@ -1,7 +1,7 @@
 import type { Observation } from './observed-state.js';
 import { screenfulsThenMarker } from './screenfuls.js';
 import { first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, negotiates, sameScreens, SCRIPT_BANNER, screenShows, terminalGot } from './steps.js';
-import { outputAllAcknowledged } from './wire-view.js';
+import { outputAllAcknowledged, snapshotRequestsAnswered, WIRE } from './wire-view.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -95,6 +95,47 @@ export function overflowStep(draw: number): JourneyStep {
       first(
         // Any snapshot: its source ('overflow') is compared by value, so a host that renames it is a finding, not a stall.
         o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a snapshot repainting what the host dropped',
+        screenShows(o, `${label} end`),
+        sameScreens(o),
+      ),
+  };
+}
+
+/** Output the host sends while the client waits for a repaint it asked for: small, well inside any window. */
+const IGNORED_OUTPUT_BYTES = 16 * KiB;
+
+/**
+ * The client asks for a repaint (reveal) while output the host already sent
+ * is still on its way: the proxy holds the host's frames until the answer is
+ * among them, so the client reads that output while it awaits the snapshot,
+ * in every run. It ignores the output (the snapshot covers it) but must still
+ * return its credit: the host's window counts bytes sent. A client that
+ * credits only what it applies shrinks the window for good; the Ack total of
+ * the stream (compared when it ends cleanly) shows it. After the reconnect,
+ * so the stream is the one the journey ends with an Unsubscribe.
+ */
+export function ignoredOutputStep(draw: number): JourneyStep {
+  const label = `ignored ${draw}`;
+  const heldText = (held: readonly Uint8Array[]) => Buffer.concat(held.filter((f) => f[2] === WIRE.opcode.Output).map((f) => f.subarray(WIRE.headerBytes))).toString('utf8');
+  return {
+    name: 'ignoredOutput',
+    act: async ({ client, host, until, holdToClient, heldToClient, releaseToClient }) => {
+      // Nothing in flight first, so what the client credits in this step is this step's output.
+      await until((o) => (negotiates(o.client, 'ackOutput') ? outputAllAcknowledged(o, 'primary') : undefined));
+      holdToClient('primary');
+      try {
+        await host.call('emit', { text: screenfulsThenMarker(label, IGNORED_OUTPUT_BYTES) });
+        await until(() => (heldText(heldToClient()).includes(`${label} end`) ? undefined : `the host's output up to '${label} end', held at the proxy`));
+        await client.call('reveal');
+        await until(() => (heldToClient().some((f) => f[2] === WIRE.opcode.SnapshotEnd) ? undefined : "the host's answer to the SnapshotRequest, held at the proxy behind its output"));
+      } finally {
+        releaseToClient();
+      }
+    },
+    done: (o, before) =>
+      first(
+        o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a snapshot repainting the screen the client asked for',
+        snapshotRequestsAnswered(o, before),
         screenShows(o, `${label} end`),
         sameScreens(o),
       ),

@@ -80,6 +80,8 @@ export class RecordingProxy extends ProxyAdmission {
   private inputFault: { client: ClientLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
   /** Armed by withholdAcks: the client's Acks wait here, unrecorded, until releaseAcks forwards them in order. */
   private ackHold: { client: ClientLabel; held: Array<{ pair: Pair; bytes: Uint8Array }> } | undefined;
+  /** Armed by holdToClient: every frame the host sends that client waits here, unrecorded, until releaseToClient forwards them in order. */
+  private toClientHold: { client: ClientLabel; held: Array<{ pair: Pair; bytes: Uint8Array }> } | undefined;
 
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
@@ -155,6 +157,32 @@ export class RecordingProxy extends ProxyAdmission {
   }
 
   /**
+   * A fault: every frame the host sends toward the client waits at the proxy,
+   * as on a congested path, while what the client sends still goes through.
+   * Pings and pongs are not held, so neither side's liveness is fooled.
+   */
+  holdToClient(client: ClientLabel): void {
+    this.toClientHold = { client, held: [] };
+  }
+
+  /** The frames held so far by holdToClient, oldest first. */
+  heldToClient(): readonly Uint8Array[] {
+    return (this.toClientHold?.held ?? []).map((h) => h.bytes);
+  }
+
+  /** Forwards the held frames in order (recorded as they go) and lets later ones through; how many were held. */
+  releaseToClient(): number {
+    const hold = this.toClientHold;
+    this.toClientHold = undefined;
+    for (const { pair, bytes } of hold?.held ?? []) {
+      if (pair.blackholed || pair.downstream.readyState !== WebSocket.OPEN) continue;
+      this.record('hostToClient', bytes, pair);
+      pair.downstream.send(bytes);
+    }
+    return hold?.held.length ?? 0;
+  }
+
+  /**
    * A fault: writes `bytes` toward the host on the client's live connection,
    * as if the client had sent them; recorded as injected. False when that client has no live connection.
    */
@@ -209,6 +237,7 @@ export class RecordingProxy extends ProxyAdmission {
     upstream.on('message', (data, isBinary) => {
       if (pair.blackholed || !isBinary) return;
       const bytes = copyBytes(data);
+      if (this.toClientHold?.client === pair.client) return void this.toClientHold.held.push({ pair, bytes });
       this.record('hostToClient', bytes, pair);
       if (downstream.readyState === WebSocket.OPEN) downstream.send(bytes);
     });

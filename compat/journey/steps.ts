@@ -50,6 +50,10 @@ export interface StepContext {
   /** Holds the client's Acks until releaseAcks (the host gets no credit back meanwhile). */
   withholdAcks(client: ClientLabel): void;
   releaseAcks(): number;
+  /** Holds every frame the host sends the client (pings and pongs aside) until releaseToClient; heldToClient lists them. */
+  holdToClient(client: ClientLabel): void;
+  heldToClient(): readonly Uint8Array[];
+  releaseToClient(): number;
   inject(client: ClientLabel, bytes: Uint8Array): boolean;
   /** Waits until `missing` returns undefined; a stall names what it still returned. */
   until(missing: (o: Observation) => string | undefined): Promise<void>;

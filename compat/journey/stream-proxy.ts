@@ -143,6 +143,18 @@ export class StreamRecordingProxy extends ProxyAdmission {
     throw new Error('credit faults are walked in the WebSocket pass');
   }
 
+  holdToClient(): void {
+    throw new Error('credit faults are walked in the WebSocket pass');
+  }
+
+  heldToClient(): readonly Uint8Array[] {
+    throw new Error('credit faults are walked in the WebSocket pass');
+  }
+
+  releaseToClient(): number {
+    throw new Error('credit faults are walked in the WebSocket pass');
+  }
+
   async close(): Promise<void> {
     for (const socket of this.waiting) socket.destroy();
     this.waiting.clear();

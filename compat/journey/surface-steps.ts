@@ -1,5 +1,5 @@
 import type { ClientObservation, Observation } from './observed-state.js';
-import { overflowStep, twoStreamsStep } from './credit-steps.js';
+import { ignoredOutputStep, overflowStep, twoStreamsStep } from './credit-steps.js';
 import { screenfulsThenMarker } from './screenfuls.js';
 import { first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, negotiates, sameScreens, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
 import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
@@ -82,6 +82,7 @@ export const SURFACE_STEPS = {
   inputDuplicated: inputDuplicatedStep(DUPLICATED_INPUTS),
   deliveryUnknown: deliveryUnknownStep(UNCERTAIN_INPUT),
   overflowRecovery: overflowStep(0),
+  ignoredOutput: ignoredOutputStep(0),
   reattach: {
     name: 'reattach',
     // Detaching is an Unsubscribe, and the terminal outlives it: the same client subscribes again and finds what it printed before.
