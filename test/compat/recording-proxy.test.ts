@@ -40,6 +40,41 @@ describe('the recording proxy', () => {
     expect(proxy.frames.map((f) => [f.direction, f.step, [...f.bytes]])).toEqual([['clientToHost', 'resubscribe', [1, 2, 3]]]);
   });
 
+  it('holds what the host sends the client, and only that, until released; then forwards and records it in order', async () => {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    cleanup.push(() => new Promise<void>((resolve) => (server.clients.forEach((c) => c.terminate()), server.close(() => resolve()))));
+    const fromClient: Uint8Array[] = [];
+    const hostSide = new Promise<WebSocket>((resolve) => server.once('connection', (ws) => (ws.on('message', (d) => fromClient.push(new Uint8Array(d as Buffer))), resolve(ws))));
+    const proxy = new RecordingProxy();
+    const url = await proxy.listen();
+    cleanup.push(() => proxy.close());
+    proxy.connectTo({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 'unused-by-this-upstream' });
+    const client = new WebSocket(url, { headers: { authorization: `Bearer ${proxy.token}` } });
+    cleanup.push(() => client.terminate());
+    const toClient: number[][] = [];
+    client.on('message', (d) => toClient.push([...new Uint8Array(d as Buffer)]));
+    await new Promise<void>((resolve) => client.once('open', () => resolve()));
+    const host = await hostSide;
+    proxy.step = 'ignoredOutput';
+    proxy.holdToClient('primary');
+    host.send(Uint8Array.of(1));
+    host.send(Uint8Array.of(2));
+    client.send(Uint8Array.of(9));
+    await waitFor(() => proxy.heldToClient().length === 2 && fromClient.length === 1, { what: "both host frames held and the client's frame through" });
+    // A pong still crosses a hold: liveness is not what it holds.
+    const pong = new Promise<void>((resolve) => client.once('pong', () => resolve()));
+    client.ping(Buffer.from('alive'));
+    await pong;
+    expect(toClient).toEqual([]);
+    expect(proxy.frames.map((f) => f.direction)).toEqual(['clientToHost']);
+    expect(proxy.releaseToClient()).toBe(2);
+    host.send(Uint8Array.of(3));
+    await waitFor(() => toClient.length === 3, { what: 'the held frames, then the next, at the client' });
+    expect(toClient).toEqual([[1], [2], [3]]);
+    expect(proxy.frames.filter((f) => f.direction === 'hostToClient').map((f) => [f.step, [...f.bytes]])).toEqual([['ignoredOutput', [1]], ['ignoredOutput', [2]], ['ignoredOutput', [3]]]);
+  });
+
   it('refuses a client without the proxy token', async () => {
     const proxy = new RecordingProxy();
     const url = await proxy.listen();
