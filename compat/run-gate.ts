@@ -139,8 +139,17 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
+  const withoutEach = await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references);
   const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references) : [];
-  return [...findings, ...dynamic, ...decoders.map(tag), ...explored.map(tag)];
+  return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag)];
+}
+
+/** One journey per optional capability both builds negotiate, with that one switched off in every client (explore/capabilities-off.ts). */
+async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache): Promise<Finding[]> {
+  const { capabilityOffSchedules, switchableCapabilities } = await import('./explore/capabilities-off.js');
+  const schedules = capabilityOffSchedules(switchableCapabilities([old.manifest.advertised, current.manifest.advertised]));
+  if (!schedules.length) return [];
+  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, onlySwitchable: true }, opts, label, gathered, references, 'capabilityOff');
 }
 
 /** Decoders are pure: what they disagree on does not depend on load, so nothing here is walked twice. */
@@ -186,14 +195,24 @@ function undrivableMovesNote(j: ExploreJourney): string {
  */
 const EXPLORE_SKIPS_RULES = ['SURFACE_NOT_EXERCISED'] as const;
 
-async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: ExploreOptions, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache): Promise<Finding[]> {
+async function exploreAgainst(
+  old: BuildInfo,
+  current: BuildInfo,
+  explore: ExploreOptions,
+  opts: GateOptions,
+  label: string,
+  gathered: Gathered,
+  references: ReferenceCache,
+  kind: 'drawn' | 'capabilityOff' = 'drawn',
+): Promise<Finding[]> {
   const { progress } = opts;
-  const step = progress.step(`explore ${explore.count} journey(s) from seed ${explore.seed} against ${label}`);
+  const capabilityOff = kind === 'capabilityOff';
+  const step = progress.step(capabilityOff ? `capabilities off, one at a time, against ${label}: ${explore.count} journey(s)` : `explore ${explore.count} journey(s) from seed ${explore.seed} against ${label}`);
   const { runExplore } = await import('./explore/run-explore.js');
   const { describeSchedule } = await import('./explore/schedule.js');
   const manifests = { old: old.manifest, new: current.manifest };
   const judge = (journeys: ExploreJourney[]) =>
-    journeys.flatMap((j) => runDynamicRules(j.recordings, manifests, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves } })));
+    journeys.flatMap((j) => runDynamicRules(j.recordings, manifests, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves, ...(capabilityOff ? { capabilityOff: true as const } : {}) } })));
   let firstWalk: ExploreJourney[] = [];
   const walk = (options: ExploreOptions, lanes: number, cache: ReferenceCache) => runExplore({ old, new: current }, options, { onProgress: (msg) => step.update(msg), journey: { concurrentPairings: lanes }, references: cache });
   try {
@@ -211,12 +230,17 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
       judge,
       (found) => step.update(`${found.length} finding(s) in seed(s) ${[...new Set(found.map((f) => f.explore!.seed))].join(', ')}; replaying them one pairing at a time to confirm`),
     );
-    gathered.schedules.push(...journeys.map((j) => `${describeSchedule(j.schedule)}${undrivableMovesNote(j)}`));
+    if (capabilityOff && !journeys.length) {
+      gathered.notes.push(`${label}: the journeys with one capability off were not walked: a build's client peer cannot switch a capability off (it advertises its defaults)`);
+      step.done('not walked: a build cannot switch a capability off');
+      return [];
+    }
+    if (!capabilityOff) gathered.schedules.push(...journeys.map((j) => `${describeSchedule(j.schedule)}${undrivableMovesNote(j)}`));
     gathered.notReproduced.push(...notReproduced);
     // A replayed schedule is already the shrunk one: it is not shrunk again, nor its file rewritten.
-    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays') });
-    if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} seed(s)`);
-    else step.done(`${journeys.length} schedule(s), no finding`);
+    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays'), fileStem: (sch) => (capabilityOff ? sch.moves[0]!.replace(':', '-') : `seed-${sch.seed}`) });
+    if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} ${capabilityOff ? 'journey(s)' : 'seed(s)'}`);
+    else step.done(capabilityOff ? `${journeys.map((j) => j.schedule.moves[0]).join(', ')}: no finding` : `${journeys.length} schedule(s), no finding`);
     return findings;
   } catch (e) {
     step.fail();
@@ -232,7 +256,7 @@ async function exploreAgainst(old: BuildInfo, current: BuildInfo, explore: Explo
 async function shrinkFailing(
   findings: Finding[],
   journeys: readonly ExploreJourney[],
-  ctx: { old: BuildInfo; current: BuildInfo; label: string; step: ProgressStep; judge: (j: ExploreJourney[]) => Finding[]; walk: (s: Schedule) => Promise<ExploreJourney[]>; replayDir: string },
+  ctx: { old: BuildInfo; current: BuildInfo; label: string; step: ProgressStep; judge: (j: ExploreJourney[]) => Finding[]; walk: (s: Schedule) => Promise<ExploreJourney[]>; replayDir: string; fileStem: (s: Schedule) => string },
 ): Promise<Finding[]> {
   const { shrinkSchedule } = await import('./explore/shrink.js');
   const { writeReplayFile } = await import('./explore/replay-file.js');
@@ -245,7 +269,7 @@ async function shrinkFailing(
     ctx.step.update(`seed ${seed}: shrinking its ${journey.schedule.moves.length} moves to the fewest that still show ${target.ruleId}`);
     // A walk that cannot run while shrinking keeps its move: the finding stands, confirmed, whatever the shrink manages.
     const { schedule } = await shrinkSchedule(journey.schedule, async (candidate) => ctx.judge(await ctx.walk(candidate)).some(same)).catch(() => ({ schedule: journey.schedule }));
-    const replayFile = join(ctx.replayDir, `${ctx.label.replace(/[^\w.-]+/g, '_')}-seed-${seed}.json`);
+    const replayFile = join(ctx.replayDir, `${ctx.label.replace(/[^\w.-]+/g, '_')}-${ctx.fileStem(journey.schedule)}.json`);
     writeReplayFile(replayFile, {
       format: 1,
       seed,

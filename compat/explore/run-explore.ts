@@ -12,6 +12,8 @@ export interface ExploreOptions {
   readonly seed: number;
   /** Schedules to walk as they are, instead of drawing `count` (a shrunk schedule, `--replay`). */
   readonly schedules?: readonly Schedule[];
+  /** Leave out a schedule whose capability a build's client peer cannot switch off, instead of walking it with the defaults. */
+  readonly onlySwitchable?: boolean;
 }
 
 export interface ExploreJourney {
@@ -36,6 +38,7 @@ export async function runExplore(
     for (const [i, schedule] of schedules.entries()) {
       // A capability is switched off only where both builds' client peers can be told to (older ones advertise their defaults).
       const switchable = schedule.capabilityOff && [old, current].every((b) => b.codec.hello.clientArgs?.includes('capabilities'));
+      if (schedule.capabilityOff && !switchable && explore.onlySwitchable) continue;
       const plan: JourneyPlan = { hostBackend: 'script', steps: schedule.steps, ...(switchable ? { clientCapabilityOff: schedule.capabilityOff } : {}) };
       const decision = runDecision(plan, old, current);
       const unswitched = schedule.capabilityOff && !switchable ? ` (${WITHOUT_MOVE}${schedule.capabilityOff} not walked: a build's client peer cannot switch a capability off)` : '';

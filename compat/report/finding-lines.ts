@@ -10,8 +10,13 @@ export function where(f: Finding): string {
   const parts: string[] = [f.direction];
   if (f.step) parts.push(`step ${f.step}${f.occurrence ? ` (${f.occurrence})` : ''}`);
   if (f.baseline) parts.push(`baseline ${f.baseline}`);
-  if (f.explore) parts.push(`explore seed ${f.explore.seed}`);
+  if (f.explore) parts.push(exploreName(f.explore));
   return parts.join(' · ');
+}
+
+/** `explore seed 12`, or `journey without:ackOutput` for a capability-off journey (it has no seed to replay). */
+export function exploreName(e: NonNullable<Finding['explore']>): string {
+  return e.capabilityOff ? `journey ${e.moves[0] ?? ''}` : `explore seed ${e.seed}`;
 }
 
 /**
@@ -47,6 +52,6 @@ export { ACKNOWLEDGED_BREAKS_PATH };
 
 /** One line for a finding that a second walk of the journeys did not repeat. */
 export function notReproducedLine(f: Finding): string {
-  const at = [f.direction, f.step ? `step ${f.step}` : undefined, f.baseline, f.explore ? `seed ${f.explore.seed}` : undefined].filter(Boolean).join(', ');
+  const at = [f.direction, f.step ? `step ${f.step}` : undefined, f.baseline, f.explore ? exploreName(f.explore) : undefined].filter(Boolean).join(', ');
   return `${f.ruleId} (${at}) ${f.subject}: ${f.message} — seen in one walk of the journeys, not in a second walk of the same builds; not failing (a busy machine can cause this, e.g. an old build's pong deadline firing)`;
 }

@@ -14,7 +14,7 @@ function evidence(f: ReportedFinding, indent: string, paint: Paint): string[] {
 /** A root cause with its fix, the findings it explains beneath it, and the entry that would acknowledge it. */
 function causeLines(root: ReportedFinding, all: readonly ReportedFinding[], paint: Paint, today: string): string[] {
   const lines = [`${paint('31', '✗')} ${paint('1', root.ruleId)}  ${where(root)}`, `    ${root.subject}: ${root.message}`, ...evidence(root, '    ', paint), `    ${fixLine(root)}`];
-  if (root.explore) lines.push(`    schedule: ${root.explore.moves.join(' → ') || '(no moves)'}; replay: npm run compat -- --explore 1 --seed ${root.explore.seed}`);
+  if (root.explore) lines.push(`    schedule: ${root.explore.moves.join(' → ') || '(no moves)'}${root.explore.capabilityOff ? '' : `; replay: npm run compat -- --explore 1 --seed ${root.explore.seed}`}`);
   if (root.explore?.replayFile) lines.push(`    shrunk to: ${root.explore.shrunk?.join(' → ') || '(no moves)'}; replay it: npm run compat -- --replay ${root.explore.replayFile}`);
   const explained = consequencesOf(root, all);
   if (explained.length) {

@@ -23,8 +23,8 @@ export interface Finding {
   readonly evidence: { readonly before?: unknown; readonly after?: unknown; readonly [k: string]: unknown };
   /** Set for a matrix run (`--against last:N`): which baseline this came from. */
   readonly baseline?: string;
-  /** Set for a finding of an explore journey: its seed replays it (`--explore 1 --seed S`); `shrunk` is the fewest moves that still show it, in `replayFile` (`--replay FILE`). */
-  readonly explore?: { readonly seed: number; readonly moves: readonly string[]; readonly shrunk?: readonly string[]; readonly replayFile?: string };
+  /** Set for a finding of an explore journey, or of a journey with one capability off (`capabilityOff`, not drawn: its replay file replays it): its seed replays it (`--explore 1 --seed S`); `shrunk` is the fewest moves that still show it, in `replayFile` (`--replay FILE`). */
+  readonly explore?: { readonly seed: number; readonly moves: readonly string[]; readonly shrunk?: readonly string[]; readonly replayFile?: string; readonly capabilityOff?: true };
 }
 
 /** The pairing in which `writer`'s new side writes to an old reader. */

@@ -1,0 +1,44 @@
+import type { CapabilitySet } from '../../src/capabilities/registry.js';
+import { EXIT_MOVE, type Schedule, scheduleOf, WITHOUT_MOVE } from './schedule.js';
+
+/**
+ * What a client without each optional capability changes on the wire, and the
+ * moves that walk it. Every gate run walks one journey per capability, each
+ * with that one switched off in every client and the rest as the build
+ * ships them: a client that lacks one feature is the usual older or foreign
+ * client, and the host's path for it is otherwise walked only when explore
+ * happens to draw it.
+ */
+const MOVES_WITHOUT: Readonly<Record<string, readonly string[]>> = {
+  // Output runs on no credit: no window may hold it back.
+  ackOutput: ['burst'],
+  // Hiding does not pause the stream; the reveal still repaints.
+  outputPause: ['hideReveal'],
+  // Input after the exit is answered with an Error instead.
+  writeUnavailable: [EXIT_MOVE],
+  // Input is unsequenced and unanswered; what is typed into a dead link arrives at most once.
+  inputAck: ['type', 'drop'],
+  // Snapshots carry no cause.
+  snapshotCause: ['hideReveal', 'drop'],
+};
+
+/** For a capability added since this table was written: the moves that walk most of what a capability can change. */
+const MOVES_WITHOUT_ANY = ['type', 'burst', 'hideReveal', 'drop'] as const;
+
+/**
+ * The optional capabilities worth switching off in a run: those both builds'
+ * clients advertise and both hosts support. Switching off one that a build
+ * never negotiates would walk its defaults again.
+ */
+export function switchableCapabilities(advertised: ReadonlyArray<{ readonly client: Readonly<CapabilitySet>; readonly host: Readonly<CapabilitySet> }>): string[] {
+  const everywhere = (name: string) => advertised.every((a) => (a.client[name] ?? 0) > 0 && (a.host[name] ?? 0) > 0);
+  return Object.keys(advertised[0]?.client ?? {}).filter(everywhere).sort();
+}
+
+/**
+ * One schedule per capability: `without:NAME`, then its moves. The seed only
+ * names the journey (moves take their texts from their position, not from it).
+ */
+export function capabilityOffSchedules(capabilities: readonly string[]): Schedule[] {
+  return capabilities.map((name, i) => scheduleOf(i, [`${WITHOUT_MOVE}${name}`, ...(MOVES_WITHOUT[name] ?? MOVES_WITHOUT_ANY)]));
+}
