@@ -14,6 +14,7 @@ import { DEFAULT_DECODER_CHECK } from './codec-diff/options.js';
 import { readReplayFile } from './explore/replay-file.js';
 import type { ExploreOptions } from './explore/run-explore.js';
 import { scheduleOf } from './explore/schedule.js';
+import { CAPABILITIES_OFF_MODES, type CapabilitiesOffMode } from './explore/capabilities-off.js';
 import { ensureWritableFile } from './writable.js';
 import { mergeShardReports } from './report/merge.js';
 import { parseShard, type Shard } from './shard.js';
@@ -43,6 +44,8 @@ Options:
                           so a failing seed replays alone with --explore 1 --seed <it>
   --replay <file>         walk the explore schedule a failing run shrank and wrote (its path is in the
                           report), against the baseline it failed against unless --against says otherwise
+  --capabilities-off <m>  each (default): one journey per optional capability both builds negotiate,
+                          with it switched off in every client; none skips those journeys
   --decoder-frames <n>    mutated frames both builds' decoders read, per baseline (default 100000;
                           0 skips the differential codec check)
   --decoder-seed <s>      the seed those frames are drawn from (default 1, so a verdict never
@@ -59,7 +62,7 @@ refuses a set that is not exactly shards 1/n to n/n of the same run.
 Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
 Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
 
-interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number }; replay: boolean; shard?: Shard }
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number }; capabilitiesOff: CapabilitiesOffMode; replay: boolean; shard?: Shard }
 
 /** node's parseArgs errors, shortened to what the user typed wrong. */
 function parseArgsMessage(e: Error & { code?: string }): string {
@@ -88,6 +91,7 @@ function parse(args: string[]): CliOptions | 'help' {
         seed: { type: 'string' },
         replay: { type: 'string' },
         'decoder-frames': { type: 'string' },
+        'capabilities-off': { type: 'string', default: 'each' },
         'decoder-seed': { type: 'string' },
         shard: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
@@ -111,6 +115,7 @@ function parse(args: string[]): CliOptions | 'help' {
     ...(values.acknowledgements !== undefined ? { acknowledgements: resolve(values.acknowledgements) } : {}),
     replay: replay !== undefined,
     ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
+    capabilitiesOff: capabilitiesOffMode(values['capabilities-off']),
     decoderCheck: {
       frames: values['decoder-frames'] !== undefined ? wholeNumber('--decoder-frames', values['decoder-frames']) : DEFAULT_DECODER_CHECK.frames,
       seed: values['decoder-seed'] !== undefined ? wholeNumber('--decoder-seed', values['decoder-seed']) : DEFAULT_DECODER_CHECK.seed,
@@ -118,6 +123,11 @@ function parse(args: string[]): CliOptions | 'help' {
     ...(values.explore !== undefined ? { explore: { count: wholeNumber('--explore', values.explore), seed: values.seed !== undefined ? wholeNumber('--seed', values.seed) : randomSeed() } } : {}),
     ...(replay ? { explore: { count: 1, seed: replay.seed, schedules: [replaySchedule(values.replay!, replay.seed, replay.moves)] } } : {}),
   };
+}
+
+function capabilitiesOffMode(value: string): CapabilitiesOffMode {
+  if (!(CAPABILITIES_OFF_MODES as readonly string[]).includes(value)) throw new CompatError('BAD_OPTION', `--capabilities-off ${JSON.stringify(value)}: expected one of ${CAPABILITIES_OFF_MODES.join(', ')}`);
+  return value as CapabilitiesOffMode;
 }
 
 /** `--format`, for the gate and for merge alike. */
@@ -181,7 +191,7 @@ export async function run(args: string[]): Promise<number> {
   let report: GateReport;
   try {
     const root = await repoRoot(process.cwd());
-    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, decoderCheck: opts.decoderCheck, replay: opts.replay, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.shard ? { shard: opts.shard } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
+    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, decoderCheck: opts.decoderCheck, capabilitiesOff: opts.capabilitiesOff, replay: opts.replay, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.shard ? { shard: opts.shard } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
   } catch (e) {
     report = failedReport(e, opts.staticOnly, opts.shard);
   }

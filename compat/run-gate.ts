@@ -31,6 +31,7 @@ import { restartOutcomeRules, runPtyOutcomeRules, streamOutcomeRules } from './r
 import type { Finding } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 import { type Shard, type ShardUnits, shardUnits } from './shard.js';
+import type { CapabilitiesOffMode } from './explore/capabilities-off.js';
 
 export interface GateOptions {
   readonly root: string;
@@ -41,6 +42,8 @@ export interface GateOptions {
   readonly explore?: ExploreOptions;
   /** The differential codec check: how many mutated frames, from which seed. Default DEFAULT_DECODER_CHECK; frames 0 runs none. */
   readonly decoderCheck?: DecoderCheckOptions;
+  /** `--capabilities-off`: `each` (default) walks one journey per optional capability with it switched off; `none` skips them. */
+  readonly capabilitiesOff?: CapabilitiesOffMode;
   /** `--replay`: walk only the explore schedule given in `explore.schedules` (no scripted journey, no decoder check). */
   readonly replay?: boolean;
   /** `--shard i/n`: walk only this shard's units (compat/shard.ts); `termwire compat merge` joins the shards' reports. */
@@ -139,7 +142,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
-  const withoutEach = await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references);
+  const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references) : [];
   const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references) : [];
   return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag)];
 }

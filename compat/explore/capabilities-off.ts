@@ -19,8 +19,12 @@ const MOVES_WITHOUT: Readonly<Record<string, readonly string[]>> = {
   // Input is unsequenced and unanswered; what is typed into a dead link arrives at most once.
   inputAck: ['type', 'drop'],
   // Snapshots carry no cause.
-  snapshotCause: ['hideReveal', 'drop'],
+  snapshotCause: ['hideReveal'],
 };
+
+/** `--capabilities-off`: walk the journeys (each) or skip them (none). */
+export const CAPABILITIES_OFF_MODES = ['each', 'none'] as const;
+export type CapabilitiesOffMode = (typeof CAPABILITIES_OFF_MODES)[number];
 
 /** For a capability added since this table was written: the moves that walk most of what a capability can change. */
 const MOVES_WITHOUT_ANY = ['type', 'burst', 'hideReveal', 'drop'] as const;

@@ -1,0 +1,28 @@
+import { describe, expect, it } from 'vitest';
+import { capabilityOffSchedules, switchableCapabilities } from '../../compat/explore/capabilities-off.js';
+import { WITHOUT_MOVE } from '../../compat/explore/schedule.js';
+import { DEFAULT_CLIENT_CAPABILITIES, DEFAULT_HOST_CAPABILITIES } from '../../src/capabilities/defaults.js';
+
+const thisBuild = { client: DEFAULT_CLIENT_CAPABILITIES, host: DEFAULT_HOST_CAPABILITIES };
+
+describe('the journeys with one capability off', () => {
+  it('switch off, one at a time, each capability that both builds negotiate, and no other', () => {
+    const older = { client: { ackOutput: 1, outputPause: 1 }, host: { ackOutput: 1, inputAck: 1 } };
+    expect(switchableCapabilities([thisBuild, older])).toEqual(['ackOutput']);
+    expect(switchableCapabilities([thisBuild, thisBuild])).toEqual(Object.keys(DEFAULT_CLIENT_CAPABILITIES).sort());
+  });
+
+  it('walk a schedule for every capability this build advertises, each starting with its without: move', () => {
+    const names = switchableCapabilities([thisBuild, thisBuild]);
+    const schedules = capabilityOffSchedules(names);
+    expect(schedules.map((s) => [s.capabilityOff, s.moves[0]])).toEqual(names.map((n) => [n, `${WITHOUT_MOVE}${n}`]));
+    // Beyond subscribe, the initial snapshot and the unsubscribe: each walks something its capability changes.
+    for (const s of schedules) expect(s.steps.length, s.moves.join(' ')).toBeGreaterThan(4);
+    expect(new Set(schedules.map((s) => s.seed)).size).toBe(schedules.length);
+  });
+
+  it('give a capability added since the table was written the moves that walk most of what one can change', () => {
+    const [schedule] = capabilityOffSchedules(['bell']);
+    expect(schedule!.moves).toEqual([`${WITHOUT_MOVE}bell`, 'type', 'burst', 'hideReveal', 'drop']);
+  });
+});
