@@ -106,13 +106,15 @@ const IGNORED_OUTPUT_BYTES = 16 * KiB;
 
 /**
  * The client asks for a repaint (reveal) while output the host already sent
- * is still on its way: the proxy holds the host's frames until the answer is
- * among them, so the client reads that output while it awaits the snapshot,
- * in every run. It ignores the output (the snapshot covers it) but must still
- * return its credit: the host's window counts bytes sent. A client that
- * credits only what it applies shrinks the window for good; the Ack total of
- * the stream (compared when it ends cleanly) shows it. After the reconnect,
- * so the stream is the one the journey ends with an Unsubscribe.
+ * is held at the proxy: the hold is lifted only once the reveal has been
+ * made, so a client that asked reads that output while it awaits the
+ * snapshot, in every run. It ignores the output (the snapshot covers it) but
+ * must still return its credit: the host's window counts bytes sent. A client
+ * that credits only what it applies shrinks the window for good; the Ack total
+ * of the stream (compared when it ends cleanly) shows it. The barrier waits on
+ * the outcome, the repainted screen, not on the request: a client repainted
+ * another way passes. After the reconnect, so the stream is the one the
+ * journey ends with an Unsubscribe.
  */
 export function ignoredOutputStep(draw: number): JourneyStep {
   const label = `ignored ${draw}`;
@@ -126,18 +128,12 @@ export function ignoredOutputStep(draw: number): JourneyStep {
       try {
         await host.call('emit', { text: screenfulsThenMarker(label, IGNORED_OUTPUT_BYTES) });
         await until(() => (heldText(heldToClient()).includes(`${label} end`) ? undefined : `the host's output up to '${label} end', held at the proxy`));
+        // The client peer answers once reveal() has run: a request it made is already awaited when the output arrives.
         await client.call('reveal');
-        await until(() => (heldToClient().some((f) => f[2] === WIRE.opcode.SnapshotEnd) ? undefined : "the host's answer to the SnapshotRequest, held at the proxy behind its output"));
       } finally {
         releaseToClient();
       }
     },
-    done: (o, before) =>
-      first(
-        o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a snapshot repainting the screen the client asked for',
-        snapshotRequestsAnswered(o, before),
-        screenShows(o, `${label} end`),
-        sameScreens(o),
-      ),
+    done: (o, before) => first(snapshotRequestsAnswered(o, before), screenShows(o, `${label} end`), sameScreens(o)),
   };
 }
