@@ -74,7 +74,8 @@ describe.concurrent('the gate catches every planted class of break', () => {
       // A tree that differs from the release (an additive field), so the gate has something to compare.
       plantViolation(project, fixtures.find((f) => f.name === 'additive-optional-field')!);
       const bin = join(project, 'bin', 'termwire.js');
-      const sweep = ['--against', 'v0.0.1', '--cache-dir', cache, '--explore', '2', '--seed', '7', '--decoder-frames', '2000', '--format', 'json'];
+      // What sharding splits is the script and the explore seeds; the capability-off journeys go with the script and are left out here.
+      const sweep = ['--against', 'v0.0.1', '--cache-dir', cache, '--explore', '2', '--seed', '7', '--decoder-frames', '2000', '--capabilities-off', 'none', '--format', 'json'];
       const gate = (...args: string[]) => execa(process.execPath, [bin, 'compat', ...args], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
       const whole = await gate(...sweep);
       const shardFiles = [1, 2].map((i) => join(work, `shard-${i}-of-2.json`));
@@ -100,14 +101,20 @@ describe.concurrent('the gate catches every planted class of break', () => {
   }, 900_000);
 
   /**
-   * A fixture that expects a break skips the journeys with one capability off
-   * unless it names them (`--capabilities-off each`): they can only add
-   * findings, never take one away, and they cost about 25 s a fixture. A
-   * harmless fixture walks them, since a false alarm there is a finding too.
+   * A fixture that expects a break skips the parts of a gate run that can
+   * only add findings and cannot find its break: the journeys with one
+   * capability off (about 25 s) unless it names them (`--capabilities-off
+   * each`), and the decoder check (about 7 s) unless it expects the decoders
+   * to disagree or names `--decoder-frames`. A harmless fixture walks the whole
+   * default run, since a false alarm anywhere in it is a finding too.
    */
   function fixtureArgs(fixture: ViolationFixture): string[] {
-    const args = fixture.args ?? [];
-    return fixture.expect.exit === 1 && !args.includes('--capabilities-off') ? [...args, '--capabilities-off', 'none'] : [...args];
+    const args = [...(fixture.args ?? [])];
+    if (fixture.expect.exit !== 1) return args;
+    if (!args.includes('--capabilities-off')) args.push('--capabilities-off', 'none');
+    const decoders = args.includes('--decoder-frames') || fixture.expect.findings.some((f) => f.ruleId === 'DECODERS_DISAGREE');
+    if (!decoders) args.push('--decoder-frames', '0');
+    return args;
   }
 
   async function checkFixture(project: string, fixture: ViolationFixture): Promise<void> {
