@@ -61,6 +61,12 @@ interface Pair {
   settled: boolean;
 }
 
+/** Frames of one client held back by a fault, in arrival order. */
+interface Hold {
+  readonly client: ClientLabel;
+  readonly held: Array<{ pair: Pair; bytes: Uint8Array }>;
+}
+
 /**
  * Sits in the middle of the real socket between a client process and a host
  * process: every binary message is one frame, recorded with its direction and
@@ -79,9 +85,9 @@ export class RecordingProxy extends ProxyAdmission {
   /** Armed by dropSequencedInput or duplicateSequencedInput: how many more sequenced Inputs of that client pass before the fault. */
   private inputFault: { client: ClientLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
   /** Armed by withholdAcks: the client's Acks wait here, unrecorded, until releaseAcks forwards them in order. */
-  private ackHold: { client: ClientLabel; held: Array<{ pair: Pair; bytes: Uint8Array }> } | undefined;
+  private ackHold: Hold | undefined;
   /** Armed by holdToClient: every frame the host sends that client waits here, unrecorded, until releaseToClient forwards them in order. */
-  private toClientHold: { client: ClientLabel; held: Array<{ pair: Pair; bytes: Uint8Array }> } | undefined;
+  private toClientHold: Hold | undefined;
 
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
@@ -148,12 +154,7 @@ export class RecordingProxy extends ProxyAdmission {
   releaseAcks(): number {
     const hold = this.ackHold;
     this.ackHold = undefined;
-    for (const { pair, bytes } of hold?.held ?? []) {
-      if (pair.blackholed || pair.upstream.readyState !== WebSocket.OPEN) continue;
-      this.record('clientToHost', bytes, pair);
-      pair.upstream.send(bytes);
-    }
-    return hold?.held.length ?? 0;
+    return this.forwardHeld(hold?.held ?? [], 'clientToHost');
   }
 
   /**
@@ -174,12 +175,18 @@ export class RecordingProxy extends ProxyAdmission {
   releaseToClient(): number {
     const hold = this.toClientHold;
     this.toClientHold = undefined;
-    for (const { pair, bytes } of hold?.held ?? []) {
-      if (pair.blackholed || pair.downstream.readyState !== WebSocket.OPEN) continue;
-      this.record('hostToClient', bytes, pair);
-      pair.downstream.send(bytes);
+    return this.forwardHeld(hold?.held ?? [], 'hostToClient');
+  }
+
+  /** Forwards held frames in order, each recorded as it goes, skipping a connection that died meanwhile; how many were held. */
+  private forwardHeld(held: ReadonlyArray<{ pair: Pair; bytes: Uint8Array }>, direction: FrameDirection): number {
+    for (const { pair, bytes } of held) {
+      const socket = direction === 'clientToHost' ? pair.upstream : pair.downstream;
+      if (pair.blackholed || socket.readyState !== WebSocket.OPEN) continue;
+      this.record(direction, bytes, pair);
+      socket.send(bytes);
     }
-    return hold?.held.length ?? 0;
+    return held.length;
   }
 
   /**
