@@ -10,42 +10,73 @@ export function findingKey(f: Finding): string {
 }
 
 export interface Confirmation {
-  /** Found in the first walk and again in the confirming walk: a break. */
+  /** Found by more than half the walks: a break. */
   readonly confirmed: Finding[];
-  /** Found in one walk only: a divergence the same builds did not repeat. Reported, never failing. */
+  /** Found by one walk only: a divergence the same builds did not repeat. Reported, never failing. */
   readonly notReproduced: Finding[];
-}
-
-/**
- * Splits the first walk's findings by whether a second walk of the same
- * builds found them again. A break in the code is in every walk; a divergence
- * that a busy machine caused (an old build's pong deadline firing while its
- * event loop waited for a core) rarely repeats, least of all in a walk that
- * runs one pairing at a time. Findings only the second walk saw are kept as
- * not reproduced too, so nothing either walk saw is dropped.
- */
-export function confirmFindings(first: readonly Finding[], again: readonly Finding[]): Confirmation {
-  const againKeys = new Set(again.map(findingKey));
-  const firstKeys = new Set(first.map(findingKey));
-  return {
-    confirmed: first.filter((f) => againKeys.has(findingKey(f))),
-    notReproduced: [...first.filter((f) => !againKeys.has(findingKey(f))), ...again.filter((f) => !firstKeys.has(findingKey(f)))],
-  };
 }
 
 export interface ConfirmedWalk<R> extends Confirmation {
   /** The first walk's recordings: coverage and schedules are read from them. */
   readonly first: R;
+  /** What disturbed a walk (a client giving up on a link that was up), walk by walk: said in the report, never a finding. */
+  readonly disturbed: string[];
+}
+
+export interface Walks<R> {
+  readonly first: () => Promise<R>;
+  /** A confirming walk: one pairing at a time, with fresh references; given what the walks so far found. */
+  readonly again: (found: readonly Finding[]) => Promise<R>;
 }
 
 /**
- * Walks, judges, and when the judge finds anything walks again (`again`, one
- * pairing at a time with fresh references) and keeps only what both walks found.
+ * Walks, judges, and trusts no single walk that found anything or was
+ * disturbed. A clean first walk that found nothing is the verdict. Otherwise a
+ * second walk (`again`) follows; when the two agree, that is the verdict.
+ * When they differ, a third walk settles each finding by majority: a break in
+ * the code shows in every walk a busy machine did not disturb, so it is in at
+ * least two of three, while a divergence a busy machine caused rarely repeats.
+ * A walk a stall masked (a client that gave up on its link renumbers every
+ * stream after it, so the totals compared there are not compared) is outvoted
+ * rather than trusted.
  */
-export async function walkAndConfirm<R>(walks: { readonly first: () => Promise<R>; readonly again: (found: readonly Finding[]) => Promise<R> }, judge: (recordings: R) => Finding[], onConfirming: (found: readonly Finding[]) => void): Promise<ConfirmedWalk<R>> {
+export async function walkAndConfirm<R>(walks: Walks<R>, judge: (recordings: R) => Finding[], onConfirming: (found: readonly Finding[], why: string) => void, disturbances: (recordings: R) => string[] = () => []): Promise<ConfirmedWalk<R>> {
   const first = await walks.first();
-  const found = judge(first);
-  if (!found.length) return { first, confirmed: [], notReproduced: [] };
-  onConfirming(found);
-  return { first, ...confirmFindings(found, judge(await walks.again(found))) };
+  const found = [judge(first)];
+  const disturbed = disturbances(first).map((d) => `walk 1: ${d}`);
+  if (!found[0]!.length && !disturbed.length) return { first, confirmed: [], notReproduced: [], disturbed };
+  for (let walk = 2; walk <= 3; walk++) {
+    onConfirming(found.flat(), walk === 2 ? (found[0]!.length ? 'to confirm them' : 'as the first walk was disturbed') : 'a third time, as the two walks differ');
+    const again = await walks.again(found.flat());
+    disturbed.push(...disturbances(again).map((d) => `walk ${walk}: ${d}`));
+    found.push(judge(again));
+    if (walk === 2 && sameKeys(found[0]!, found[1]!)) break;
+  }
+  return { first, ...settleByMajority(found), disturbed };
+}
+
+function sameKeys(a: readonly Finding[], b: readonly Finding[]): boolean {
+  const [ka, kb] = [new Set(a.map(findingKey)), new Set(b.map(findingKey))];
+  return ka.size === kb.size && [...ka].every((k) => kb.has(k));
+}
+
+/**
+ * A finding is confirmed when more than half the walks found it (both of two,
+ * two of three); the rest are not reproduced. Each is reported as the
+ * earliest walk that found it saw it, and a walk may find one break on
+ * several streams, so a key carries all of that walk's findings.
+ */
+export function settleByMajority(walks: ReadonlyArray<readonly Finding[]>): Confirmation {
+  const walksOf = new Map<string, Set<number>>();
+  walks.forEach((findings, walk) => findings.forEach((f) => (walksOf.get(findingKey(f)) ?? walksOf.set(findingKey(f), new Set()).get(findingKey(f))!).add(walk)));
+  const confirmed: Finding[] = [];
+  const notReproduced: Finding[] = [];
+  walks.forEach((findings, walk) => {
+    for (const f of findings) {
+      const seen = walksOf.get(findingKey(f))!;
+      if (walk !== Math.min(...seen)) continue;
+      (seen.size * 2 > walks.length ? confirmed : notReproduced).push(f);
+    }
+  });
+  return { confirmed, notReproduced };
 }

@@ -100,6 +100,19 @@ export interface LivenessExchange {
   readonly pongHex?: string;
 }
 
+/**
+ * A connection the client ended itself, without a close frame, while the proxy
+ * forwarded everything: its own liveness gave up on a link that was up (its
+ * event loop held past the pong deadline on a busy machine), or it crashed.
+ * No step plans one, so a walk that has one did not walk the journey it
+ * describes, and what it shows is no verdict on its own.
+ */
+export interface UnplannedEnd {
+  readonly step: string;
+  readonly connection: number;
+  readonly client: ClientLabel;
+}
+
 export interface StepResult {
   name: StepName;
   status: 'ok' | 'stalled' | 'skipped';
@@ -132,6 +145,8 @@ export interface PairingRecording {
   peerErrors: string[];
   /** Every ping that crossed the proxy and its answer; absent in recordings made before pings were forwarded. */
   liveness?: LivenessExchange[];
+  /** Connections a client ended that no step ended (UnplannedEnd); absent when there were none. */
+  unplannedEnds?: UnplannedEnd[];
   /**
    * The screen each host snapshot draws (a digest of every cell, scrollback
    * included, the cursor, pen and modes), in the order the snapshots crossed:

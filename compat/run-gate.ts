@@ -16,6 +16,7 @@ import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
 import type { Schedule } from './explore/schedule.js';
 import type { JourneyRecordings } from './journey/run.js';
 import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
+import { disturbancesOf, pairingsOfWalk } from './journey/disturbances.js';
 import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
 import { walkAndConfirm } from './confirm-findings.js';
 import type { ReferenceCache } from './journey/reference-cache.js';
@@ -124,19 +125,21 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const manifests = { old: old.manifest, new: current.manifest };
   const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty), ...restartOutcomeRules(r.restart), ...(r.stream ? streamOutcomeRules(r.stream) : [])].map(tag);
   const walk = (lanes: number, cache: ReferenceCache) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache });
-  const { first: recordings, confirmed: dynamic, notReproduced } = await walkAndConfirm(
+  const { first: recordings, confirmed: dynamic, notReproduced, disturbed } = await walkAndConfirm(
     {
       first: () => walkWithRetry((lanes) => walk(lanes, references), journeys, DEFAULT_JOURNEY_OPTIONS.concurrentPairings),
       // A fresh reference too: a reference that a busy machine disturbed would condemn a healthy skew.
       again: () => walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }), journeys, 1),
     },
     judge,
-    (found) => journeys.update(`${found.length} finding(s); walking every pairing again, one at a time, with fresh references, to confirm them`),
+    (found, why) => journeys.update(`${found.length} finding(s); walking every pairing again, one at a time, with fresh references, ${why}`),
+    (r) => disturbancesOf(pairingsOfWalk(r)),
   ).catch((e: unknown) => {
     journeys.fail();
     throw e;
   });
   gathered.notReproduced.push(...notReproduced);
+  gathered.notes.push(...disturbed.map((d) => noteOf(`journeys ${d}; no walk's verdict stood alone`)));
   gathered.notes.push(...skippedStepNotes(baseline.label, recordings.undrivable).map(noteOf));
   if (!recordings.stream) gathered.notes.push(noteOf(`the byte-stream pass was not walked: the peers of ${baseline.label} speak WebSocket only`));
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { LivenessExchange } from '../recording.js';
+import type { LivenessExchange, UnplannedEnd } from '../recording.js';
 import { ProxyAdmission, type Upstream } from './proxy-admission.js';
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
@@ -56,6 +56,8 @@ interface Pair {
   readonly downstream: WebSocket;
   readonly upstream: WebSocket;
   blackholed: boolean;
+  /** Ended by the proxy (a closing drop, or the journey's end), not by either peer. */
+  endedByProxy: boolean;
   /** Pings each side still owes an answer to, oldest first. */
   readonly owed: { client: OwedPing[]; host: OwedPing[] };
   settled: boolean;
@@ -77,7 +79,10 @@ interface Hold {
 export class RecordingProxy extends ProxyAdmission {
   readonly frames: ProxiedFrame[] = [];
   readonly liveness: LivenessExchange[] = [];
+  readonly unplannedEnds: UnplannedEnd[] = [];
   step = 'setup';
+  /** Set once the journey is over: the peers stopping then end their connections as planned. */
+  private peersStopping = false;
   private server?: WebSocketServer;
   private readonly pairs = new Set<Pair>();
   /** Connections waiting in their handshake for the host, or for a hold to be lifted. */
@@ -219,7 +224,7 @@ export class RecordingProxy extends ProxyAdmission {
   private bridge(downstream: WebSocket, target: Upstream, client: ClientLabel): void {
     const id = ++this.connections;
     const upstream = new WebSocket(target.url, { headers: { authorization: `Bearer ${target.token}` }, autoPong: false, maxPayload: 64 * 1024 * 1024 });
-    const pair: Pair = { id, client, downstream, upstream, blackholed: false, owed: { client: [], host: [] }, settled: false };
+    const pair: Pair = { id, client, downstream, upstream, blackholed: false, endedByProxy: false, owed: { client: [], host: [] }, settled: false };
     this.pairs.add(pair);
     const held: Uint8Array[] = [];
     const toHost = (bytes: Uint8Array) => (upstream.readyState === WebSocket.OPEN ? upstream.send(bytes) : held.push(bytes));
@@ -260,7 +265,11 @@ export class RecordingProxy extends ProxyAdmission {
       downstream.terminate();
       upstream.terminate();
     };
-    downstream.on('close', teardown);
+    downstream.on('close', (code) => {
+      // 1006: the socket went away without a close frame, as a client's liveness or a crash ends it.
+      if (code === 1006 && !pair.blackholed && !pair.endedByProxy && !pair.settled && !this.peersStopping) this.unplannedEnds.push({ step: this.step, connection: pair.id, client: pair.client });
+      teardown();
+    });
     upstream.on('close', teardown);
     downstream.on('error', teardown);
     upstream.on('error', teardown);
@@ -317,6 +326,7 @@ export class RecordingProxy extends ProxyAdmission {
     for (const pair of this.pairs) {
       if (pair.blackholed || pair.client !== client) continue;
       if (mode === 'close') {
+        pair.endedByProxy = true;
         pair.downstream.terminate();
         pair.upstream.terminate();
       } else {
@@ -325,7 +335,13 @@ export class RecordingProxy extends ProxyAdmission {
     }
   }
 
+  /** The journey is over: what ends from now on, the peers stopping, is planned. */
+  journeyEnded(): void {
+    this.peersStopping = true;
+  }
+
   async close(): Promise<void> {
+    this.peersStopping = true;
     for (const socket of this.handshakes) socket.destroy();
     this.handshakes.clear();
     for (const pair of this.pairs) {

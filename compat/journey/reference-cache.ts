@@ -55,8 +55,8 @@ function referenceFile(cache: ReferenceCache, shape: unknown): string {
 
 /**
  * The cached recording for this journey shape, or `record()`'s, which is kept
- * when it walked every step (a stalled reference is never reused: the next
- * run records it again). Written whole under a temporary name, then renamed,
+ * when it walked every step and no client gave up a link the proxy kept up (a
+ * stalled or disturbed reference is never reused: the next run records it again). Written whole under a temporary name, then renamed,
  * so runs racing on one cache never read half a file.
  */
 export async function cachedReference(cache: ReferenceCache | undefined, shape: unknown, record: () => Promise<PairingRecording>): Promise<PairingRecording> {
@@ -68,7 +68,7 @@ export async function cachedReference(cache: ReferenceCache | undefined, shape: 
     // Absent or unreadable: record it.
   }
   const recording = await record();
-  if (recording.steps.every((s) => s.status !== 'stalled')) {
+  if (recording.steps.every((s) => s.status !== 'stalled') && !recording.unplannedEnds?.length) {
     mkdirSync(dirname(file), { recursive: true });
     const partial = `${file}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(partial, JSON.stringify(recording));

@@ -1,6 +1,6 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
-import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, UngatedSendReport } from '../recording.js';
+import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, UngatedSendReport, UnplannedEnd } from '../recording.js';
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
@@ -112,6 +112,7 @@ export async function runPairing(
   let finalObservation: Observation | undefined;
   let captured: ProxiedFrame[] = [];
   let liveness: LivenessExchange[] = [];
+  let unplannedEnds: UnplannedEnd[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   try {
     const clientArgsFor = (url: string, token: string) => ['--url', url, '--token', token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
@@ -247,6 +248,8 @@ export async function runPairing(
     // The peers never got as far as the journey: nothing was compared, so this is exit 2, never a finding or a pass.
     throw new CompatError('PEER_UNAVAILABLE', `${label}: ${(error as Error).message}`);
   } finally {
+    proxy?.journeyEnded();
+    unplannedEnds = [...(proxy?.unplannedEnds ?? [])];
     const secondStarted = await startedSecond?.catch(() => undefined);
     for (const peer of [clientPeer, secondStarted, hostPeer]) {
       if (peer && steps.some((s) => s.status === 'stalled')) peerErrors.push(...peer.recentLog(10).map((l) => `${peer.label}: ${l}`));
@@ -272,6 +275,7 @@ export async function runPairing(
     input: { typed, reachedTerminal: finalObservation?.host.inputLog ?? '', ...(atMostOnce ? { atMostOnce, segments } : {}) },
     screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
     liveness,
+    ...(unplannedEnds.length ? { unplannedEnds } : {}),
     ...ungatedSendsOf(finalObservation, { client: client.side, host: (restart.hostAs ?? host).side }),
     peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...(finalObservation.second?.errors ?? []), ...finalObservation.host.errors] : [])],
   };

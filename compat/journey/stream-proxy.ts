@@ -1,5 +1,5 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
-import type { LivenessExchange } from '../recording.js';
+import type { LivenessExchange, UnplannedEnd } from '../recording.js';
 import { ProxyAdmission, type Upstream } from './proxy-admission.js';
 import { type ClientLabel, type DropMode, type FrameDirection, peekHeader, type ProxiedFrame } from './recording-proxy.js';
 
@@ -49,12 +49,16 @@ export class StreamRecordingProxy extends ProxyAdmission {
   readonly frames: ProxiedFrame[] = [];
   /** No pings on a byte stream. */
   readonly liveness: LivenessExchange[] = [];
+  /** A byte stream has no liveness to give up on a link, so every end is the journey's or the proxy's. */
+  readonly unplannedEnds: UnplannedEnd[] = [];
   /** A byte stream carries no token; the client peer's --token is required and ignored for tcp://. */
   readonly token = 'none';
   step = 'setup';
   private server?: Server;
   private readonly pairs = new Set<StreamPair>();
   private readonly waiting = new Set<Socket>();
+  journeyEnded(): void {}
+
   async listen(): Promise<string> {
     const server = createServer((downstream) => {
       // Read nothing until the host is known and the connection is let through.

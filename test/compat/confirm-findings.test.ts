@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { confirmFindings, walkAndConfirm } from '../../compat/confirm-findings.js';
+import { settleByMajority, walkAndConfirm } from '../../compat/confirm-findings.js';
 import type { Finding } from '../../compat/rules/finding.js';
 
 const finding = (ruleId: string, over: Partial<Finding> = {}): Finding => ({
@@ -13,7 +13,8 @@ const finding = (ruleId: string, over: Partial<Finding> = {}): Finding => ({
   ...over,
 });
 
-describe('confirmFindings', () => {
+describe('settleByMajority', () => {
+  const confirmFindings = (first: Finding[], again: Finding[]) => settleByMajority([first, again]);
   it('keeps what both walks found, whatever its evidence values', () => {
     const { confirmed, notReproduced } = confirmFindings([finding('FRAME_SEQUENCE_CHANGED')], [finding('FRAME_SEQUENCE_CHANGED', { evidence: { before: 1, after: 3 } })]);
     expect(confirmed.map((f) => f.ruleId)).toEqual(['FRAME_SEQUENCE_CHANGED']);
@@ -34,19 +35,54 @@ describe('confirmFindings', () => {
   });
 });
 
+describe('settleByMajority over three walks', () => {
+  it('confirms what two of three walks found and keeps every stream the earliest of them found it on', () => {
+    const ack = (stream: string) => finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes', step: undefined, evidence: { stream } });
+    const { confirmed, notReproduced } = settleByMajority([[finding('JOURNEY_STALLED')], [ack('#1'), ack('#2')], [ack('#1')]]);
+    expect(confirmed.map((f) => f.evidence)).toEqual([{ stream: '#1' }, { stream: '#2' }]);
+    expect(notReproduced.map((f) => f.ruleId)).toEqual(['JOURNEY_STALLED']);
+  });
+});
+
 describe('walkAndConfirm', () => {
   it('walks once when the first walk finds nothing', async () => {
     let again = 0;
     const result = await walkAndConfirm({ first: async () => 'clean', again: async () => (again++, 'clean') }, () => [], () => undefined);
     expect(again).toBe(0);
-    expect(result).toEqual({ first: 'clean', confirmed: [], notReproduced: [] });
+    expect(result).toEqual({ first: 'clean', confirmed: [], notReproduced: [], disturbed: [] });
   });
 
-  it('fails only on what the confirming walk finds again: a divergence of one walk is reported, not failing', async () => {
+  it('walks again when the first walk found nothing but was disturbed, and trusts the calm walk that finds the break (a masked walk is no green)', async () => {
+    const judged: Record<string, Finding[]> = { masked: [], calm: [finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes' })] };
+    const walks = ['masked', 'calm', 'calm'];
+    const reasons: string[] = [];
+    const result = await walkAndConfirm({ first: async () => walks.shift()!, again: async () => walks.shift()! }, (r) => judged[r]!, (_found, why) => reasons.push(why), (r) => (r === 'masked' ? ['old client gave up connection 2'] : []));
+    expect(walks).toEqual([]);
+    expect(reasons).toEqual(['as the first walk was disturbed', 'a third time, as the two walks differ']);
+    expect(result.confirmed.map((f) => f.subject)).toEqual(['Ack.bytes']);
+    expect(result.disturbed).toEqual(['walk 1: old client gave up connection 2']);
+  });
+
+  it('settles a finding the first walk masked by a third walk: two of three is a break', async () => {
+    const judged: Record<string, Finding[]> = { masked: [finding('FRAME_SEQUENCE_CHANGED')], calm: [finding('FRAME_SEQUENCE_CHANGED'), finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes' })] };
+    const walks = ['masked', 'calm', 'calm'];
+    const result = await walkAndConfirm({ first: async () => walks.shift()!, again: async () => walks.shift()! }, (r) => judged[r]!, () => undefined);
+    expect(result.confirmed.map((f) => f.ruleId).sort()).toEqual(['FIELD_VALUE_CHANGED', 'FRAME_SEQUENCE_CHANGED']);
+    expect(result.notReproduced).toEqual([]);
+  });
+
+  it('stops at two walks that agree', async () => {
+    let walked = 0;
+    const result = await walkAndConfirm({ first: async () => ++walked, again: async () => ++walked }, () => [finding('X')], () => undefined);
+    expect(walked).toBe(2);
+    expect(result.confirmed).toHaveLength(1);
+  });
+
+  it('fails only on what most walks find: a divergence of one walk is reported, not failing', async () => {
     const judged: Record<string, Finding[]> = { disturbed: [finding('FRAME_SEQUENCE_CHANGED'), finding('FIELD_STOPPED_PUBLISHING', { subject: 'Metadata.cols' })], calm: [finding('FIELD_STOPPED_PUBLISHING', { subject: 'Metadata.cols' })] };
     const confirming: number[] = [];
     const result = await walkAndConfirm({ first: async () => 'disturbed', again: async () => 'calm' }, (r) => judged[r]!, (found) => confirming.push(found.length));
-    expect(confirming).toEqual([2]);
+    expect(confirming).toEqual([2, 3]);
     expect(result.first).toBe('disturbed');
     expect(result.confirmed.map((f) => f.ruleId)).toEqual(['FIELD_STOPPED_PUBLISHING']);
     expect(result.notReproduced.map((f) => f.ruleId)).toEqual(['FRAME_SEQUENCE_CHANGED']);

@@ -9,13 +9,19 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function upstream(): Promise<{ url: string; received: Uint8Array[] }> {
+async function upstream(): Promise<{ url: string; received: Uint8Array[]; opened: () => number; ended: () => number }> {
   const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const received: Uint8Array[] = [];
-  server.on('connection', (ws) => ws.on('message', (data) => received.push(new Uint8Array(data as Buffer))));
+  let ended = 0;
+  let opened = 0;
+  server.on('connection', (ws) => {
+    opened++;
+    ws.on('message', (data) => received.push(new Uint8Array(data as Buffer)));
+    ws.on('close', () => ended++);
+  });
   cleanup.push(() => new Promise<void>((resolve) => (server.clients.forEach((c) => c.terminate()), server.close(() => resolve()))));
-  return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, received };
+  return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, received, opened: () => opened, ended: () => ended };
 }
 
 describe('the recording proxy', () => {
@@ -73,6 +79,42 @@ describe('the recording proxy', () => {
     await waitFor(() => toClient.length === 3, { what: 'the held frames, then the next, at the client' });
     expect(toClient).toEqual([[1], [2], [3]]);
     expect(proxy.frames.filter((f) => f.direction === 'hostToClient').map((f) => [f.step, [...f.bytes]])).toEqual([['ignoredOutput', [1]], ['ignoredOutput', [2]], ['ignoredOutput', [3]]]);
+  });
+
+  it('records a connection the client gave up on its own (no close frame, the proxy forwarding), and no drop of its own nor the journey\'s end', async () => {
+    const host = await upstream();
+    const proxy = new RecordingProxy();
+    const url = await proxy.listen();
+    cleanup.push(() => proxy.close());
+    proxy.connectTo({ url: host.url, token: 'unused-by-this-upstream' });
+    let bridged = 0;
+    const connect = async () => {
+      const client = new WebSocket(url, { headers: { authorization: `Bearer ${proxy.token}` } });
+      cleanup.push(() => client.terminate());
+      await new Promise<void>((resolve) => client.once('open', () => resolve()));
+      const nth = ++bridged;
+      await waitFor(() => host.opened() === nth, { what: 'the connection bridged to the host' });
+      return client;
+    };
+    proxy.step = 'burst';
+    // As a client's liveness ends a link: terminate, no close frame.
+    (await connect()).terminate();
+    await waitFor(() => proxy.unplannedEnds.length === 1, { what: 'the give-up recorded' });
+    expect(proxy.unplannedEnds).toEqual([{ step: 'burst', connection: 1, client: 'primary' }]);
+    proxy.step = 'drop';
+    const dropped = await connect();
+    const droppedClosed = new Promise<void>((resolve) => dropped.once('close', () => resolve()));
+    proxy.drop('close');
+    await droppedClosed; await waitFor(() => host.ended() === 2, { what: 'x' }); console.log('ENDS', JSON.stringify(proxy.unplannedEnds));
+    proxy.step = 'end';
+    const last = await connect();
+    proxy.journeyEnded();
+    const lastClosed = new Promise<void>((resolve) => last.once('close', () => resolve()));
+    last.terminate();
+    await lastClosed;
+    // The proxy ends the host's side of a connection once it has seen the client's side end.
+    await waitFor(() => host.ended() === 3, { what: 'all three connections torn down at the host' });
+    expect(proxy.unplannedEnds).toHaveLength(1);
   });
 
   it('refuses a client without the proxy token', async () => {

@@ -36,6 +36,14 @@ describe('the old × old reference cache', () => {
     expect((await cachedReference(cache, {}, record)).peerErrors).toEqual(['run 2']);
   });
 
+  it('never keeps a reference in which a client gave up a link the proxy kept up: the next run records it again', async () => {
+    const cache = cacheFor('d'.repeat(40));
+    let recorded = 0;
+    const record = async () => ({ ...recording('ok', `run ${++recorded}`), unplannedEnds: [{ step: 'burst', connection: 1, client: 'primary' as const }] });
+    await cachedReference(cache, {}, record);
+    expect((await cachedReference(cache, {}, record)).peerErrors).toEqual(['run 2']);
+  });
+
   it('records every time without a cache', async () => {
     let recorded = 0;
     await cachedReference(undefined, {}, async () => recording('ok', `${++recorded}`));
