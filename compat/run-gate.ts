@@ -222,19 +222,22 @@ async function exploreAgainst(
   let firstWalk: ExploreJourney[] = [];
   const walk = (options: ExploreOptions, lanes: number, cache: ReferenceCache) => runExplore({ old, new: current }, options, { onProgress: (msg) => step.update(msg), journey: { concurrentPairings: lanes }, references: cache });
   try {
-    const { first: journeys, confirmed, notReproduced } = await walkAndConfirm(
+    const { first: journeys, confirmed, notReproduced, disturbed } = await walkAndConfirm(
       {
         first: async () => (firstWalk = await walkWithRetry((lanes) => walk(explore, lanes, references), step, DEFAULT_JOURNEY_OPTIONS.concurrentPairings)),
         again: async (found) => {
           const replayed: ExploreJourney[] = [];
           // The schedule as walked (drawn, or given by --replay), not redrawn from its seed.
           const scheduleOfSeed = (seed: number) => firstWalk.find((j) => j.schedule.seed === seed)!.schedule;
-          for (const seed of new Set(found.map((f) => f.explore!.seed))) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed, schedules: [scheduleOfSeed(seed)] }, lanes, { ...references, refresh: true }), step, 1)));
+          // Seeds that found something, and seeds whose first walk was disturbed: a disturbed walk's silence is no verdict.
+          const disturbedSeeds = firstWalk.filter((j) => disturbancesOf(Object.values(j.recordings)).length).map((j) => j.schedule.seed);
+          for (const seed of new Set([...found.map((f) => f.explore!.seed), ...disturbedSeeds])) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed, schedules: [scheduleOfSeed(seed)] }, lanes, { ...references, refresh: true }), step, 1)));
           return replayed;
         },
       },
       judge,
-      (found) => step.update(`${found.length} finding(s) in seed(s) ${[...new Set(found.map((f) => f.explore!.seed))].join(', ')}; replaying them one pairing at a time to confirm`),
+      (found, why) => step.update(`${found.length} finding(s) in seed(s) ${[...new Set(found.map((f) => f.explore!.seed))].join(', ')}; replaying seeds one pairing at a time, ${why}`),
+      (walked) => walked.flatMap((j) => disturbancesOf(Object.values(j.recordings)).map((d) => `seed ${j.schedule.seed}: ${d}`)),
     );
     if (capabilityOff && !journeys.length) {
       gathered.notes.push(`${label}: the journeys with one capability off were not walked: a build's client peer cannot switch a capability off (it advertises its defaults)`);
@@ -243,6 +246,7 @@ async function exploreAgainst(
     }
     if (!capabilityOff) gathered.schedules.push(...journeys.map((j) => `${describeSchedule(j.schedule)}${undrivableMovesNote(j)}`));
     gathered.notReproduced.push(...notReproduced);
+    gathered.notes.push(...disturbed.map((d) => `${label}: ${capabilityOff ? 'journeys with one capability off' : 'explore'} ${d}; no walk's verdict stood alone`));
     // A replayed schedule is already the shrunk one: it is not shrunk again, nor its file rewritten.
     const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays'), fileStem: (sch) => (capabilityOff ? sch.moves[0]!.replace(':', '-') : `seed-${sch.seed}`) });
     if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} ${capabilityOff ? 'journey(s)' : 'seed(s)'}`);
