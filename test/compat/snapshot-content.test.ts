@@ -49,4 +49,12 @@ describe('SNAPSHOT_CONTENT_CHANGED', () => {
     const reset = await renderedScreen('$ \x1b[1;7mbold\x1b[0m\x1b[?1049h\x1b[0m\x1b[Halt', 20, 5);
     expect(leaked).not.toBe(reset);
   });
+
+  it('digests a screen cell by cell: the same screen alike, a pen moved one cell over or a cell in scrollback told apart', async () => {
+    const lines = (bold: number) => Array.from({ length: 12 }, (_, i) => (i === bold ? `\x1b[1mline ${i}\x1b[0m` : `line ${i}`)).join('\r\n');
+    expect(await renderedScreen('\x1b[1ma\x1b[0mb', 10, 3)).toBe(await renderedScreen('\x1b[1ma\x1b[0mb', 10, 3));
+    expect(await renderedScreen('\x1b[1ma\x1b[0mb', 10, 3)).not.toBe(await renderedScreen('a\x1b[1mb\x1b[0m', 10, 3));
+    // Row 1 of 12 lines on a 3-row terminal has scrolled out of view.
+    expect(await renderedScreen(lines(1), 10, 3)).not.toBe(await renderedScreen(lines(-1), 10, 3));
+  });
 });
