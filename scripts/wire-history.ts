@@ -60,7 +60,20 @@ export function checkWireHistory(history: WireHistory, table: readonly TableOpco
 }
 
 /** Table opcodes not yet in the history: new, unreleased numbers (recorded when they ship). */
-export function unrecordedOpcodes(history: WireHistory, table: readonly TableOpcode[]): TableOpcode[] {
+export function unrecordedOpcodes<T extends TableOpcode>(history: WireHistory, table: readonly T[]): T[] {
   const recorded = new Set(history.opcodes.map((op) => op.code));
   return table.filter((op) => !recorded.has(op.code));
+}
+
+/**
+ * The history as `npm run regen` leaves it: every table opcode not yet
+ * recorded is appended (code, name, since), and one the table retired is
+ * marked retired. A recorded number or name is never rewritten: a table that
+ * moved or renamed one is checkWireHistory's finding, which regen must not hide.
+ */
+export function recordNewOpcodes(history: WireHistory, table: ReadonlyArray<TableOpcode & { readonly since: number }>): WireHistory {
+  const retiredInTable = new Set(table.filter((op) => op.retired).map((op) => op.code));
+  const recorded = history.opcodes.map((op) => (retiredInTable.has(op.code) && !op.retired ? { ...op, retired: true } : op));
+  const added = unrecordedOpcodes(history, table).map((op) => ({ code: op.code, name: op.name, since: op.since, ...(op.retired ? { retired: true } : {}) }));
+  return { ...history, opcodes: [...recorded, ...added].sort((a, b) => a.code - b.code) };
 }

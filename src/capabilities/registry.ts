@@ -3,6 +3,15 @@
  * came in, and what it gates. The opcode table names its gating capability from
  * this list, so one place says what needs negotiating.
  */
+export interface CapabilitySpec {
+  readonly since: number;
+  readonly gatesOpcodes: readonly string[];
+  readonly gatesFields: readonly string[];
+  readonly purpose: string;
+  /** false while the feature is unfinished: registered (opcodes may name it) but not advertised by this build's host or client. */
+  readonly advertised?: false;
+}
+
 export const CAPABILITIES = {
   ackOutput: {
     since: 1,
@@ -34,7 +43,7 @@ export const CAPABILITIES = {
     gatesFields: ['SnapshotStart.cause'] as readonly string[],
     purpose: "SnapshotStart says why it was sent in cause (subscribe, request, resume, overflow) where source said 'recovery' for both a resumed pane and lost output; a peer without it gets source (projection SnapshotStart.cause-as-source)",
   },
-} as const;
+} as const satisfies Record<string, CapabilitySpec>;
 
 export type CapabilityName = keyof typeof CAPABILITIES;
 
