@@ -1,6 +1,11 @@
 /** Options for {@link waitFor}. */
 export interface WaitForOptions {
-  /** Give up after this many milliseconds; default 5000. */
+  /**
+   * Give up after this many milliseconds; default 30000. A hang guard, not a
+   * speed check: the suite runs beside the gate's self-test with every core
+   * busy, where a bash in a PTY took over 5 s to answer (real-host.test.ts,
+   * red in a fresh-clone CI run at load 9).
+   */
   timeoutMs?: number;
   /** What is being waited for, named in the timeout error. */
   what: string;
@@ -16,7 +21,7 @@ export async function waitFor(
   predicate: () => boolean | Promise<boolean>,
   opts: WaitForOptions,
 ): Promise<void> {
-  const timeoutMs = opts.timeoutMs ?? 5000;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     if (await predicate()) return;
