@@ -43,16 +43,17 @@ export interface Walks<R> {
 export async function walkAndConfirm<R>(walks: Walks<R>, judge: (recordings: R) => Finding[], onConfirming: (found: readonly Finding[], why: string) => void, disturbances: (recordings: R) => string[] = () => []): Promise<ConfirmedWalk<R>> {
   const first = await walks.first();
   const found = [judge(first)];
-  const disturbed = disturbances(first).map((d) => `walk 1: ${d}`);
-  if (!found[0]!.length && !disturbed.length) return { first, confirmed: [], notReproduced: [], disturbed };
+  const disturbedIn = [disturbances(first)];
+  if (!found[0]!.length && !disturbedIn[0]!.length) return { first, confirmed: [], notReproduced: [], disturbed: [] };
   for (let walk = 2; walk <= 3; walk++) {
     onConfirming(found.flat(), walk === 2 ? (found[0]!.length ? 'to confirm them' : 'as the first walk was disturbed') : 'a third time, as the two walks differ');
     const again = await walks.again(found.flat());
-    disturbed.push(...disturbances(again).map((d) => `walk ${walk}: ${d}`));
+    disturbedIn.push(disturbances(again));
     found.push(judge(again));
     if (walk === 2 && sameKeys(found[0]!, found[1]!)) break;
   }
-  return { first, ...settleByMajority(found), disturbed };
+  const disturbed = disturbedIn.flatMap((lines, walk) => lines.map((d) => `walk ${walk + 1}: ${d}`));
+  return { first, ...settleByMajority(found, disturbedIn.map((lines) => lines.length > 0)), disturbed };
 }
 
 function sameKeys(a: readonly Finding[], b: readonly Finding[]): boolean {
@@ -63,19 +64,22 @@ function sameKeys(a: readonly Finding[], b: readonly Finding[]): boolean {
 /**
  * A finding is confirmed when more than half the walks found it (both of two,
  * two of three); the rest are not reproduced. Each is reported as the
- * earliest walk that found it saw it, and a walk may find one break on
- * several streams, so a key carries all of that walk's findings.
+ * earliest undisturbed walk that found it saw it (the earliest walk when all
+ * were disturbed): a walk may find one break on several streams, so a key
+ * carries all of that walk's findings, and a disturbed walk names its streams
+ * by connections a calm one does not have.
  */
-export function settleByMajority(walks: ReadonlyArray<readonly Finding[]>): Confirmation {
-  const walksOf = new Map<string, Set<number>>();
-  walks.forEach((findings, walk) => findings.forEach((f) => (walksOf.get(findingKey(f)) ?? walksOf.set(findingKey(f), new Set()).get(findingKey(f))!).add(walk)));
+export function settleByMajority(walks: ReadonlyArray<readonly Finding[]>, disturbed: readonly boolean[] = []): Confirmation {
+  const walksOf = new Map<string, number[]>();
+  walks.forEach((findings, walk) => findings.forEach((f) => (walksOf.get(findingKey(f)) ?? walksOf.set(findingKey(f), []).get(findingKey(f))!).push(walk)));
+  const reportingWalk = (seen: number[]) => seen.find((walk) => !disturbed[walk]) ?? seen[0]!;
   const confirmed: Finding[] = [];
   const notReproduced: Finding[] = [];
   walks.forEach((findings, walk) => {
     for (const f of findings) {
-      const seen = walksOf.get(findingKey(f))!;
-      if (walk !== Math.min(...seen)) continue;
-      (seen.size * 2 > walks.length ? confirmed : notReproduced).push(f);
+      const seen = [...new Set(walksOf.get(findingKey(f))!)];
+      if (walk !== reportingWalk(seen)) continue;
+      (seen.length * 2 > walks.length ? confirmed : notReproduced).push(f);
     }
   });
   return { confirmed, notReproduced };

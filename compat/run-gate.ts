@@ -236,7 +236,7 @@ async function exploreAgainst(
         },
       },
       judge,
-      (found, why) => step.update(`${found.length} finding(s) in seed(s) ${[...new Set(found.map((f) => f.explore!.seed))].join(', ')}; replaying seeds one pairing at a time, ${why}`),
+      (found, why) => step.update(`${found.length ? `${found.length} finding(s) in seed(s) ${[...new Set(found.map((f) => f.explore!.seed))].join(', ')}` : 'no finding'}; replaying seeds one pairing at a time, ${why}`),
       (walked) => walked.flatMap((j) => disturbancesOf(Object.values(j.recordings)).map((d) => `seed ${j.schedule.seed}: ${d}`)),
     );
     if (capabilityOff && !journeys.length) {

@@ -36,6 +36,12 @@ describe('settleByMajority', () => {
 });
 
 describe('settleByMajority over three walks', () => {
+  it('reports a confirmed break as the earliest undisturbed walk saw it: a disturbed walk names streams by connections a calm one lacks', () => {
+    const ack = (stream: string) => finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes', step: undefined, evidence: { stream } });
+    const { confirmed } = settleByMajority([[ack('#1 on connection 3')], [ack('#1 on connection 1'), ack('#1 on connection 2')]], [true, false]);
+    expect(confirmed.map((f) => f.evidence)).toEqual([{ stream: '#1 on connection 1' }, { stream: '#1 on connection 2' }]);
+  });
+
   it('confirms what two of three walks found and keeps every stream the earliest of them found it on', () => {
     const ack = (stream: string) => finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes', step: undefined, evidence: { stream } });
     const { confirmed, notReproduced } = settleByMajority([[finding('JOURNEY_STALLED')], [ack('#1'), ack('#2')], [ack('#1')]]);

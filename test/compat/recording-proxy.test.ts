@@ -105,7 +105,7 @@ describe('the recording proxy', () => {
     const dropped = await connect();
     const droppedClosed = new Promise<void>((resolve) => dropped.once('close', () => resolve()));
     proxy.drop('close');
-    await droppedClosed; await waitFor(() => host.ended() === 2, { what: 'x' }); console.log('ENDS', JSON.stringify(proxy.unplannedEnds));
+    await droppedClosed;
     proxy.step = 'end';
     const last = await connect();
     proxy.journeyEnded();
