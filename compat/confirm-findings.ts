@@ -63,7 +63,8 @@ function sameKeys(a: readonly Finding[], b: readonly Finding[]): boolean {
 
 /**
  * A finding is confirmed when more than half the walks found it (both of two,
- * two of three); the rest are not reproduced. Each is reported as the
+ * two of three), unless every walk that found it was disturbed and a calm one
+ * did not; the rest are not reproduced. Each is reported as the
  * earliest undisturbed walk that found it saw it (the earliest walk when all
  * were disturbed): a walk may find one break on several streams, so a key
  * carries all of that walk's findings, and a disturbed walk names its streams
@@ -79,7 +80,9 @@ export function settleByMajority(walks: ReadonlyArray<readonly Finding[]>, distu
     for (const f of findings) {
       const seen = [...new Set(walksOf.get(findingKey(f))!)];
       if (walk !== reportingWalk(seen)) continue;
-      (seen.length * 2 > walks.length ? confirmed : notReproduced).push(f);
+      // A calm walk that missed it outweighs walks that found it only while a client gave up its link (the extra reconnect is the finding).
+      const onlyWhereDisturbed = seen.every((w) => disturbed[w]) && walks.some((_, w) => !disturbed[w] && !seen.includes(w));
+      (seen.length * 2 > walks.length && !onlyWhereDisturbed ? confirmed : notReproduced).push(f);
     }
   });
   return { confirmed, notReproduced };

@@ -36,6 +36,13 @@ describe('settleByMajority', () => {
 });
 
 describe('settleByMajority over three walks', () => {
+  it('lets a calm walk that missed a finding outweigh two disturbed walks that found it, and confirms one every walk found however disturbed', () => {
+    const reconnect = finding('FRAME_SEQUENCE_CHANGED', { step: 'burst' });
+    expect(settleByMajority([[reconnect], [], [reconnect]], [true, false, true])).toEqual({ confirmed: [], notReproduced: [reconnect] });
+    // A break that makes the client give up its link (a host whose pong the client cannot accept) disturbs every walk.
+    expect(settleByMajority([[reconnect], [reconnect]], [true, true]).confirmed).toEqual([reconnect]);
+    expect(settleByMajority([[reconnect], [], [reconnect]], [false, true, true]).confirmed).toEqual([reconnect]);
+  });
   it('reports a confirmed break as the earliest undisturbed walk saw it: a disturbed walk names streams by connections a calm one lacks', () => {
     const ack = (stream: string) => finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes', step: undefined, evidence: { stream } });
     const { confirmed } = settleByMajority([[ack('#1 on connection 3')], [ack('#1 on connection 1'), ack('#1 on connection 2')]], [true, false]);
