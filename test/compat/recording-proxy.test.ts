@@ -24,13 +24,19 @@ async function upstream(): Promise<{ url: string; received: Uint8Array[]; opened
   return { url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, received, opened: () => opened, ended: () => ended };
 }
 
+/** A listening proxy in front of `hostUrl`, closed after the test. */
+async function proxyTo(hostUrl: string): Promise<{ proxy: RecordingProxy; url: string }> {
+  const proxy = new RecordingProxy();
+  const url = await proxy.listen();
+  cleanup.push(() => proxy.close());
+  proxy.connectTo({ url: hostUrl, token: 'unused-by-this-upstream' });
+  return { proxy, url };
+}
+
 describe('the recording proxy', () => {
   it('holds a connection made while holding in its handshake until released, then records it under the step current then', async () => {
     const host = await upstream();
-    const proxy = new RecordingProxy();
-    const url = await proxy.listen();
-    cleanup.push(() => proxy.close());
-    proxy.connectTo({ url: host.url, token: 'unused-by-this-upstream' });
+    const { proxy, url } = await proxyTo(host.url);
     proxy.step = 'drop';
     proxy.holdNewConnections = true;
     const client = new WebSocket(url, { headers: { authorization: `Bearer ${proxy.token}` } });
@@ -83,10 +89,7 @@ describe('the recording proxy', () => {
 
   it('records a connection the client gave up on its own (no close frame, the proxy forwarding), and no drop of its own nor the journey\'s end', async () => {
     const host = await upstream();
-    const proxy = new RecordingProxy();
-    const url = await proxy.listen();
-    cleanup.push(() => proxy.close());
-    proxy.connectTo({ url: host.url, token: 'unused-by-this-upstream' });
+    const { proxy, url } = await proxyTo(host.url);
     let bridged = 0;
     const connect = async () => {
       const client = new WebSocket(url, { headers: { authorization: `Bearer ${proxy.token}` } });
