@@ -1,4 +1,5 @@
 import type { BuildInfo } from '../build-info.js';
+import { pairingPlanner, sameCode } from '../journey/same-code.js';
 import { journeyShape, referenceOf, runDecision, runFourPairings, withPairingBuilds } from '../journey/run.js';
 import type { ReferenceCache } from '../journey/reference-cache.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, runPairing } from '../journey/run-pairing.js';
@@ -34,6 +35,7 @@ export async function runExplore(
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
     const journeys: ExploreJourney[] = [];
+    const same = sameCode(old.build.dir, current.build.dir);
     const schedules = explore.schedules ?? Array.from({ length: explore.count }, (_, i) => drawSchedule((explore.seed + i) >>> 0));
     for (const [i, schedule] of schedules.entries()) {
       // A capability is switched off only where both builds' client peers can be told to (older ones advertise their defaults).
@@ -44,7 +46,7 @@ export async function runExplore(
       const unswitched = schedule.capabilityOff && !switchable ? ` (${WITHOUT_MOVE}${schedule.capabilityOff} not walked: a build's client peer cannot switch a capability off)` : '';
       opts.onProgress(`explore ${i + 1}/${schedules.length}: ${describeSchedule(schedule)}${unswitched}`);
       const reference = referenceOf(opts, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), capabilityOff: plan.clientCapabilityOff ?? null, ...journeyShape(plan, decision, options) });
-      const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows), [], reference);
+      const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows), [], reference, pairingPlanner(same));
       journeys.push({ schedule, recordings });
     }
     return journeys;

@@ -7,6 +7,7 @@ import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type Pa
 import { restartOutcomeRules, streamOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
+import { DIFFERENT_CODE, type PairingPlanner, type PlannedPairing, pairingPlanner, type SameCode, sameCode, walkPlanned } from './same-code.js';
 
 export interface RestartRecordings {
   readonly oldClientNewHost: PairingRecording;
@@ -35,6 +36,8 @@ export interface JourneyRecordings {
   skippedSteps: ReadonlyMap<StepName, string>;
   /** The same skips, per build whose peers cannot drive them. */
   undrivable: readonly UndrivableSteps[];
+  /** Said when a role's code is the release's and the pairings that differ only in it were walked once (same-code.ts). */
+  sameCode?: string;
 }
 
 async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<PeerProcess> {
@@ -90,17 +93,23 @@ export async function runJourneyPairings(
       opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${buildName('client', client)} × ${buildName('host', host)}`);
       return runPairing(client, host, options, plan, decisions.get(plan), stallWindows);
     };
+    const same = sameCode(old.build.dir, current.build.dir);
+    const sameNote = sameCodeNote(same);
+    if (sameNote) opts.onProgress(`journey: ${sameNote}`);
+    const plan = pairingPlanner(same);
     // The PTY pass has no same-version references, so its steps keep the whole step deadline.
-    const ptyRun = run(PTY_PLAN);
+    const ptyRun = (client: PairingBuild, host: PairingBuild) => plan('pty', client, host, () => run(PTY_PLAN)(client, host));
     const reference = referenceOf(opts, { plan: 'script', ...journeyShape(SCRIPT_PLAN, decisions.get(SCRIPT_PLAN)!, options) });
-    const restartRun = (client: PairingBuild, host: PairingBuild, next: PairingBuild) => () => {
-      opts.onProgress(`journey (host restart): ${buildName('client', client)} × ${buildName('host', host)} restarting as ${buildName('host', next)}`);
-      return runPairing(client, host, options, RESTART_PLAN, decisions.get(RESTART_PLAN), undefined, { hostAs: next });
-    };
-    const streamRun = (client: PairingBuild, host: PairingBuild) => () => {
-      opts.onProgress(`journey (byte stream): ${buildName('client', client)} × ${buildName('host', host)}`);
-      return runPairing(client, host, options, STREAM_PLAN, decisions.get(STREAM_PLAN));
-    };
+    const restartRun = (client: PairingBuild, host: PairingBuild, next: PairingBuild) =>
+      plan('restart', client, host, () => {
+        opts.onProgress(`journey (host restart): ${buildName('client', client)} × ${buildName('host', host)} restarting as ${buildName('host', next)}`);
+        return runPairing(client, host, options, RESTART_PLAN, decisions.get(RESTART_PLAN), undefined, { hostAs: next });
+      }, next);
+    const streamRun = (client: PairingBuild, host: PairingBuild) =>
+      plan('stream', client, host, () => {
+        opts.onProgress(`journey (byte stream): ${buildName('client', client)} × ${buildName('host', host)}`);
+        return runPairing(client, host, options, STREAM_PLAN, decisions.get(STREAM_PLAN));
+      });
     const walksStream = speaksStream(old) && speaksStream(current);
     const { recordings, alongside } = await runFourPairings(
       old,
@@ -108,19 +117,20 @@ export async function runJourneyPairings(
       options,
       run(SCRIPT_PLAN),
       [
-        () => ptyRun(old, current),
-        () => ptyRun(current, old),
+        ptyRun(old, current),
+        ptyRun(current, old),
         restartRun(old, old, current),
         restartRun(current, current, old),
         restartRun(current, current, current),
         ...(walksStream ? [streamRun(old, current), streamRun(current, old), streamRun(current, current)] : []),
       ],
       reference,
+      plan,
     );
     const [ptyOldClient, ptyNewClient, upgraded, rolledBack, restarted, ...streamed] = alongside;
     const restart: RestartRecordings = { oldClientNewHost: upgraded!, newClientOldHost: rolledBack!, newNew: restarted! };
-    const oldOwn = restartOutcomeRules({ oldClientNewHost: restart.oldClientNewHost }).length ? await restartRun(old, old, old)() : undefined;
-    const stream = walksStream ? await withOldOwn({ oldClientNewHost: streamed[0]!, newClientOldHost: streamed[1]!, newNew: streamed[2]! }, streamOutcomeRules, streamRun(old, old)) : undefined;
+    const oldOwn = restartOutcomeRules({ oldClientNewHost: restart.oldClientNewHost }).length ? await walkPlanned(restartRun(old, old, old)) : undefined;
+    const stream = walksStream ? await withOldOwn({ oldClientNewHost: streamed[0]!, newClientOldHost: streamed[1]!, newNew: streamed[2]! }, streamOutcomeRules, () => walkPlanned(streamRun(old, old))) : undefined;
     return {
       ...recordings,
       pty: { oldClientNewHost: ptyOldClient!, newClientOldHost: ptyNewClient! },
@@ -128,8 +138,17 @@ export async function runJourneyPairings(
       ...(stream ? { stream } : {}),
       skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped,
       undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }),
+      ...(sameNote ? { sameCode: sameNote } : {}),
     };
   });
+}
+
+/** What the run says when a role's code is the release's, so some pairings are walked once for two. */
+export function sameCodeNote(same: SameCode): string | undefined {
+  if (same.client && same.host) return "the peers of the working tree run the release's code in both roles: every pairing is old × old, walked once";
+  if (same.client) return "the working tree's client runs the release's code (its peer's compiled imports are identical): new client × old host is old × old and new × new is old client × new host, each walked once";
+  if (same.host) return "the working tree's host runs the release's code (its peer's compiled imports are identical): old client × new host is old × old and new × new is new client × old host, each walked once";
+  return undefined;
 }
 
 /** Whether a build's peers speak the byte stream (its codec peer says so; builds before it speak WebSocket only). */
@@ -159,25 +178,24 @@ export async function runFourPairings(
   current: PairingBuild,
   options: JourneyOptions,
   run: RunOne,
-  alongside: ReadonlyArray<() => Promise<PairingRecording>> = [],
+  alongside: readonly PlannedPairing[] = [],
   reference: (record: () => Promise<PairingRecording>) => Promise<PairingRecording> = (record) => record(),
+  plan: PairingPlanner = pairingPlanner(DIFFERENT_CODE),
 ): Promise<{ recordings: JourneyRecordingSet; alongside: PairingRecording[] }> {
   let windows: StallWindows | undefined;
-  const oldOld = async () => {
+  const oldOld = plan('script', old, old, async () => {
     const recording = await reference(() => run(old, old));
     windows = stallWindowsFrom([recording], options.stepDeadlineMs);
     return recording;
-  };
-  const withWindows = (client: PairingBuild, host: PairingBuild) => () => run(client, host, windows);
+  });
+  const withWindows = (client: PairingBuild, host: PairingBuild) => plan('script', client, host, () => run(client, host, windows));
   const [besideOldOld, ...later] = alongside;
-  const results = await inLanes(options.concurrentPairings, [
-    oldOld,
-    ...(besideOldOld ? [besideOldOld] : []),
-    withWindows(current, current),
-    withWindows(old, current),
-    withWindows(current, old),
-    ...later,
-  ]);
+  const planned = [oldOld, ...(besideOldOld ? [besideOldOld] : []), withWindows(current, current), withWindows(old, current), withWindows(current, old), ...later];
+  await inLanes(
+    options.concurrentPairings,
+    planned.flatMap((p) => (p.walk ? [p.walk] : [])),
+  );
+  const results = await Promise.all(planned.map((p) => p.recording()));
   const [oldOldDone, ...afterOldOld] = results;
   const ptyFirst = besideOldOld ? afterOldOld.splice(0, 1) : [];
   const [newNew, oldClientNewHost, newClientOldHost, ...laterDone] = afterOldOld;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PairingRecording } from '../../compat/recording.js';
 import { inLanes, runFourPairings } from '../../compat/journey/run.js';
+import { DIFFERENT_CODE, type PlannedPairing, pairingPlanner } from '../../compat/journey/same-code.js';
 import { DEFAULT_JOURNEY_OPTIONS, type PairingBuild } from '../../compat/journey/run-pairing.js';
 import type { StallWindows } from '../../compat/journey/stall-window.js';
 
@@ -50,9 +51,15 @@ describe('the four pairings around old × old', () => {
     alongside: r.alongside.map((a) => a.peerErrors[0]),
   });
   const options = { ...DEFAULT_JOURNEY_OPTIONS, concurrentPairings: 2 };
+  /** A pairing planned on its own: it walks whatever the others run. */
+  const alone = (walk: () => Promise<PairingRecording>): PlannedPairing => {
+    const done = walk.bind(null);
+    let recording: Promise<PairingRecording> | undefined;
+    return { walk: () => (recording = done()), recording: () => recording! };
+  };
 
   it('gives the skews stall windows from old × old, and keeps the PTY pass in order beside them', async () => {
-    const result = await runFourPairings(build('old'), build('new'), options, run, [async () => marked('pty 1'), async () => marked('pty 2')]);
+    const result = await runFourPairings(build('old'), build('new'), options, run, [alone(async () => marked('pty 1')), alone(async () => marked('pty 2'))]);
     expect(markers(result)).toEqual({ newNew: 'new×new with windows', oldOld: 'old×old', oldClientNewHost: 'old×new with windows', newClientOldHost: 'new×old with windows', alongside: ['pty 1', 'pty 2'] });
   });
 
@@ -73,5 +80,42 @@ describe('the four pairings around old × old', () => {
   it('takes old × old from the reference it is given', async () => {
     const result = await runFourPairings(build('old'), build('new'), options, run, [], async () => marked('cached old×old'));
     expect(result.recordings.oldOld.peerErrors).toEqual(['cached old×old']);
+  });
+});
+
+describe('pairings that run the same code walk once', () => {
+  const build = (side: 'old' | 'new') => ({ side, build: { version: side === 'old' ? '0.0.1' : '0.0.2' } }) as unknown as PairingBuild;
+  const options = { ...DEFAULT_JOURNEY_OPTIONS, concurrentPairings: 2 };
+  const walked: string[] = [];
+  const run = async (client: PairingBuild, host: PairingBuild) => {
+    walked.push(`${client.side}×${host.side}`);
+    return { client: client.side, host: host.side, clientVersion: client.build.version, hostVersion: host.build.version, peerErrors: [`${client.side}×${host.side}`] } as unknown as PairingRecording;
+  };
+
+  it('with the client unchanged, walks old × old and one pairing with the new host, and labels the others as asked', async () => {
+    walked.length = 0;
+    const { recordings } = await runFourPairings(build('old'), build('new'), options, run, [], undefined, pairingPlanner({ client: true, host: false }));
+    // New × new is planned first of the two that run the new host, so it walks and old client × new host reuses it.
+    expect(walked.sort()).toEqual(['new×new', 'old×old']);
+    expect(recordings.newClientOldHost.peerErrors).toEqual(['old×old']);
+    expect(recordings.oldClientNewHost.peerErrors).toEqual(['new×new']);
+    expect([recordings.oldClientNewHost.client, recordings.oldClientNewHost.host, recordings.oldClientNewHost.clientVersion]).toEqual(['old', 'new', '0.0.1']);
+    expect([recordings.newClientOldHost.client, recordings.newClientOldHost.host, recordings.newClientOldHost.clientVersion]).toEqual(['new', 'old', '0.0.2']);
+    expect([recordings.newNew.client, recordings.newNew.host]).toEqual(['new', 'new']);
+  });
+
+  it('with the host unchanged, walks old × old and one pairing with the new client', async () => {
+    walked.length = 0;
+    const { recordings } = await runFourPairings(build('old'), build('new'), options, run, [], undefined, pairingPlanner({ client: false, host: true }));
+    expect(walked.sort()).toEqual(['new×new', 'old×old']);
+    expect(recordings.oldClientNewHost.peerErrors).toEqual(['old×old']);
+    expect(recordings.newClientOldHost.peerErrors).toEqual(['new×new']);
+    expect([recordings.oldClientNewHost.client, recordings.oldClientNewHost.host]).toEqual(['old', 'new']);
+  });
+
+  it('walks all four when both roles changed', async () => {
+    walked.length = 0;
+    await runFourPairings(build('old'), build('new'), options, run, [], undefined, pairingPlanner(DIFFERENT_CODE));
+    expect(walked.sort()).toEqual(['new×new', 'new×old', 'old×new', 'old×old']);
   });
 });

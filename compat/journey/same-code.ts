@@ -1,0 +1,123 @@
+import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { PairingRecording } from '../recording.js';
+import { PEER_ENTRY } from './peer-process.js';
+
+export type PeerRole = 'client' | 'host';
+
+/** The module a build's peer of each role runs, beside the entry that dispatches to it. */
+const ROLE_MODULE: Record<PeerRole, string> = { client: 'client-peer.js', host: 'host-peer.js' };
+
+/** A relative string literal in compiled JavaScript: an import, an export-from, a dynamic import, `new URL('./x', import.meta.url)`. */
+const RELATIVE_LITERAL = /['"](\.{1,2}\/[^'"\n]+)['"]/g;
+/** An import whose specifier is computed: what it loads cannot be read from the text, so the role's code cannot be said to be unchanged. */
+const COMPUTED_IMPORT = /\bimport\(\s*[A-Za-z_][\w.]*\s*\)/;
+
+/**
+ * A digest of everything a build's peer of `role` can run: the compiled files
+ * its role module reaches through relative literals (followed through every
+ * .js file, so a worker started by URL counts), the peer entry's own text, and
+ * the package and lock files (its version and its dependencies). Undefined
+ * when the build has no such module or one of them computes an import.
+ *
+ * Not covered: the top-level code of the other role's modules, which the entry
+ * also loads. A module that changes a global another role reads is not how
+ * termwire is written; a review of src/ for it is cheaper than walking twice.
+ */
+export function roleCodeDigest(buildDir: string, role: PeerRole): string | undefined {
+  const entry = join(buildDir, PEER_ENTRY);
+  const start = join(dirname(entry), ROLE_MODULE[role]);
+  if (!existsSync(entry) || !existsSync(start)) return undefined;
+  const seen = new Set<string>();
+  const pending = [start];
+  while (pending.length) {
+    const file = pending.pop()!;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!file.endsWith('.js')) continue;
+    const text = readFileSync(file, 'utf8');
+    if (COMPUTED_IMPORT.test(text)) return undefined;
+    for (const [, spec] of text.matchAll(RELATIVE_LITERAL)) {
+      const target = resolve(dirname(file), spec!);
+      if (existsSync(target) && statSync(target).isFile()) pending.push(target);
+    }
+  }
+  const hash = createHash('sha256');
+  for (const file of [...seen, entry, join(buildDir, 'package.json'), join(buildDir, 'package-lock.json')].sort()) {
+    hash.update(`${relative(buildDir, file)}\0`);
+    hash.update(existsSync(file) ? readFileSync(file) : 'absent');
+    hash.update('\0');
+  }
+  return hash.digest('hex');
+}
+
+/** Which roles the working tree's peers run exactly the release's code in. */
+export type SameCode = Readonly<Record<PeerRole, boolean>>;
+
+export function sameCode(oldDir: string, newDir: string): SameCode {
+  const same = (role: PeerRole) => {
+    const old = roleCodeDigest(oldDir, role);
+    return old !== undefined && old === roleCodeDigest(newDir, role);
+  };
+  return { client: same('client'), host: same('host') };
+}
+
+export const DIFFERENT_CODE: SameCode = { client: false, host: false };
+
+/** What a side of a pairing needs here: which build it is, and its version. */
+interface SideOfPairing {
+  readonly side: 'old' | 'new';
+  readonly build: { readonly version: string };
+}
+
+/** A recording walked by one pairing, labelled as the pairing that runs the same code in both roles. */
+export function relabelled(recording: PairingRecording, client: SideOfPairing, host: SideOfPairing): PairingRecording {
+  if (recording.client === client.side && recording.host === host.side) return recording;
+  return {
+    ...recording,
+    client: client.side,
+    host: host.side,
+    clientVersion: client.build.version,
+    hostVersion: host.build.version,
+    ...(recording.ungatedSends ? { ungatedSends: recording.ungatedSends.map((u) => ({ ...u, side: u.role === 'host' ? host.side : client.side })) } : {}),
+  };
+}
+
+/** A pairing of a walk: the task that walks it (absent when an earlier pairing of the walk runs the same code), and its recording once walked. */
+export interface PlannedPairing {
+  readonly walk?: () => Promise<PairingRecording>;
+  readonly recording: () => Promise<PairingRecording>;
+}
+
+/**
+ * Plans the pairings of one walk so that each code is walked once: with the
+ * client's code unchanged, new client × old host is old × old and new × new is
+ * old client × new host (the host's likewise). The first pairing planned for a
+ * code walks it; a later one has no task of its own and gets that recording
+ * under its own labels, so it never holds a lane waiting. One planner per walk:
+ * a confirming walk walks everything afresh.
+ */
+export function pairingPlanner(same: SameCode) {
+  const walked = new Map<string, Promise<PairingRecording>>();
+  const code = (b: SideOfPairing, role: PeerRole) => (same[role] ? 'old' : b.side);
+  return (what: string, client: SideOfPairing, host: SideOfPairing, walk: () => Promise<PairingRecording>, hostAs?: SideOfPairing): PlannedPairing => {
+    const key = `${what}|${code(client, 'client')}|${code(host, 'host')}|${hostAs ? code(hostAs, 'host') : ''}`;
+    const earlier = walked.get(key);
+    if (earlier) return { recording: () => earlier.then((r) => relabelled(r, client, host)) };
+    let settle!: { resolve: (r: PairingRecording) => void; reject: (e: unknown) => void };
+    const done = new Promise<PairingRecording>((resolve, reject) => (settle = { resolve, reject }));
+    // A walk that failed fails the run; nobody waits on its reuse then.
+    done.catch(() => undefined);
+    walked.set(key, done);
+    return {
+      walk: () => walk().then((r) => (settle.resolve(r), r), (e: unknown) => (settle.reject(e), Promise.reject(e))),
+      recording: () => done,
+    };
+  };
+}
+
+export type PairingPlanner = ReturnType<typeof pairingPlanner>;
+
+/** Walks a planned pairing now (or waits for the pairing that walks its code) and gives its recording. */
+export const walkPlanned = async (p: PlannedPairing): Promise<PairingRecording> => (p.walk ? p.walk() : p.recording());
