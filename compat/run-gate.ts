@@ -141,6 +141,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.notReproduced.push(...notReproduced);
   gathered.notes.push(...disturbed.map((d) => noteOf(`journeys ${d}; no walk's verdict stood alone`)));
   gathered.notes.push(...skippedStepNotes(baseline.label, recordings.undrivable).map(noteOf));
+  if (recordings.sameCode) gathered.notes.push(noteOf(`journeys: ${recordings.sameCode}`));
   if (!recordings.stream) gathered.notes.push(noteOf(`the byte-stream pass was not walked: the peers of ${baseline.label} speak WebSocket only`));
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
