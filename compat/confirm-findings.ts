@@ -33,7 +33,7 @@ export interface Walks<R> {
  * Walks, judges, and trusts no single walk that found anything or was
  * disturbed. A clean first walk that found nothing is the verdict. Otherwise a
  * second walk (`again`) follows; when the two agree, that is the verdict.
- * When they differ, a third walk settles each finding by majority: a break in
+ * When they differ, or both were disturbed, a third walk settles each finding by majority: a break in
  * the code shows in every walk a busy machine did not disturb, so it is in at
  * least two of three, while a divergence a busy machine caused rarely repeats.
  * A walk a stall masked (a client that gave up on its link renumbers every
@@ -46,11 +46,13 @@ export async function walkAndConfirm<R>(walks: Walks<R>, judge: (recordings: R) 
   const disturbedIn = [disturbances(first)];
   if (!found[0]!.length && !disturbedIn[0]!.length) return { first, confirmed: [], notReproduced: [], disturbed: [] };
   for (let walk = 2; walk <= 3; walk++) {
-    onConfirming(found.flat(), walk === 2 ? (found[0]!.length ? 'to confirm them' : 'as the first walk was disturbed') : 'a third time, as the two walks differ');
+    const why = walk === 2 ? (found[0]!.length ? 'to confirm them' : 'as the first walk was disturbed') : sameKeys(found[0]!, found[1]!) ? 'a third time, as both walks were disturbed' : 'a third time, as the two walks differ';
+    onConfirming(found.flat(), why);
     const again = await walks.again(found.flat());
     disturbedIn.push(disturbances(again));
     found.push(judge(again));
-    if (walk === 2 && sameKeys(found[0]!, found[1]!)) break;
+    // Two walks that agree are the verdict unless both were disturbed: a break both masked would pass unseen.
+    if (walk === 2 && sameKeys(found[0]!, found[1]!) && !(disturbedIn[0]!.length && disturbedIn[1]!.length)) break;
   }
   const disturbed = disturbedIn.flatMap((lines, walk) => lines.map((d) => `walk ${walk + 1}: ${d}`));
   return { first, ...settleByMajority(found, disturbedIn.map((lines) => lines.length > 0)), disturbed };
@@ -64,7 +66,9 @@ function sameKeys(a: readonly Finding[], b: readonly Finding[]): boolean {
 /**
  * A finding is confirmed when more than half the walks found it (both of two,
  * two of three), unless every walk that found it was disturbed and a calm one
- * did not; the rest are not reproduced. Each is reported as the
+ * did not. One that a calm walk found is confirmed when every walk that missed
+ * it was disturbed (a give-up's reconnect renumbers the streams whose totals
+ * show the break). The rest are not reproduced. Each is reported as the
  * earliest undisturbed walk that found it saw it (the earliest walk when all
  * were disturbed): a walk may find one break on several streams, so a key
  * carries all of that walk's findings, and a disturbed walk names its streams
@@ -82,7 +86,9 @@ export function settleByMajority(walks: ReadonlyArray<readonly Finding[]>, distu
       if (walk !== reportingWalk(seen)) continue;
       // A calm walk that missed it outweighs walks that found it only while a client gave up its link (the extra reconnect is the finding).
       const onlyWhereDisturbed = seen.every((w) => disturbed[w]) && walks.some((_, w) => !disturbed[w] && !seen.includes(w));
-      (seen.length * 2 > walks.length && !onlyWhereDisturbed ? confirmed : notReproduced).push(f);
+      // And the other way round: walks that missed it only while disturbed are outweighed by a calm walk that found it.
+      const missedOnlyWhereDisturbed = seen.some((w) => !disturbed[w]) && walks.every((_, w) => seen.includes(w) || disturbed[w]);
+      ((seen.length * 2 > walks.length && !onlyWhereDisturbed) || missedOnlyWhereDisturbed ? confirmed : notReproduced).push(f);
     }
   });
   return { confirmed, notReproduced };

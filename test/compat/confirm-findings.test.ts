@@ -43,6 +43,14 @@ describe('settleByMajority over three walks', () => {
     expect(settleByMajority([[reconnect], [reconnect]], [true, true]).confirmed).toEqual([reconnect]);
     expect(settleByMajority([[reconnect], [], [reconnect]], [false, true, true]).confirmed).toEqual([reconnect]);
   });
+  it('lets a calm walk that found a finding outweigh disturbed walks that missed it, but not a calm walk that missed it too', () => {
+    const ack = finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes' });
+    expect(settleByMajority([[], [], [ack]], [true, true, false]).confirmed).toEqual([ack]);
+    expect(settleByMajority([[], [ack], []], [true, false, false])).toEqual({ confirmed: [], notReproduced: [ack] });
+    // All disturbed: the majority decides, as before.
+    expect(settleByMajority([[], [], [ack]], [true, true, true])).toEqual({ confirmed: [], notReproduced: [ack] });
+  });
+
   it('reports a confirmed break as the earliest undisturbed walk saw it: a disturbed walk names streams by connections a calm one lacks', () => {
     const ack = (stream: string) => finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes', step: undefined, evidence: { stream } });
     const { confirmed } = settleByMajority([[ack('#1 on connection 3')], [ack('#1 on connection 1'), ack('#1 on connection 2')]], [true, false]);
@@ -82,6 +90,16 @@ describe('walkAndConfirm', () => {
     const result = await walkAndConfirm({ first: async () => walks.shift()!, again: async () => walks.shift()! }, (r) => judged[r]!, () => undefined);
     expect(result.confirmed.map((f) => f.ruleId).sort()).toEqual(['FIELD_VALUE_CHANGED', 'FRAME_SEQUENCE_CHANGED']);
     expect(result.notReproduced).toEqual([]);
+  });
+
+  it('walks a third time when two agreeing walks were both disturbed, and trusts the calm third that finds the break', async () => {
+    const judged: Record<string, Finding[]> = { masked: [], calm: [finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes' })] };
+    const walks = ['masked', 'masked', 'calm'];
+    const reasons: string[] = [];
+    const result = await walkAndConfirm({ first: async () => walks.shift()!, again: async () => walks.shift()! }, (r) => judged[r]!, (_found, why) => reasons.push(why), (r) => (r === 'masked' ? ['new client gave up connection 3'] : []));
+    expect(walks).toEqual([]);
+    expect(reasons).toEqual(['as the first walk was disturbed', 'a third time, as both walks were disturbed']);
+    expect(result.confirmed.map((f) => f.subject)).toEqual(['Ack.bytes']);
   });
 
   it('stops at two walks that agree', async () => {
