@@ -1,0 +1,63 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { execa } from 'execa';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+
+// The generator runs on a copy of this project's sources (real files, real tsc, real npm run regen).
+const root = join(import.meta.dirname, '..', '..');
+const COPIED = ['src', 'compat', 'scripts', 'docs', 'fixtures', 'test', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+
+describe('npm run new-opcode', () => {
+  let work: string;
+  const copy = (name: string) => {
+    const dir = join(work, name);
+    for (const entry of COPIED) cpSync(join(root, entry), join(dir, entry), { recursive: true });
+    symlinkSync(join(root, 'node_modules'), join(dir, 'node_modules'));
+    return dir;
+  };
+  const generate = (dir: string, ...args: string[]) => execa('npx', ['tsx', 'scripts/new-opcode.ts', ...args], { cwd: dir, reject: false, env: { NO_COLOR: '1' } });
+  const snapshot = (dir: string) => COPIED.filter((e) => e.endsWith('.json')).concat(['src/codec/opcodes.ts', 'src/capabilities/registry.ts', 'compat/recording.ts', 'docs/compatibility.md']).map((f) => readFileSync(join(dir, f), 'utf8'));
+
+  beforeAll(() => {
+    work = mkdtempSync(join(tmpdir(), 'termwire-new-opcode-'));
+  });
+  afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+  it('writes every row a gated opcode needs, and the tree typechecks with the new step in the journey', async () => {
+    const dir = copy('bell');
+    const run = await generate(dir, 'Bell', '--capability', 'bell', '--direction', 'hostToClient', '--summary', 'the terminal rang its bell');
+    expect(run.exitCode, run.stderr).toBe(0);
+    const history = JSON.parse(readFileSync(join(dir, 'fixtures/wire-history.json'), 'utf8')) as { opcodes: Array<{ code: number; name: string }> };
+    const bell = history.opcodes.find((o) => o.name === 'Bell');
+    expect(bell?.code).toBe(Math.max(...history.opcodes.filter((o) => o.name !== 'Bell').map((o) => o.code)) + 1);
+    expect(existsSync(join(dir, `fixtures/frames/${bell!.code}-Bell.json`))).toBe(true);
+    expect(readFileSync(join(dir, 'compat/journey/wire-view.ts'), 'utf8')).toContain(`Bell: ${bell!.code} }`);
+    expect(readFileSync(join(dir, 'docs/compatibility.md'), 'utf8')).toMatch(/\n\| title \|[^\n]*\n\| bell \|/);
+    expect(run.stdout).toContain('Left to write by hand');
+    execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'pipe' });
+    const order = execFileSync('npx', ['tsx', '-e', "import('./compat/journey/script-journey.ts').then((m) => console.log(m.JOURNEY.map((s) => s.name).join(' ')))"], { cwd: dir, encoding: 'utf8' });
+    expect(order).toContain('title bell twoStreams');
+  }, 180_000);
+
+  it('refuses bad input with exit 2 and writes nothing', async () => {
+    const dir = copy('refused');
+    const before = snapshot(dir);
+    const unknownStep = await generate(dir, 'Bell', '--capability', 'bell', '--direction', 'hostToClient', '--after', 'nosuch');
+    expect([unknownStep.exitCode, unknownStep.stderr]).toEqual([2, expect.stringContaining('--after nosuch is not a step')]);
+    const taken = await generate(dir, 'Ack', '--capability', 'bell', '--direction', 'hostToClient');
+    expect([taken.exitCode, taken.stderr]).toEqual([2, expect.stringContaining('opcode Ack already exists')]);
+    const unknownOption = await generate(dir, 'Bell', '--capability', 'bell', '--direction', 'hostToClient', '--colour');
+    expect(unknownOption.exitCode).toBe(2);
+    // An anchor gone from one file: the files before it in the plan must not be written either.
+    const docs = join(dir, 'docs/compatibility.md');
+    writeFileSync(docs, readFileSync(docs, 'utf8').replace('\n| title |', '\n| renamed |'));
+    const missingAnchor = await generate(dir, 'Bell', '--capability', 'bell', '--direction', 'hostToClient');
+    expect([missingAnchor.exitCode, missingAnchor.stderr]).toEqual([2, expect.stringContaining('nothing was written')]);
+    const after = snapshot(dir);
+    after[after.length - 1] = readFileSync(docs, 'utf8').replace('\n| renamed |', '\n| title |');
+    expect(after).toEqual(before);
+    expect(existsSync(join(dir, 'compat/journey/bell-step.ts'))).toBe(false);
+  }, 120_000);
+});
