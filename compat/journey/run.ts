@@ -190,7 +190,10 @@ export async function runFourPairings(
   });
   const withWindows = (client: PairingBuild, host: PairingBuild) => plan('script', client, host, () => run(client, host, windows));
   const [besideOldOld, ...later] = alongside;
-  const planned = [oldOld, ...(besideOldOld ? [besideOldOld] : []), withWindows(current, current), withWindows(old, current), withWindows(current, old), ...later];
+  // Planned old client first: where new × new runs the same code as old client × new host, the old client's walk is
+  // the one kept, since only an old client's recording draws the snapshots it was sent (snapshotScreens).
+  const [skewOldClient, skewNewClient] = [withWindows(old, current), withWindows(current, old)];
+  const planned = [oldOld, ...(besideOldOld ? [besideOldOld] : []), withWindows(current, current), skewOldClient, skewNewClient, ...later];
   await inLanes(
     options.concurrentPairings,
     planned.flatMap((p) => (p.walk ? [p.walk] : [])),

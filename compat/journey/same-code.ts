@@ -6,20 +6,30 @@ import { PEER_ENTRY } from './peer-process.js';
 
 export type PeerRole = 'client' | 'host';
 
-/** The module a build's peer of each role runs, beside the entry that dispatches to it. */
-const ROLE_MODULE: Record<PeerRole, string> = { client: 'client-peer.js', host: 'host-peer.js' };
+/**
+ * The modules a build's peer of each role runs, beside the entry that
+ * dispatches to it. The codec peer is in both: it decodes the frames each
+ * role's build authored and says which the other refuses, so a recording
+ * reused under another label must have been decoded by the same code.
+ */
+const ROLE_MODULES: Record<PeerRole, readonly string[]> = { client: ['client-peer.js', 'codec-peer.js'], host: ['host-peer.js', 'codec-peer.js'] };
 
 /** A relative string literal in compiled JavaScript: an import, an export-from, a dynamic import, `new URL('./x', import.meta.url)`. */
-const RELATIVE_LITERAL = /['"](\.{1,2}\/[^'"\n]+)['"]/g;
-/** An import whose specifier is computed: what it loads cannot be read from the text, so the role's code cannot be said to be unchanged. */
-const COMPUTED_IMPORT = /\bimport\(\s*[A-Za-z_][\w.]*\s*\)/;
+const RELATIVE_LITERAL = /[`'"](\.{1,2}\/[^`'"\n$]+)[`'"]/g;
+/**
+ * Code that loads a module whose path is computed: what it loads cannot be
+ * read from the text, so the role's code cannot be said to be unchanged. An
+ * `import(${…})` is code written into a template string (the screen worker's
+ * eval for running from sources), not an import of this module.
+ */
+const COMPUTED_LOAD = [/\bimport\(\s*(?!['"]|\$\{)/, /\brequire\(\s*(?!['"])/, /\bcreateRequire\b/, /\bnew Worker\(\s*(?!new URL\(\s*['"]|['"`])/];
 
 /**
  * A digest of everything a build's peer of `role` can run: the compiled files
- * its role module reaches through relative literals (followed through every
+ * its role modules reach through relative literals (followed through every
  * .js file, so a worker started by URL counts), the peer entry's own text, and
  * the package and lock files (its version and its dependencies). Undefined
- * when the build has no such module or one of them computes an import.
+ * when the build has no such module or one of them loads a computed path.
  *
  * Not covered: the top-level code of the other role's modules, which the entry
  * also loads. A module that changes a global another role reads is not how
@@ -27,17 +37,17 @@ const COMPUTED_IMPORT = /\bimport\(\s*[A-Za-z_][\w.]*\s*\)/;
  */
 export function roleCodeDigest(buildDir: string, role: PeerRole): string | undefined {
   const entry = join(buildDir, PEER_ENTRY);
-  const start = join(dirname(entry), ROLE_MODULE[role]);
-  if (!existsSync(entry) || !existsSync(start)) return undefined;
+  const starts = ROLE_MODULES[role].map((m) => join(dirname(entry), m));
+  if (!existsSync(entry) || !starts.every((s) => existsSync(s))) return undefined;
   const seen = new Set<string>();
-  const pending = [start];
+  const pending = [...starts];
   while (pending.length) {
     const file = pending.pop()!;
     if (seen.has(file)) continue;
     seen.add(file);
     if (!file.endsWith('.js')) continue;
     const text = readFileSync(file, 'utf8');
-    if (COMPUTED_IMPORT.test(text)) return undefined;
+    if (COMPUTED_LOAD.some((pattern) => pattern.test(text))) return undefined;
     for (const [, spec] of text.matchAll(RELATIVE_LITERAL)) {
       const target = resolve(dirname(file), spec!);
       if (existsSync(target) && statSync(target).isFile()) pending.push(target);
@@ -71,16 +81,20 @@ interface SideOfPairing {
   readonly build: { readonly version: string };
 }
 
-/** A recording walked by one pairing, labelled as the pairing that runs the same code in both roles. */
-export function relabelled(recording: PairingRecording, client: SideOfPairing, host: SideOfPairing): PairingRecording {
-  if (recording.client === client.side && recording.host === host.side) return recording;
+/**
+ * A recording walked by one pairing, labelled as the pairing that runs the
+ * same code in both roles: its sides, versions, and whose send gates dropped
+ * what (the host's drops are the build it restarted as, where it restarted).
+ */
+export function relabelled(recording: PairingRecording, client: SideOfPairing, host: SideOfPairing, hostAs?: SideOfPairing): PairingRecording {
+  const lastHost = hostAs ?? host;
   return {
     ...recording,
     client: client.side,
     host: host.side,
     clientVersion: client.build.version,
-    hostVersion: host.build.version,
-    ...(recording.ungatedSends ? { ungatedSends: recording.ungatedSends.map((u) => ({ ...u, side: u.role === 'host' ? host.side : client.side })) } : {}),
+    hostVersion: hostAs ? `${host.build.version} then ${hostAs.build.version}` : host.build.version,
+    ...(recording.ungatedSends ? { ungatedSends: recording.ungatedSends.map((u) => ({ ...u, side: u.role === 'host' ? lastHost.side : client.side })) } : {}),
   };
 }
 
@@ -104,7 +118,7 @@ export function pairingPlanner(same: SameCode) {
   return (what: string, client: SideOfPairing, host: SideOfPairing, walk: () => Promise<PairingRecording>, hostAs?: SideOfPairing): PlannedPairing => {
     const key = `${what}|${code(client, 'client')}|${code(host, 'host')}|${hostAs ? code(hostAs, 'host') : ''}`;
     const earlier = walked.get(key);
-    if (earlier) return { recording: () => earlier.then((r) => relabelled(r, client, host)) };
+    if (earlier) return { recording: () => earlier.then((r) => relabelled(r, client, host, hostAs)) };
     let settle!: { resolve: (r: PairingRecording) => void; reject: (e: unknown) => void };
     const done = new Promise<PairingRecording>((resolve, reject) => (settle = { resolve, reject }));
     // A walk that failed fails the run; nobody waits on its reuse then.

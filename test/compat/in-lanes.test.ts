@@ -95,11 +95,11 @@ describe('pairings that run the same code walk once', () => {
   it('with the client unchanged, walks old × old and one pairing with the new host, and labels the others as asked', async () => {
     walked.length = 0;
     const { recordings } = await runFourPairings(build('old'), build('new'), options, run, [], undefined, pairingPlanner({ client: true, host: false }));
-    // New × new is planned first of the two that run the new host, so it walks and old client × new host reuses it.
-    expect(walked.sort()).toEqual(['new×new', 'old×old']);
+    // The old client's walk is the one kept: only an old client's recording draws the snapshots it was sent.
+    expect(walked.sort()).toEqual(['old×new', 'old×old']);
     expect(recordings.newClientOldHost.peerErrors).toEqual(['old×old']);
-    expect(recordings.oldClientNewHost.peerErrors).toEqual(['new×new']);
-    expect([recordings.oldClientNewHost.client, recordings.oldClientNewHost.host, recordings.oldClientNewHost.clientVersion]).toEqual(['old', 'new', '0.0.1']);
+    expect(recordings.newNew.peerErrors).toEqual(['old×new']);
+    expect([recordings.newClientOldHost.client, recordings.newClientOldHost.host, recordings.newClientOldHost.clientVersion]).toEqual(['new', 'old', '0.0.2']);
     expect([recordings.newClientOldHost.client, recordings.newClientOldHost.host, recordings.newClientOldHost.clientVersion]).toEqual(['new', 'old', '0.0.2']);
     expect([recordings.newNew.client, recordings.newNew.host]).toEqual(['new', 'new']);
   });
@@ -107,9 +107,9 @@ describe('pairings that run the same code walk once', () => {
   it('with the host unchanged, walks old × old and one pairing with the new client', async () => {
     walked.length = 0;
     const { recordings } = await runFourPairings(build('old'), build('new'), options, run, [], undefined, pairingPlanner({ client: false, host: true }));
-    expect(walked.sort()).toEqual(['new×new', 'old×old']);
+    expect(walked.sort()).toEqual(['new×old', 'old×old']);
     expect(recordings.oldClientNewHost.peerErrors).toEqual(['old×old']);
-    expect(recordings.newClientOldHost.peerErrors).toEqual(['new×new']);
+    expect(recordings.newNew.peerErrors).toEqual(['new×old']);
     expect([recordings.oldClientNewHost.client, recordings.oldClientNewHost.host]).toEqual(['old', 'new']);
   });
 
@@ -117,5 +117,15 @@ describe('pairings that run the same code walk once', () => {
     walked.length = 0;
     await runFourPairings(build('old'), build('new'), options, run, [], undefined, pairingPlanner(DIFFERENT_CODE));
     expect(walked.sort()).toEqual(['new×new', 'new×old', 'old×new', 'old×old']);
+  });
+});
+
+describe('a recording reused under another label', () => {
+  it("names the host's drops by the build it restarted as, and both versions", async () => {
+    const { relabelled } = await import('../../compat/journey/same-code.js');
+    const side = (s: 'old' | 'new') => ({ side: s, build: { version: s === 'old' ? '0.0.1' : '0.0.2' } });
+    const walked = { client: 'new', host: 'new', clientVersion: '0.0.2', hostVersion: '0.0.2 then 0.0.1', ungatedSends: [{ role: 'host', side: 'old' }, { role: 'client', side: 'new' }] } as unknown as PairingRecording;
+    const asked = relabelled(walked, side('new'), side('new'), side('new'));
+    expect([asked.hostVersion, asked.ungatedSends?.map((u) => u.side)]).toEqual(['0.0.2 then 0.0.2', ['new', 'new']]);
   });
 });

@@ -42,6 +42,9 @@ describe("which role's code the working tree left as the release's", () => {
     const worker = copy('worker-edited');
     appendFileSync(join(worker, 'dist/src/host/screen-worker.js'), '\n// edited\n');
     expect(sameCode(release, worker).host).toBe(false);
+    const codecPeer = copy('codec-peer-edited');
+    appendFileSync(join(codecPeer, 'dist/compat/peer/codec-peer.js'), '\n// edited\n');
+    expect(sameCode(release, codecPeer)).toEqual({ client: false, host: false });
     const pkg = copy('version-edited');
     writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'termwire', version: '9.9.9' }));
     expect(sameCode(release, pkg)).toEqual({ client: false, host: false });
@@ -51,6 +54,15 @@ describe("which role's code the working tree left as the release's", () => {
     const computed = copy('computed');
     appendFileSync(join(computed, 'dist/src/client/client.js'), '\nconst where = "./x.js"; export const late = () => import(where);\n');
     expect(roleCodeDigest(computed, 'client')).toBeUndefined();
+    for (const [role, file, line] of [
+      ['host', 'dist/src/host/runtime.js', 'const where = "./w.js"; export const w = () => new Worker(where);'],
+      ['client', 'dist/src/client/client.js', 'export const r = (name) => require(name);'],
+      ['host', 'dist/src/host/runtime.js', 'export const t = (k) => import(`./x/${k}.js`);'],
+    ] as const) {
+      const dir = copy(`computed-${role}-${line.length}`);
+      appendFileSync(join(dir, file), `\n${line}\n`);
+      expect(roleCodeDigest(dir, role), line).toBeUndefined();
+    }
     expect(roleCodeDigest(work, 'host')).toBeUndefined();
     expect(sameCode(work, work)).toEqual({ client: false, host: false });
   });
