@@ -77,17 +77,18 @@ export function stepSource(spec: NewOpcode, stepName: string, file: string): str
 import { sawSinceStep, WIRE } from './wire-view.js';
 
 /**
- * Puts ${spec.name} on the wire (${spec.summary}). A pairing that did not
- * negotiate ${spec.capability} never sees the frame: the step is not applicable there.
+ * Puts ${spec.name} on the wire (${spec.summary}). The act runs in every pairing: where
+ * ${spec.capability} was not negotiated the ${who} must send nothing, and a send its send gate
+ * drops there is the gate's finding (UNGATED_SEND_DROPPED, with the send site).
  */
 export const ${stepName}Step: JourneyStep = {
   name: '${stepName}',
-  notApplicable: (before) => (negotiates(before.client, '${spec.capability}') ? undefined : '${spec.capability} not negotiated: the ${who} never sends ${spec.name}'),
   act: async () => {
     // Make the ${who} send ${spec.name}: a peer op (ctx.${who}.call(...), compat/peer/peer-ops.ts) or what the terminal prints (ctx.host.call('emit', { text })).
     throw new Error('the journey step ${stepName} has no act yet: write it in ${file}');
   },
-  done: (o, before) => sawSinceStep(o, before, { client: 'primary', direction: '${spec.direction}', opcode: WIRE.opcode.${spec.name} }, 'a ${spec.name} frame on the primary client'),
+  // Where ${spec.capability} was negotiated the frame must arrive; elsewhere the step waits for nothing more than its act.
+  done: (o, before) => (negotiates(o.client, '${spec.capability}') ? sawSinceStep(o, before, { client: 'primary', direction: '${spec.direction}', opcode: WIRE.opcode.${spec.name} }, 'a ${spec.name} frame on the primary client') : undefined),
 };
 `;
 }
@@ -127,7 +128,7 @@ export function planNewOpcode(root: string, spec: NewOpcode): { edits: Edit[]; c
     { file: 'compat/journey/script-journey.ts', apply: insertBefore('\n/** Every step of the script', `import { ${stepName}Step } from './${kebab(spec.name)}-step.js';\n`) },
     {
       file: 'docs/compatibility.md',
-      apply: replaceOnce(new RegExp(`\\n\\| ${spec.after} \\|[^\\n]*`), (row) => `${row}\n| ${stepName} | the ${spec.direction === 'hostToClient' ? 'host' : 'client'} sends ${spec.name} (${spec.summary}); not applicable where ${spec.capability} is not negotiated | a ${spec.name} frame on the driving client |`),
+      apply: replaceOnce(new RegExp(`\\n\\| ${spec.after} \\|[^\\n]*`), (row) => `${row}\n| ${stepName} | the ${spec.direction === 'hostToClient' ? 'host' : 'client'} is made to send ${spec.name} (${spec.summary}) in every pairing | a ${spec.name} frame on the driving client where ${spec.capability} is negotiated; elsewhere none may be sent (UNGATED_SEND_DROPPED) |`),
     },
   ];
   if (existsSync(join(root, stepFile))) throw new NewOpcodeError(`${stepFile} already exists`);
@@ -162,10 +163,11 @@ function checklist(spec: NewOpcode, written: ReturnType<typeof writeNewOpcode>):
     `  - ${sender}`,
     `  - ${receiver}`,
     '  - a test beside that code (test/host/, test/client/), red with the logic taken out',
-    `  - the step's act in ${written.stepFile}, and its row in the journey table of docs/compatibility.md if the default text is not what it does`,
+    `  - the step's act in ${written.stepFile} (in every pairing; the generated barrier expects the frame only where negotiated), and its row in the journey table of docs/compatibility.md if the default text is not what it does`,
+    '  - a limit the new frame needs (how often a program can make the host send it): a HostLimits option in src/host/options.ts and its row in docs/host-limits.md',
     '  - a peer op if the step needs one (compat/peer/peer-ops.ts), and an explore move (compat/explore/moves.ts) if schedules should draw it',
     '',
-    'Then: npm test, and npm run compat.',
+    'Then: npm run build (the journey tests run the built peers), npm test, and npm run compat.',
   ].join('\n');
 }
 

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 
-// The generator runs on a copy of this project's sources (real files, real tsc, real npm run regen).
+// The generator runs on a copy of this project's sources (real files, real tsc, real npm run regen), with a name
+// no real opcode will take: the docs' example (Bell) may one day be a real opcode.
 const root = join(import.meta.dirname, '..', '..');
 const COPIED = ['src', 'compat', 'scripts', 'docs', 'fixtures', 'test', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
@@ -27,37 +28,37 @@ describe('npm run new-opcode', () => {
 
   it('writes every row a gated opcode needs, and the tree typechecks with the new step in the journey', async () => {
     const dir = copy('bell');
-    const run = await generate(dir, 'Bell', '--capability', 'bell', '--direction', 'hostToClient', '--summary', 'the terminal rang its bell');
+    const run = await generate(dir, 'GeneratorProbe', '--capability', 'generatorProbe', '--direction', 'hostToClient', '--summary', 'a frame the test makes up');
     expect(run.exitCode, run.stderr).toBe(0);
     const history = JSON.parse(readFileSync(join(dir, 'fixtures/wire-history.json'), 'utf8')) as { opcodes: Array<{ code: number; name: string }> };
-    const bell = history.opcodes.find((o) => o.name === 'Bell');
-    expect(bell?.code).toBe(Math.max(...history.opcodes.filter((o) => o.name !== 'Bell').map((o) => o.code)) + 1);
-    expect(existsSync(join(dir, `fixtures/frames/${bell!.code}-Bell.json`))).toBe(true);
-    expect(readFileSync(join(dir, 'compat/journey/wire-view.ts'), 'utf8')).toContain(`Bell: ${bell!.code} }`);
-    expect(readFileSync(join(dir, 'docs/compatibility.md'), 'utf8')).toMatch(/\n\| title \|[^\n]*\n\| bell \|/);
+    const probe = history.opcodes.find((o) => o.name === 'GeneratorProbe');
+    expect(probe?.code).toBe(Math.max(...history.opcodes.filter((o) => o.name !== 'GeneratorProbe').map((o) => o.code)) + 1);
+    expect(existsSync(join(dir, `fixtures/frames/${probe!.code}-GeneratorProbe.json`))).toBe(true);
+    expect(readFileSync(join(dir, 'compat/journey/wire-view.ts'), 'utf8')).toContain(`GeneratorProbe: ${probe!.code} }`);
+    expect(readFileSync(join(dir, 'docs/compatibility.md'), 'utf8')).toMatch(/\n\| title \|[^\n]*\n\| generatorProbe \|/);
     expect(run.stdout).toContain('Left to write by hand');
     execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'pipe' });
     const order = execFileSync('npx', ['tsx', '-e', "import('./compat/journey/script-journey.ts').then((m) => console.log(m.JOURNEY.map((s) => s.name).join(' ')))"], { cwd: dir, encoding: 'utf8' });
-    expect(order).toContain('title bell twoStreams');
+    expect(order).toContain('title generatorProbe twoStreams');
   }, 180_000);
 
   it('refuses bad input with exit 2 and writes nothing', async () => {
     const dir = copy('refused');
     const before = snapshot(dir);
-    const unknownStep = await generate(dir, 'Bell', '--capability', 'bell', '--direction', 'hostToClient', '--after', 'nosuch');
+    const unknownStep = await generate(dir, 'GeneratorProbe', '--capability', 'generatorProbe', '--direction', 'hostToClient', '--after', 'nosuch');
     expect([unknownStep.exitCode, unknownStep.stderr]).toEqual([2, expect.stringContaining('--after nosuch is not a step')]);
-    const taken = await generate(dir, 'Ack', '--capability', 'bell', '--direction', 'hostToClient');
+    const taken = await generate(dir, 'Ack', '--capability', 'generatorProbe', '--direction', 'hostToClient');
     expect([taken.exitCode, taken.stderr]).toEqual([2, expect.stringContaining('opcode Ack already exists')]);
-    const unknownOption = await generate(dir, 'Bell', '--capability', 'bell', '--direction', 'hostToClient', '--colour');
+    const unknownOption = await generate(dir, 'GeneratorProbe', '--capability', 'generatorProbe', '--direction', 'hostToClient', '--colour');
     expect(unknownOption.exitCode).toBe(2);
     // An anchor gone from one file: the files before it in the plan must not be written either.
     const docs = join(dir, 'docs/compatibility.md');
     writeFileSync(docs, readFileSync(docs, 'utf8').replace('\n| title |', '\n| renamed |'));
-    const missingAnchor = await generate(dir, 'Bell', '--capability', 'bell', '--direction', 'hostToClient');
+    const missingAnchor = await generate(dir, 'GeneratorProbe', '--capability', 'generatorProbe', '--direction', 'hostToClient');
     expect([missingAnchor.exitCode, missingAnchor.stderr]).toEqual([2, expect.stringContaining('nothing was written')]);
     const after = snapshot(dir);
     after[after.length - 1] = readFileSync(docs, 'utf8').replace('\n| renamed |', '\n| title |');
     expect(after).toEqual(before);
-    expect(existsSync(join(dir, 'compat/journey/bell-step.ts'))).toBe(false);
+    expect(existsSync(join(dir, 'compat/journey/generator-probe-step.ts'))).toBe(false);
   }, 120_000);
 });
