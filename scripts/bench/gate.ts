@@ -1,7 +1,7 @@
 /**
  * Gate section: wall time of `termwire compat --format json` in a throwaway
  * clone of this repository's HEAD with two release commits (v0.0.1, v0.0.2)
- * and an uncommitted change, contenders interleaved round by round, medians
+ * and an uncommitted change to code both roles run, contenders interleaved round by round, medians
  * reported as ratios to each other:
  *   cold    a fresh, empty --cache-dir: extract, install (node_modules reused), build baseline, then as cached
  *   cached  the same --cache-dir again: build working tree, static pass, 6 journeys (4 script terminal, old × old
@@ -103,7 +103,8 @@ async function prepareClone(scratch: string): Promise<string> {
   await commit(clone, ['-a', '-m', 'bench: a change between releases']);
   await commit(clone, ['--allow-empty', '-m', 'release: v0.0.2']);
   await git(clone, ['tag', 'v0.0.2']);
-  await appendFile(join(clone, 'src', 'index.ts'), '\n// bench: uncommitted, so the working tree differs from every release\n');
+  // In code both roles' peers run (the codec), so every pairing is walked: a change to one role alone walks fewer (compat/journey/same-code.ts).
+  await appendFile(join(clone, 'src', 'codec', 'header.ts'), '\n// bench: uncommitted, so the working tree differs from every release\n');
   return clone;
 }
 
