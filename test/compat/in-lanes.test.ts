@@ -53,9 +53,8 @@ describe('the four pairings around old × old', () => {
   const options = { ...DEFAULT_JOURNEY_OPTIONS, concurrentPairings: 2 };
   /** A pairing planned on its own: it walks whatever the others run. */
   const alone = (walk: () => Promise<PairingRecording>): PlannedPairing => {
-    const done = walk.bind(null);
     let recording: Promise<PairingRecording> | undefined;
-    return { walk: () => (recording = done()), recording: () => recording! };
+    return { walk: () => (recording = walk()), recording: () => recording! };
   };
 
   it('gives the skews stall windows from old × old, and keeps the PTY pass in order beside them', async () => {
