@@ -126,5 +126,8 @@ describe('a recording reused under another label', () => {
     const walked = { client: 'new', host: 'new', clientVersion: '0.0.2', hostVersion: '0.0.2 then 0.0.1', ungatedSends: [{ role: 'host', side: 'old' }, { role: 'client', side: 'new' }] } as unknown as PairingRecording;
     const asked = relabelled(walked, side('new'), side('new'), side('new'));
     expect([asked.hostVersion, asked.ungatedSends?.map((u) => u.side)]).toEqual(['0.0.2 then 0.0.2', ['new', 'new']]);
+    // An upgrade under the client: the host's drops are the build it restarted as, not the one it started as.
+    const upgrade = relabelled(walked, side('old'), side('old'), side('new'));
+    expect([upgrade.hostVersion, upgrade.ungatedSends?.map((u) => u.side)]).toEqual(['0.0.1 then 0.0.2', ['new', 'old']]);
   });
 });
