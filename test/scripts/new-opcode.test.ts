@@ -40,7 +40,7 @@ describe('npm run new-opcode', () => {
     execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'pipe' });
     const order = execFileSync('npx', ['tsx', '-e', "import('./compat/journey/script-journey.ts').then((m) => console.log(m.JOURNEY.map((s) => s.name).join(' ')))"], { cwd: dir, encoding: 'utf8' });
     expect(order).toContain('title generatorProbe twoStreams');
-  }, 180_000);
+  }, 600_000); // a hang guard: a real tsc and regen of a copied tree take minutes on a loaded 2-core runner
 
   it('refuses bad input with exit 2 and writes nothing', async () => {
     const dir = copy('refused');
@@ -60,5 +60,5 @@ describe('npm run new-opcode', () => {
     after[after.length - 1] = readFileSync(docs, 'utf8').replace('\n| renamed |', '\n| title |');
     expect(after).toEqual(before);
     expect(existsSync(join(dir, 'compat/journey/generator-probe-step.ts'))).toBe(false);
-  }, 120_000);
+  }, 600_000); // a hang guard, as above
 });
