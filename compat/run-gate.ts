@@ -24,11 +24,11 @@ import type { Progress, ProgressStep } from './progress.js';
 import { acknowledgementReportFields, applyAcknowledgements, loadGateAcknowledgements } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
 import { orderByRootCause } from './report/root-causes.js';
-import { skippedStepNotes } from './report/skipped-steps.js';
+import { skippedStepNotes, stepsNotWalkedNotes } from './report/skipped-steps.js';
 import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
-import { restartOutcomeRules, runPtyOutcomeRules, streamOutcomeRules } from './rules/dynamic/pty-outcomes.js';
+import { lifetimeOutcomeRules, restartOutcomeRules, runPtyOutcomeRules, streamOutcomeRules } from './rules/dynamic/pty-outcomes.js';
 import type { Finding } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 import { type Shard, type ShardUnits, shardUnits } from './shard.js';
@@ -123,7 +123,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
   const { runJourneyPairings } = await import('./journey/run.js');
   const manifests = { old: old.manifest, new: current.manifest };
-  const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty), ...restartOutcomeRules(r.restart), ...(r.stream ? streamOutcomeRules(r.stream) : [])].map(tag);
+  const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty), ...restartOutcomeRules(r.restart), ...(r.stream ? streamOutcomeRules(r.stream) : []), ...(r.lifetime ? lifetimeOutcomeRules(r.lifetime) : [])].map(tag);
   const walk = (lanes: number, cache: ReferenceCache) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache });
   const { first: recordings, confirmed: dynamic, notReproduced, disturbed } = await walkAndConfirm(
     {
@@ -143,6 +143,8 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.notes.push(...skippedStepNotes(baseline.label, recordings.undrivable).map(noteOf));
   if (recordings.sameCode) gathered.notes.push(noteOf(`journeys: ${recordings.sameCode}`));
   if (!recordings.stream) gathered.notes.push(noteOf(`the byte-stream pass was not walked: the peers of ${baseline.label} speak WebSocket only`));
+  if (!recordings.lifetime) gathered.notes.push(noteOf(`the detached-lifetime pass was not walked: neither build's host peer takes a lifetime`));
+  gathered.notes.push(...stepsNotWalkedNotes(pairingsOfWalk(recordings)).map(noteOf));
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));

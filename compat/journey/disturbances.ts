@@ -3,7 +3,7 @@ import type { JourneyRecordings } from './run.js';
 
 /** Every pairing one walk of the script recorded: the four on the script, the PTY, restart and byte-stream passes. */
 export function pairingsOfWalk(r: JourneyRecordings): PairingRecording[] {
-  const passes = [r.pty, r.restart, ...(r.stream ? [r.stream] : [])];
+  const passes = [r.pty, r.restart, ...(r.stream ? [r.stream] : []), ...(r.lifetime ? [r.lifetime] : [])];
   return [r.newNew, r.oldOld, r.oldClientNewHost, r.newClientOldHost, ...passes.flatMap((p) => Object.values(p) as PairingRecording[])];
 }
 

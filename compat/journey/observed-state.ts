@@ -40,6 +40,8 @@ export interface HostObservation {
   /** Peer protocol 2: the most bytes ever waiting in one link's socket buffer. */
   readonly peakBufferedBytes?: number;
   readonly ungatedSends?: UngatedSendsSeen;
+  /** Host peers taking `detachedIdleMs` (PEER_HOST_ARGS): whether the journey's terminal runs, and how many streams subscribe to it. */
+  readonly terminal?: { readonly running: boolean; readonly subscribers: number };
 }
 
 export interface Observation {

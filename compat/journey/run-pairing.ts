@@ -13,6 +13,7 @@ import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { StreamRecordingProxy } from './stream-proxy.js';
 import { STREAM_JOURNEY } from './stream-steps.js';
 import { JOURNEY } from './script-journey.js';
+import { JOURNEY_DETACHED_LIFETIME_MS, LIFETIME_JOURNEY, StepNotJudged } from './lifetime-steps.js';
 import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
 import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext, terminalGot } from './steps.js';
 import { sequencedInputAnswered } from './wire-view.js';
@@ -24,6 +25,8 @@ export interface JourneyPlan {
   readonly transport?: PeerTransport;
   /** A capability every client of the journey leaves out of what it advertises (explore's `without:` move); both builds' client peers must take --capabilities. */
   readonly clientCapabilityOff?: string;
+  /** The host's lifetime for detached terminals, for hosts whose peer takes `detachedIdleMs` (PEER_HOST_ARGS); the host's default otherwise. */
+  readonly detachedIdleMs?: number;
   readonly steps: readonly JourneyStep[];
 }
 
@@ -31,6 +34,10 @@ export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY 
 export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY };
 export const RESTART_PLAN: JourneyPlan = { hostBackend: 'script', steps: RESTART_JOURNEY };
 export const STREAM_PLAN: JourneyPlan = { hostBackend: 'script', transport: 'stream', steps: STREAM_JOURNEY };
+export const LIFETIME_PLAN: JourneyPlan = { hostBackend: 'script', detachedIdleMs: JOURNEY_DETACHED_LIFETIME_MS, steps: LIFETIME_JOURNEY };
+
+/** How a host peer of this plan starts. */
+const hostArgsOf = (plan: JourneyPlan) => ['--backend', plan.hostBackend, ...(plan.detachedIdleMs ? ['--detached-idle-ms', String(plan.detachedIdleMs)] : [])];
 
 /** The proxy between the peers, recording every frame: WebSocket messages, or frames cut from the byte stream by the wire spec's framing. */
 type JourneyProxy = RecordingProxy | StreamRecordingProxy;
@@ -124,7 +131,7 @@ export async function runPairing(
     const primaryUrl = plan.transport === 'stream' ? proxyUrl : `${proxyUrl}/primary`;
     // Both peers start at once; the proxy holds the client's connection until the host is listening.
     const starting = [
-      PeerProcess.start({ buildDir: host.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: `${host.side} host ${host.build.version}` }),
+      PeerProcess.start({ buildDir: host.build.dir, role: 'host', args: hostArgsOf(plan), label: `${host.side} host ${host.build.version}` }),
       PeerProcess.start({
         buildDir: client.build.dir,
         role: 'client',
@@ -150,7 +157,7 @@ export async function runPairing(
       if (!next) throw new Error('this pairing does not restart its host');
       proxy!.replaceUpstream();
       await peers.host.stop();
-      const started = await PeerProcess.start({ buildDir: next.build.dir, role: 'host', args: ['--backend', plan.hostBackend], label: hostLabel(next) });
+      const started = await PeerProcess.start({ buildDir: next.build.dir, role: 'host', args: hostArgsOf(plan), label: hostLabel(next) });
       hostPeer = peers.host = started;
       advertised = { ...advertised, host: started.hello.advertised };
       proxy!.connectTo(hostAddress(plan, started.hello));
@@ -236,6 +243,10 @@ export async function runPairing(
         await until((o) => first(step.done(o, before), sequencedInputAnswered(o, before), ...owed.map((text) => terminalGot(o, text))), options.stepDeadlineMs, stallWindowMs);
         steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - startedAt });
       } catch (error) {
+        if (error instanceof StepNotJudged) {
+          steps.push({ name: step.name, status: 'skipped', reason: `not judged: ${error.message}`, durationMs: Date.now() - startedAt });
+          continue;
+        }
         stalled = step.name;
         const missing = error instanceof StepStalled ? error.missing : `control error: ${(error as Error).message}`;
         steps.push({ name: step.name, status: 'stalled', missing, durationMs: Date.now() - startedAt });

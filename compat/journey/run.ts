@@ -3,8 +3,9 @@ import { CompatError } from '../errors.js';
 import type { JourneyRecordingSet, PairingRecording, StepName } from '../recording.js';
 import { drivableOps, stepsSkippedInRun, undrivableByBuild, type UndrivableSteps } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
-import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, PTY_PLAN, RESTART_PLAN, type RunDecision, runPairing, SCRIPT_PLAN, STREAM_PLAN } from './run-pairing.js';
-import { restartOutcomeRules, streamOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, LIFETIME_PLAN, type PairingBuild, PTY_PLAN, RESTART_PLAN, type RunDecision, runPairing, SCRIPT_PLAN, STREAM_PLAN } from './run-pairing.js';
+import { lifetimeOutcomeRules, restartOutcomeRules, streamOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
+import type { SomePairings } from '../rules/dynamic/journey-outcome-rules.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
 import { DIFFERENT_CODE, type PairingPlanner, type PlannedPairing, pairingPlanner, type SameCode, sameCode, walkPlanned } from './same-code.js';
@@ -32,6 +33,12 @@ export interface JourneyRecordings {
   restart: RestartRecordings;
   /** The byte-stream pass (both skews and new × new over a length-framed TCP stream), absent when either build's peers speak WebSocket only. */
   stream?: RestartRecordings;
+  /**
+   * The lifetime pass (lifetime-steps.ts), in each pairing whose host peer
+   * takes a lifetime (`detachedIdleMs`); absent when neither build's does.
+   * Old × old only when old client × new host went wrong and the old host takes one.
+   */
+  lifetime?: SomePairings & { readonly oldOld?: PairingRecording };
   /** Script steps no pairing of this run walked, because a peer of either build cannot drive them, with why. */
   skippedSteps: ReadonlyMap<StepName, string>;
   /** The same skips, per build whose peers cannot drive them. */
@@ -87,7 +94,7 @@ export async function runJourneyPairings(
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
     // Decided once for the run, from both builds' announced peer ops, so all four pairings walk the same steps.
-    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN, RESTART_PLAN, STREAM_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
+    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN, RESTART_PLAN, STREAM_PLAN, LIFETIME_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
     for (const [name, reason] of decisions.get(SCRIPT_PLAN)!.skipped) opts.onProgress(`journey: step ${name} skipped in every pairing of this run: ${reason}`);
     const run = (plan: JourneyPlan) => async (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => {
       opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${buildName('client', client)} × ${buildName('host', host)}`);
@@ -111,6 +118,12 @@ export async function runJourneyPairings(
         return runPairing(client, host, options, STREAM_PLAN, decisions.get(STREAM_PLAN));
       });
     const walksStream = speaksStream(old) && speaksStream(current);
+    const lifetimeRun = (client: PairingBuild, host: PairingBuild) =>
+      plan('lifetime', client, host, () => {
+        opts.onProgress(`journey (detached lifetime): ${buildName('client', client)} × ${buildName('host', host)}`);
+        return runPairing(client, host, options, LIFETIME_PLAN, decisions.get(LIFETIME_PLAN));
+      });
+    const lifetimePairings = ([[old, current, 'oldClientNewHost'], [current, old, 'newClientOldHost'], [current, current, 'newNew']] as const).filter(([, host]) => takesLifetime(host));
     const { recordings, alongside } = await runFourPairings(
       old,
       current,
@@ -123,19 +136,28 @@ export async function runJourneyPairings(
         restartRun(current, current, old),
         restartRun(current, current, current),
         ...(walksStream ? [streamRun(old, current), streamRun(current, old), streamRun(current, current)] : []),
+        ...lifetimePairings.map(([client, host]) => lifetimeRun(client, host)),
       ],
       reference,
       plan,
     );
-    const [ptyOldClient, ptyNewClient, upgraded, rolledBack, restarted, ...streamed] = alongside;
+    const [ptyOldClient, ptyNewClient, upgraded, rolledBack, restarted, ...passes] = alongside;
+    const streamed = walksStream ? passes.splice(0, 3) : [];
+    const lifetimeWalked: SomePairings = Object.fromEntries(lifetimePairings.map(([, , key], i) => [key, passes[i]!]));
     const restart: RestartRecordings = { oldClientNewHost: upgraded!, newClientOldHost: rolledBack!, newNew: restarted! };
     const oldOwn = restartOutcomeRules({ oldClientNewHost: restart.oldClientNewHost }).length ? await walkPlanned(restartRun(old, old, old)) : undefined;
+    const lifetime = lifetimePairings.length
+      ? lifetimeOutcomeRules({ oldClientNewHost: lifetimeWalked.oldClientNewHost }).length && takesLifetime(old)
+        ? { ...lifetimeWalked, oldOld: await walkPlanned(lifetimeRun(old, old)) }
+        : lifetimeWalked
+      : undefined;
     const stream = walksStream ? await withOldOwn({ oldClientNewHost: streamed[0]!, newClientOldHost: streamed[1]!, newNew: streamed[2]! }, streamOutcomeRules, () => walkPlanned(streamRun(old, old))) : undefined;
     return {
       ...recordings,
       pty: { oldClientNewHost: ptyOldClient!, newClientOldHost: ptyNewClient! },
       restart: { ...restart, ...(oldOwn ? { oldOld: oldOwn } : {}) },
       ...(stream ? { stream } : {}),
+      ...(lifetime ? { lifetime } : {}),
       skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped,
       undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }),
       ...(sameNote ? { sameCode: sameNote } : {}),
@@ -153,6 +175,9 @@ export function sameCodeNote(same: SameCode): string | undefined {
 
 /** Whether a build's peers speak the byte stream (its codec peer says so; builds before it speak WebSocket only). */
 const speaksStream = (b: PairingBuild) => b.codec.hello.transports?.includes('stream') ?? false;
+
+/** Whether a build's host peer takes a lifetime for detached terminals (PEER_HOST_ARGS); earlier builds keep the default hour. */
+const takesLifetime = (b: PairingBuild) => b.codec.hello.hostArgs?.includes('detachedIdleMs') ?? false;
 
 /** A pass judged on outcomes walks old × old only when the old client failed against the new host: to tell the release's own failing from the new host's. */
 async function withOldOwn(recordings: RestartRecordings, judge: (r: RestartRecordings) => unknown[], oldOld: () => Promise<PairingRecording>): Promise<RestartRecordings> {

@@ -29,6 +29,8 @@ export interface PeerHello {
     readonly peerOps?: { readonly host: readonly string[]; readonly client: readonly string[] };
     /** Codec peer: the arguments this build's client peer takes beyond protocol 1's (PEER_CLIENT_ARGS). */
     readonly clientArgs?: readonly string[];
+    /** Codec peer: the arguments this build's host peer takes beyond protocol 1's (PEER_HOST_ARGS). */
+    readonly hostArgs?: readonly string[];
     /** Codec peer: the transports this build's host and client peers speak (absent: WebSocket only). */
     readonly transports?: readonly string[];
     /** Host only: where its WebSocket server listens, and the token it wants. */

@@ -136,11 +136,11 @@ async function listenForStreams(onLink: (link: FrameLink) => void): Promise<{ ur
 }
 
 /** A reference host serving one terminal named 'main', and spare script terminals for the limits step. */
-export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<void> {
+export async function runHostPeer(kind: HostPeerBackend = 'script', lifetime: { readonly detachedTerminalIdleMs?: number } = {}): Promise<void> {
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
   const spare = (name: string) => ((SPARE_TERMINALS as readonly string[]).includes(name) ? new ScriptBackend() : undefined);
   const side = scriptTerminal();
-  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : name === SIDE_TERMINAL ? side.backend() : spare(name)), limits: JOURNEY_HOST_LIMITS });
+  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : name === SIDE_TERMINAL ? side.backend() : spare(name)), limits: { ...JOURNEY_HOST_LIMITS, ...lifetime } });
   const token = randomBytes(16).toString('hex');
   const peak = { bytes: 0 };
   const server = await startWsServer({ token, onLink: (link) => host.accept(measuredLink(link, peak)) });
@@ -160,6 +160,7 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
       // An exited terminal leaves the runtime (its name then starts a new one); its screen is still the outcome to compare.
       const hosted = (lastHosted = host.terminal(TERMINAL) ?? lastHosted);
       const screen = (await hosted?.screen.text()) ?? '';
+      const running = host.terminal(TERMINAL);
       return {
         inputLog: terminal.inputLog(),
         screen,
@@ -168,6 +169,7 @@ export async function runHostPeer(kind: HostPeerBackend = 'script'): Promise<voi
         peakBufferedBytes: peak.bytes,
         ungatedSends: ungatedSends(),
         size: hosted ? { cols: hosted.cols, rows: hosted.rows } : null,
+        terminal: running ? { running: true, subscribers: running.subscriberCount } : { running: false, subscribers: 0 },
       };
     },
   };

@@ -2,7 +2,7 @@
 /**
  * The stable, versioned peer entry point of a build (dist/compat/peer/main.js).
  * The gate starts one process per side, from each build's own dist:
- *   main.js --role host [--backend script|pty]
+ *   main.js --role host [--backend script|pty] [--detached-idle-ms N]
  *   main.js --role codec   (classifies frames with this build's decoder)
  *   main.js --role client --url <ws or tcp url> --token <token> [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON]
  * and drives it over fd 3 (see control-channel.ts). Changing the ops or their
@@ -17,6 +17,7 @@ const { values } = parseArgs({
   options: {
     role: { type: 'string' },
     backend: { type: 'string' },
+    'detached-idle-ms': { type: 'string' },
     url: { type: 'string' },
     token: { type: 'string' },
     'ping-interval-ms': { type: 'string' },
@@ -27,14 +28,18 @@ const { values } = parseArgs({
 });
 
 if (values.help) {
-  process.stdout.write('Usage: peer --role host [--backend script|pty] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON]\nDriven by `termwire compat` over fd 3.\n');
+  process.stdout.write('Usage: peer --role host [--backend script|pty] [--detached-idle-ms N] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON]\nDriven by `termwire compat` over fd 3.\n');
   process.exit(0);
+}
+
+function validMs(text: string | undefined): boolean {
+  return text === undefined || (/^\d+$/.test(text) && Number(text) > 0);
 }
 
 if (values.role === 'codec') {
   runCodecPeer();
-} else if (values.role === 'host' && (values.backend === undefined || values.backend === 'script' || values.backend === 'pty')) {
-  await runHostPeer(values.backend ?? 'script');
+} else if (values.role === 'host' && (values.backend === undefined || values.backend === 'script' || values.backend === 'pty') && validMs(values['detached-idle-ms'])) {
+  await runHostPeer(values.backend ?? 'script', values['detached-idle-ms'] ? { detachedTerminalIdleMs: Number(values['detached-idle-ms']) } : {});
 } else if (values.role === 'client' && values.url && values.token) {
   await runClientPeer({
     url: values.url,
@@ -44,6 +49,6 @@ if (values.role === 'codec') {
     ...(values.capabilities ? { capabilities: JSON.parse(values.capabilities) as Record<string, number> } : {}),
   });
 } else {
-  process.stderr.write('peer: --role host, --role codec, or --role client with --url and --token\n');
+  process.stderr.write('peer: --role host (--detached-idle-ms a positive whole number), --role codec, or --role client with --url and --token\n');
   process.exit(2);
 }

@@ -1,0 +1,56 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Observation } from './observed-state.js';
+import { CORE_STEPS, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, TYPED_BEFORE_DROP, unsubscribedSinceStep } from './steps.js';
+
+/**
+ * The lifetime pass's host keeps a detached terminal this long (its
+ * `detachedTerminalIdleMs`, through the host peer's `--detached-idle-ms`):
+ * short, so the promise is observed in seconds, not the default hour.
+ */
+export const JOURNEY_DETACHED_LIFETIME_MS = 3_000;
+/** The client comes back this long after it left: well inside the lifetime, with the rest as room for a slow machine. */
+export const COMES_BACK_AFTER_MS = JOURNEY_DETACHED_LIFETIME_MS / 2;
+
+/** A step whose outcome cannot be judged in this walk (the machine took longer than the promise it checks); recorded as skipped with why. */
+export class StepNotJudged extends Error {}
+
+const detached = (o: Observation) => (o.host.terminal?.running && o.host.terminal.subscribers === 0 ? undefined : 'the host counting the terminal running with no subscriber');
+
+/**
+ * The host promises a detached terminal lives on for its lifetime
+ * (detachedTerminalIdleMs, a limit floor): a client that leaves and comes back
+ * within it finds the terminal it left, its screen and state, not a new one.
+ * Timed from before the Unsubscribe to the new stream's snapshot: when that
+ * took the whole lifetime, the host may rightly have ended it, and the step is
+ * not judged.
+ */
+const backWithinLifetime: JourneyStep = {
+  name: 'backWithinLifetime',
+  act: async ({ client, until, before }) => {
+    const left = Date.now();
+    await client.call('unsubscribe');
+    await until((o) => first(unsubscribedSinceStep(o, before), detached(o)));
+    await delay(Math.max(0, COMES_BACK_AFTER_MS - (Date.now() - left)));
+    await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
+    await until((o) => resubscribed(o, before));
+    const away = Date.now() - left;
+    if (away >= JOURNEY_DETACHED_LIFETIME_MS) throw new StepNotJudged(`the client came back ${away} ms after it left, past the host's lifetime of ${JOURNEY_DETACHED_LIFETIME_MS} ms (a busy machine)`);
+  },
+  done: (o, before) =>
+    first(
+      resubscribed(o, before),
+      o.client.screen.includes(`ran: ${TYPED_BEFORE_DROP.trim()}`) ? undefined : `the terminal it left ${COMES_BACK_AFTER_MS} ms before (of a ${JOURNEY_DETACHED_LIFETIME_MS} ms lifetime) still there, its screen showing 'ran: ${TYPED_BEFORE_DROP.trim()}'`,
+    ),
+};
+
+const resubscribed = (o: Observation, before: Observation) =>
+  first(o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event for the new stream', o.client.snapshots.length > before.client.snapshots.length ? undefined : "the new stream's snapshot");
+
+/**
+ * The lifetime pass: a client types into its terminal, leaves it (an
+ * Unsubscribe) and comes back halfway through the host's lifetime for
+ * detached terminals. Its own pass, since a lifetime short enough to observe
+ * would end the script journey's terminal while a loaded machine reconnects.
+ * Judged on outcomes.
+ */
+export const LIFETIME_JOURNEY: readonly JourneyStep[] = [CORE_STEPS.subscribe, CORE_STEPS.initialSnapshot, CORE_STEPS.input, backWithinLifetime];
