@@ -1,0 +1,55 @@
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { drivableOps } from '../../compat/journey/drivable.js';
+import { COMES_BACK_AFTER_MS, JOURNEY_DETACHED_LIFETIME_MS, StepNotJudged } from '../../compat/journey/lifetime-steps.js';
+import { PeerProcess } from '../../compat/journey/peer-process.js';
+import { DEFAULT_JOURNEY_OPTIONS, LIFETIME_PLAN, type PairingBuild, runPairing } from '../../compat/journey/run-pairing.js';
+import { CORE_STEPS } from '../../compat/journey/steps.js';
+import type { PairingRecording } from '../../compat/recording.js';
+import { stepsNotWalkedNotes } from '../../compat/report/skipped-steps.js';
+
+const root = join(import.meta.dirname, '..', '..');
+const cleanup: Array<() => Promise<void>> = [];
+afterEach(async () => void (await Promise.all(cleanup.splice(0).map((f) => f()))));
+
+async function thisBuild(): Promise<PairingBuild> {
+  const manifest = JSON.parse(execFileSync(process.execPath, [join(root, 'bin', 'termwire.js'), 'manifest'], { encoding: 'utf8' }));
+  const codec = await PeerProcess.start({ buildDir: root, role: 'codec', label: 'new codec' });
+  cleanup.push(() => codec.stop());
+  return { side: 'new', build: { dir: root, version: codec.hello.version, commit: 'working tree', manifest }, codec };
+}
+
+describe('the detached-lifetime pass', () => {
+  it('a host that keeps its promise: the client comes back halfway through the lifetime and finds the terminal it left', async () => {
+    const side = await thisBuild();
+    expect(side.codec.hello.hostArgs).toContain('detachedIdleMs');
+    const ops = drivableOps(side.codec.hello, side.codec.hello);
+    const rec = await runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, LIFETIME_PLAN, { ops, skipped: new Map() });
+    expect(rec.steps.map((s) => [s.name, s.status]), JSON.stringify(rec.peerErrors)).toEqual([
+      ['subscribe', 'ok'],
+      ['initialSnapshot', 'ok'],
+      ['input', 'ok'],
+      ['backWithinLifetime', 'ok'],
+    ]);
+    // The step is timed: it waited for the comeback, and that was inside the lifetime.
+    expect(rec.steps[3]!.durationMs).toBeGreaterThanOrEqual(COMES_BACK_AFTER_MS);
+    expect(COMES_BACK_AFTER_MS).toBeLessThan(JOURNEY_DETACHED_LIFETIME_MS);
+  });
+
+  it('a step that cannot be judged in this walk is recorded as skipped with why, not as a stall, and the report names it', async () => {
+    const side = await thisBuild();
+    const ops = drivableOps(side.codec.hello, side.codec.hello);
+    const notJudged = {
+      name: 'backWithinLifetime' as const,
+      act: async () => {
+        throw new StepNotJudged('the client came back 3100 ms after it left, past the lifetime');
+      },
+      done: () => 'never reached',
+    };
+    const plan = { ...LIFETIME_PLAN, steps: [CORE_STEPS.subscribe, notJudged] };
+    const rec: PairingRecording = await runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, plan, { ops, skipped: new Map() });
+    expect(rec.steps[1]).toMatchObject({ name: 'backWithinLifetime', status: 'skipped', reason: 'not judged: the client came back 3100 ms after it left, past the lifetime' });
+    expect(stepsNotWalkedNotes([rec, { ...rec, client: 'old' }])).toEqual(['step backWithinLifetime not judged: the client came back 3100 ms after it left, past the lifetime (new client × new host, old client × new host)']);
+  });
+});
