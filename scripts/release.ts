@@ -13,7 +13,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { execa } from 'execa';
 import semver from 'semver';
-import { changelogEntry, type ReleasedCommit } from './release/changelog.js';
+import { changelogEntry, parseReleaseNotes, type ReleasedCommit } from './release/changelog.js';
 import { CheckFailed, compatibilityNotes, gateRefusal, REAL_CHECKS, type ReleaseChecks } from './release/checks.js';
 
 export class ReleaseError extends Error {
@@ -67,10 +67,18 @@ export interface ReleaseOptions {
   readonly offMainBecause?: string;
   /** Default: the README's commands, `npm test` and the gate. */
   readonly checks?: ReleaseChecks;
+  /** The release engineer's notes, `### Audience` sections (changelog.ts); the commits' headlines are folded beneath them. */
+  readonly notes?: string;
 }
 
 export async function release(cwd: string, spec: string, options: ReleaseOptions = {}): Promise<ReleaseResult> {
   const { today = new Date(), offMainBecause, checks = REAL_CHECKS } = options;
+  let notes: Map<string, string> | undefined;
+  try {
+    notes = options.notes === undefined ? undefined : parseReleaseNotes(options.notes);
+  } catch (e) {
+    throw new ReleaseError((e as Error).message);
+  }
   const status = await git(cwd, ['status', '--porcelain']);
   if (status) throw new ReleaseError(`the working tree has uncommitted changes; commit or stash them first:\n${status}`);
   const branch = await git(cwd, ['rev-parse', '--abbrev-ref', 'HEAD']);
@@ -92,7 +100,7 @@ export async function release(cwd: string, spec: string, options: ReleaseOptions
   const since = await previousRelease(cwd);
   const changelogPath = join(cwd, 'CHANGELOG.md');
   const previous = existsSync(changelogPath) ? readFileSync(changelogPath, 'utf8').replace(/^# Changelog\s*\n/, '') : '';
-  const entry = changelogEntry(tag, today.toISOString().slice(0, 10), await commitsSince(cwd, since), compatibility);
+  const entry = changelogEntry(tag, today.toISOString().slice(0, 10), await commitsSince(cwd, since), compatibility, notes);
   writeFileSync(changelogPath, `# Changelog\n\n${entry}${previous ? `\n${previous.replace(/^\n+/, '')}` : ''}`);
 
   writeJsonVersion(pkgPath, version, false);
@@ -123,13 +131,16 @@ async function runChecks(cwd: string, checks: ReleaseChecks): Promise<string[]> 
   }
 }
 
-const HELP = `Usage: npm run release -- <X.Y.Z | patch | minor | major> [--off-main "<reason>"]
+const HELP = `Usage: npm run release -- <X.Y.Z | patch | minor | major> [--notes FILE] [--off-main "<reason>"]
 
 Refuses a dirty tree and a branch other than main; runs npm test and the gate
 against the newest release (npm run compat) and refuses on either; then bumps
 the version, writes CHANGELOG.md (grouped by wire, host, client, gate, docs,
 with the gate's verdict and coverage), commits "release: vX.Y.Z" and tags vX.Y.Z.
 
+  --notes <file>       what a user of each side sees, in '### Wire', '### Host',
+                       '### Client', '### Gate', '### Docs' sections; the commits'
+                       headlines are folded beneath them in the changelog
   --off-main <reason>  release from the current branch anyway; the reason goes
                        into the release commit
 
@@ -139,7 +150,7 @@ Exit codes: 0 released, 1 refused, 2 usage error.`;
 async function main(argv: string[]): Promise<number> {
   let parsed;
   try {
-    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'off-main': { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
+    parsed = parseArgs({ args: argv, allowPositionals: true, options: { 'off-main': { type: 'string' }, notes: { type: 'string' }, help: { type: 'boolean', short: 'h' } } });
   } catch (e) {
     process.stderr.write(`release: ${(e as Error).message}\n${HELP}\n`);
     return 2;
@@ -154,8 +165,17 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${HELP}\n`);
     return 2;
   }
+  let notes: string | undefined;
+  if (values.notes !== undefined) {
+    try {
+      notes = readFileSync(values.notes, 'utf8');
+    } catch (e) {
+      process.stderr.write(`release: --notes ${values.notes}: ${(e as Error).message}\n`);
+      return 2;
+    }
+  }
   try {
-    const r = await release(process.cwd(), spec, { ...(values['off-main'] !== undefined ? { offMainBecause: values['off-main'] } : {}) });
+    const r = await release(process.cwd(), spec, { ...(values['off-main'] !== undefined ? { offMainBecause: values['off-main'] } : {}), ...(notes !== undefined ? { notes } : {}) });
     process.stdout.write(`released ${r.tag} at ${r.commit.slice(0, 12)}; push with: git push --follow-tags\n`);
     return 0;
   } catch (e) {

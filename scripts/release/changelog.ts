@@ -34,7 +34,35 @@ export function headline(subject: string): string {
   return clause.length > MAX_LINE ? `${clause.slice(0, MAX_LINE - 1).trimEnd()}…` : clause;
 }
 
-export function changelogEntry(tag: string, day: string, commits: readonly ReleasedCommit[], compatibility: readonly string[]): string {
+/**
+ * The release engineer's notes: `### Audience` sections (any of AUDIENCES),
+ * each saying in a few lines what a user of that side sees. Refused with why
+ * when a heading names no audience or a section is empty.
+ */
+export function parseReleaseNotes(text: string): Map<string, string> {
+  const sections = new Map<string, string>();
+  const known = AUDIENCES.map(([a]) => a);
+  const parts = text.split(/^### +/m);
+  if (parts[0]!.trim()) throw new Error(`release notes: text before the first '### <audience>' heading (audiences: ${known.join(', ')})`);
+  for (const part of parts.slice(1)) {
+    const [heading, ...body] = part.split('\n');
+    const audience = heading!.trim();
+    if (!known.includes(audience)) throw new Error(`release notes: '### ${audience}' is not an audience (${known.join(', ')})`);
+    const content = body.join('\n').trim();
+    if (!content) throw new Error(`release notes: the section '### ${audience}' is empty`);
+    sections.set(audience, content);
+  }
+  if (!sections.size) throw new Error(`release notes: no '### <audience>' section (${known.join(', ')})`);
+  return sections;
+}
+
+/**
+ * A release's entry. With the release engineer's notes, those are what a
+ * reader sees, by audience, and the commits' headlines are folded beneath
+ * (a list of 300 commits says nothing at a glance); without, the headlines
+ * grouped by audience are the entry.
+ */
+export function changelogEntry(tag: string, day: string, commits: readonly ReleasedCommit[], compatibility: readonly string[], notes?: ReadonlyMap<string, string>): string {
   const groups = new Map<string, string[]>(AUDIENCES.map(([a]) => [a, []]));
   let internal = 0;
   for (const c of commits) {
@@ -42,7 +70,14 @@ export function changelogEntry(tag: string, day: string, commits: readonly Relea
     if (audience) groups.get(audience)!.push(headline(c.subject));
     else internal++;
   }
-  const sections = [...groups].filter(([, lines]) => lines.length).map(([audience, lines]) => `### ${audience}\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`);
+  const byCommit = [...groups].filter(([, lines]) => lines.length).map(([audience, lines]) => `### ${audience}\n\n${lines.map((l) => `- ${l}`).join('\n')}\n`);
+  const listed = [...groups.values()].reduce((n, lines) => n + lines.length, 0);
+  const sections = notes
+    ? [
+        ...AUDIENCES.filter(([a]) => notes.has(a)).map(([a]) => `### ${a}\n\n${notes.get(a)}\n`),
+        ...(byCommit.length ? [`<details><summary>Every change, by commit (${listed})</summary>\n\n${byCommit.join('\n')}\n</details>\n`] : []),
+      ]
+    : byCommit;
   if (!sections.length) sections.push('No change a user of the wire, the host, the client or the gate would see.\n');
   if (internal) sections.push(`And ${internal} internal change(s): tests, benchmarks, tooling.\n`);
   sections.push(`### Compatibility\n\n${compatibility.map((l) => `    ${l}`).join('\n')}\n`);

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { listReleases } from '../../compat/baseline/resolve.js';
 import type { GateReport } from '../../compat/report/model.js';
 import { release, ReleaseError } from '../../scripts/release.js';
-import { audienceOf, headline } from '../../scripts/release/changelog.js';
+import { audienceOf, changelogEntry, headline, parseReleaseNotes } from '../../scripts/release/changelog.js';
 import { CheckFailed, type ReleaseChecks } from '../../scripts/release/checks.js';
 import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
 
@@ -113,6 +113,15 @@ describe('npm run release', () => {
     expect(await r.git('log', '-1', '--format=%B')).toContain('Released from feature, not main: a hotfix for v0.0.x users');
   });
 
+  it('refuses release notes it cannot place before it runs any check, and writes nothing', async () => {
+    const r = await project();
+    let checked = false;
+    const watched: ReleaseChecks = { ...compatible, test: async () => void (checked = true) };
+    await expect(release(r.dir, 'patch', { checks: watched, notes: '### Wire\n\n- x\n### Server\n\n- y\n' })).rejects.toThrowError("release notes: '### Server' is not an audience (Wire, Host, Client, Gate, Docs)");
+    expect(checked).toBe(false);
+    expect(await r.git('status', '--porcelain')).toBe('');
+  });
+
   it.each([
     ['npm test fails', gateSays({}, true), /npm test failed \(exit 1\); nothing was released/],
     ['the gate finds a break', gateSays({ status: 'incompatible', exitCode: 1, findings: [{} as never] }), /the gate found 1 break\(s\) against v0.1.0.*nothing was released/],
@@ -141,5 +150,53 @@ describe('the changelog', () => {
     expect(headline('Gate: step overflowRecovery. The proxy holds the Acks')).toBe('Gate: step overflowRecovery');
     expect(headline('attach: one line; and more')).toBe('attach: one line');
     expect(headline('x'.repeat(300))).toHaveLength(160);
+  });
+
+  it("with the release engineer's notes, the notes are the entry and the commits' headlines fold beneath them", () => {
+    const commits = [
+      { subject: 'Host: serve real terminals; why', files: ['src/host/runtime.ts'] },
+      { subject: 'Gate: a lifetime pass', files: ['compat/journey/lifetime-steps.ts'] },
+      { subject: 'Test harder', files: ['test/x.test.ts'] },
+    ];
+    const notes = parseReleaseNotes('### Gate\n\n- The gate observes a detached terminal\'s lifetime.\n\n### Host\n\n- Hosts serve real terminals.\n');
+    expect(changelogEntry('v0.2.0', '2030-01-02', commits, ['termwire compat against v0.1.0: compatible'], notes).split('\n')).toEqual([
+      '## v0.2.0 (2030-01-02)',
+      '',
+      '### Host',
+      '',
+      '- Hosts serve real terminals.',
+      '',
+      '### Gate',
+      '',
+      "- The gate observes a detached terminal's lifetime.",
+      '',
+      '<details><summary>Every change, by commit (2)</summary>',
+      '',
+      '### Host',
+      '',
+      '- Host: serve real terminals',
+      '',
+      '### Gate',
+      '',
+      '- Gate: a lifetime pass',
+      '',
+      '</details>',
+      '',
+      'And 1 internal change(s): tests, benchmarks, tooling.',
+      '',
+      '### Compatibility',
+      '',
+      '    termwire compat against v0.1.0: compatible',
+      '',
+    ]);
+  });
+
+  it.each([
+    ['text before the first heading', 'Highlights\n### Wire\n- x', /text before the first '### <audience>' heading/],
+    ['an empty section', '### Wire\n\n### Host\n- y', /the section '### Wire' is empty/],
+    ['no section at all', '', /no '### <audience>' section/],
+    ['the Compatibility section, which the gate writes', '### Compatibility\n- all fine', /'### Compatibility' is not an audience/],
+  ])('release notes with %s are refused', (_what, text, why) => {
+    expect(() => parseReleaseNotes(text)).toThrowError(why);
   });
 });
