@@ -14,9 +14,10 @@ import { measureCoverage } from './coverage/measure.js';
 import type { BaselineCoverage } from './report/coverage.js';
 import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
 import type { Schedule } from './explore/schedule.js';
-import type { JourneyRecordings } from './journey/run.js';
+import type { JourneyRecordings } from './journey/journey-recordings.js';
 import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
-import { disturbancesOf, pairingsOfWalk } from './journey/disturbances.js';
+import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsOfWalk } from './journey/disturbances.js';
+import { passesToWalkAgain } from './journey/walk-again.js';
 import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
 import { walkAndConfirm } from './confirm-findings.js';
 import type { ReferenceCache } from './journey/reference-cache.js';
@@ -123,16 +124,31 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
   const { runJourneyPairings } = await import('./journey/run.js');
   const manifests = { old: old.manifest, new: current.manifest };
-  const judge = (r: JourneyRecordings) => [...runDynamicRules(r, manifests), ...runPtyOutcomeRules(r.pty), ...restartOutcomeRules(r.restart), ...(r.stream ? streamOutcomeRules(r.stream) : []), ...(r.lifetime ? lifetimeOutcomeRules(r.lifetime) : [])].map(tag);
-  const walk = (lanes: number, cache: ReferenceCache) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache });
+  const findingsByPass = (r: JourneyRecordings): Record<JourneyPass, Finding[]> => ({
+    script: runDynamicRules(r, manifests),
+    pty: runPtyOutcomeRules(r.pty),
+    restart: restartOutcomeRules(r.restart),
+    stream: r.stream ? streamOutcomeRules(r.stream) : [],
+    lifetime: r.lifetime ? lifetimeOutcomeRules(r.lifetime) : [],
+  });
+  const judge = (r: JourneyRecordings) => Object.values(findingsByPass(r)).flat().map(tag);
+  type Carry = { from: JourneyRecordings; passes: ReadonlySet<JourneyPass> };
+  const walk = (lanes: number, cache: ReferenceCache, carry?: Carry) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache, ...(carry ? { carry } : {}) });
+  const walked: JourneyRecordings[] = [];
+  const remembered = (r: JourneyRecordings) => (walked.push(r), r);
   const { first: recordings, confirmed: dynamic, notReproduced, disturbed } = await walkAndConfirm(
     {
-      first: () => walkWithRetry((lanes) => walk(lanes, references), journeys, DEFAULT_JOURNEY_OPTIONS.concurrentPairings),
+      first: async () => remembered(await walkWithRetry((lanes) => walk(lanes, references), journeys, DEFAULT_JOURNEY_OPTIONS.concurrentPairings)),
       // A fresh reference too: a reference that a busy machine disturbed would condemn a healthy skew.
-      again: () => walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }), journeys, 1),
+      again: async () => {
+        const again = passesToWalkAgain(walked, findingsByPass);
+        const carry = { from: walked[0]!, passes: new Set(JOURNEY_PASSES.filter((p) => !again.has(p))) };
+        journeys.update(`walking again the pass(es) where a walk found something or was disturbed (${[...again].join(', ')}), one pairing at a time, with fresh references${carry.passes.size ? `; ${[...carry.passes].join(', ')} stand from the first walk` : ''}`);
+        return remembered(await walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }, carry), journeys, 1));
+      },
     },
     judge,
-    (found, why) => journeys.update(`${found.length} finding(s); walking every pairing again, one at a time, with fresh references, ${why}`),
+    (found, why) => journeys.update(`${found.length} finding(s); walking again ${why}`),
     (r) => disturbancesOf(pairingsOfWalk(r)),
   ).catch((e: unknown) => {
     journeys.fail();

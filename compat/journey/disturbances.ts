@@ -1,10 +1,19 @@
 import type { PairingRecording } from '../recording.js';
-import type { JourneyRecordings } from './run.js';
+import type { JourneyRecordings } from './journey-recordings.js';
+
+/** The passes of one walk of the script, each judged on its own pairings. */
+export const JOURNEY_PASSES = ['script', 'pty', 'restart', 'stream', 'lifetime'] as const;
+export type JourneyPass = (typeof JOURNEY_PASSES)[number];
+
+/** The pairings each pass of one walk recorded (none for a pass the builds could not walk). */
+export function pairingsByPass(r: JourneyRecordings): Record<JourneyPass, PairingRecording[]> {
+  const of = (pass: object | undefined) => (pass ? (Object.values(pass) as PairingRecording[]) : []);
+  return { script: [r.newNew, r.oldOld, r.oldClientNewHost, r.newClientOldHost], pty: of(r.pty), restart: of(r.restart), stream: of(r.stream), lifetime: of(r.lifetime) };
+}
 
 /** Every pairing one walk of the script recorded: the four on the script, the PTY, restart, byte-stream and lifetime passes. */
 export function pairingsOfWalk(r: JourneyRecordings): PairingRecording[] {
-  const passes = [r.pty, r.restart, ...(r.stream ? [r.stream] : []), ...(r.lifetime ? [r.lifetime] : [])];
-  return [r.newNew, r.oldOld, r.oldClientNewHost, r.newClientOldHost, ...passes.flatMap((p) => Object.values(p) as PairingRecording[])];
+  return Object.values(pairingsByPass(r)).flat();
 }
 
 /**

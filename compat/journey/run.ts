@@ -1,7 +1,10 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
-import type { JourneyRecordingSet, PairingRecording, StepName } from '../recording.js';
-import { drivableOps, stepsSkippedInRun, undrivableByBuild, type UndrivableSteps } from './drivable.js';
+import type { JourneyRecordingSet, PairingRecording } from '../recording.js';
+import type { JourneyRecordings, RestartRecordings } from './journey-recordings.js';
+import type { JourneyPass } from './disturbances.js';
+import { earlierRecording } from './walk-again.js';
+import { drivableOps, stepsSkippedInRun, undrivableByBuild } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, LIFETIME_PLAN, type PairingBuild, PTY_PLAN, RESTART_PLAN, type RunDecision, runPairing, SCRIPT_PLAN, STREAM_PLAN } from './run-pairing.js';
 import { lifetimeOutcomeRules, restartOutcomeRules, streamOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
@@ -9,43 +12,6 @@ import type { SomePairings } from '../rules/dynamic/journey-outcome-rules.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
 import { DIFFERENT_CODE, type PairingPlanner, type PlannedPairing, pairingPlanner, type SameCode, sameCode, walkPlanned } from './same-code.js';
-
-export interface RestartRecordings {
-  readonly oldClientNewHost: PairingRecording;
-  readonly newClientOldHost: PairingRecording;
-  readonly newNew: PairingRecording;
-  readonly oldOld?: PairingRecording;
-}
-
-export interface JourneyRecordings {
-  newNew: PairingRecording;
-  oldOld: PairingRecording;
-  oldClientNewHost: PairingRecording;
-  newClientOldHost: PairingRecording;
-  /** The second pass, both skews against a real shell in a PTY: judged on outcomes only. */
-  pty: { oldClientNewHost: PairingRecording; newClientOldHost: PairingRecording };
-  /**
-   * The restart pass: the host stops under a live client and starts as the
-   * other build (old → new under an old client, new → old under a new one),
-   * and new → new. Old → old is walked only when old → new went wrong, to tell
-   * the old client's own failing from the new host's.
-   */
-  restart: RestartRecordings;
-  /** The byte-stream pass (both skews and new × new over a length-framed TCP stream), absent when either build's peers speak WebSocket only. */
-  stream?: RestartRecordings;
-  /**
-   * The lifetime pass (lifetime-steps.ts), in each pairing whose host peer
-   * takes a lifetime (`detachedIdleMs`); absent when neither build's does.
-   * Old × old only when old client × new host went wrong and the old host takes one.
-   */
-  lifetime?: SomePairings & { readonly oldOld?: PairingRecording };
-  /** Script steps no pairing of this run walked, because a peer of either build cannot drive them, with why. */
-  skippedSteps: ReadonlyMap<StepName, string>;
-  /** The same skips, per build whose peers cannot drive them. */
-  undrivable: readonly UndrivableSteps[];
-  /** Said when a role's code is the release's and the pairings that differ only in it were walked once (same-code.ts). */
-  sameCode?: string;
-}
 
 async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<PeerProcess> {
   try {
@@ -89,7 +55,13 @@ export async function inLanes<T>(lanes: number, tasks: ReadonlyArray<() => Promi
  */
 export async function runJourneyPairings(
   builds: { old: BuildInfo; new: BuildInfo },
-  opts: { onProgress: (msg: string) => void; journey?: Partial<JourneyOptions>; references?: ReferenceCache },
+  opts: {
+    onProgress: (msg: string) => void;
+    journey?: Partial<JourneyOptions>;
+    references?: ReferenceCache;
+    /** Passes not walked this time: their recordings stand from an earlier walk of the same builds (walk-again.ts). */
+    carry?: { readonly from: JourneyRecordings; readonly passes: ReadonlySet<JourneyPass> };
+  },
 ): Promise<JourneyRecordings> {
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
@@ -103,7 +75,7 @@ export async function runJourneyPairings(
     const same = sameCode(old.build.dir, current.build.dir);
     const sameNote = sameCodeNote(same);
     if (sameNote) opts.onProgress(`journey: ${sameNote}`);
-    const plan = pairingPlanner(same);
+    const plan = carrying(pairingPlanner(same), opts.carry);
     // The PTY pass has no same-version references, so its steps keep the whole step deadline.
     const ptyRun = (client: PairingBuild, host: PairingBuild) => plan('pty', client, host, () => run(PTY_PLAN)(client, host));
     const reference = referenceOf(opts, { plan: 'script', ...journeyShape(SCRIPT_PLAN, decisions.get(SCRIPT_PLAN)!, options) });
@@ -163,6 +135,15 @@ export async function runJourneyPairings(
       ...(sameNote ? { sameCode: sameNote } : {}),
     };
   });
+}
+
+/** A planner that gives the earlier walk's recording, unwalked, for each pairing of a carried pass. */
+function carrying(plan: PairingPlanner, carry: { readonly from: JourneyRecordings; readonly passes: ReadonlySet<JourneyPass> } | undefined): PairingPlanner {
+  if (!carry) return plan;
+  return (what, client, host, walk, hostAs) => {
+    const earlier = carry.passes.has(what as JourneyPass) ? earlierRecording(carry.from, what, client.side, host.side, hostAs?.side) : undefined;
+    return earlier ? { recording: async () => earlier } : plan(what, client, host, walk, hostAs);
+  };
 }
 
 /** What the run says when a role's code is the release's, so some pairings are walked once for two. */
