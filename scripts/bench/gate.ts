@@ -4,8 +4,9 @@
  * and an uncommitted change to code both roles run, contenders interleaved round by round, medians
  * reported as ratios to each other:
  *   cold    a fresh, empty --cache-dir: extract, install (node_modules reused), build baseline, then as cached
- *   cached  the same --cache-dir again: build working tree, static pass, 6 journeys (4 script terminal, old × old
- *           of them from the reference cache, + 2 PTY)
+ *   cached  the same --cache-dir again: build working tree, static pass, the journeys (4 script terminal, old × old
+ *           of them from the reference cache, + PTY, restart, byte-stream and lifetime passes), the decoders and
+ *           the journeys with one capability off
  *   static  --static-only with the baseline cached: build working tree, manifest diff
  *   matrix  --against last:2 with both releases cached
  *   build   `npm run build` of the working tree alone, which every gate run repeats
@@ -177,13 +178,13 @@ function rows(runs: Runs): Row[] {
   const baselineBuild = median(runs.cold.map((r) => stepSeconds(r, 'extract') + stepSeconds(r, 'install baseline') + stepSeconds(r, 'build baseline')));
   return [
     { section: name, name: 'cold: empty cache (extract, install, build baseline + as cached)', value: cold, unit: ' s', note: `median of ${COLD_ROUNDS}; N releases: + N × (extract + install + build baseline)` },
-    { section: name, name: 'cached: same cache (build working tree, static pass, 6 journeys)', value: cached, unit: ' s', ratio: cached / cold, baseline: 'cold run', note: 'N releases: + N × journeys' },
+    { section: name, name: 'cached: same cache (build working tree, static pass, journeys, decoders, capabilities off)', value: cached, unit: ' s', ratio: cached / cold, baseline: 'cold run', note: 'N releases: + N × journeys' },
     { section: name, name: 'static pass alone (--static-only, baseline cached)', ...ofCached(staticPass), note: 'N releases: + N manifest diffs' },
     { section: name, name: 'matrix --against last:2, both cached', ...ofCached(matrix), note: 'N releases: build once + N × journeys' },
     { section: name, name: '`npm run build` of the working tree alone', ...ofCached(build), note: 'share of a cached run; repeated once per run, whatever N' },
-    { section: name, name: `cached run, all 6 pairings, within ${CACHED_BUDGET_SECONDS} s`, value: cached, unit: ' s', ratio: CACHED_BUDGET_SECONDS / cached, baseline: `${CACHED_BUDGET_SECONDS} s budget (issue)`, target: 1 },
+    { section: name, name: `cached run, every pairing walked, within ${CACHED_BUDGET_SECONDS} s`, value: cached, unit: ' s', ratio: CACHED_BUDGET_SECONDS / cached, baseline: `${CACHED_BUDGET_SECONDS} s budget (issue)`, target: 1 },
     { section: name, name: 'in cached: step "build working tree"', ...ofCached(inCached((r) => stepSeconds(r, 'build working tree'))), note: 'diagnostic' },
-    { section: name, name: 'in cached: step "journeys" (peers + 6 pairings)', ...ofCached(inCached((r) => stepSeconds(r, 'journeys against'))), note: 'diagnostic' },
+    { section: name, name: 'in cached: step "journeys" (peers + every pass)', ...ofCached(inCached((r) => stepSeconds(r, 'journeys against'))), note: 'diagnostic' },
     { section: name, name: 'in cached: script-terminal pairings (old × old from the reference cache)', ...ofCached(inCached((r) => pairingSeconds(r).script)), note: 'diagnostic, from progress-line times' },
     { section: name, name: `in cached: ${PAIRINGS.pty} PTY pairings`, ...ofCached(inCached((r) => pairingSeconds(r).pty)), note: 'diagnostic, from progress-line times' },
     { section: name, name: 'in cold: steps extract + install + build baseline', value: baselineBuild, unit: ' s', ratio: baselineBuild / cold, baseline: 'cold run', note: 'diagnostic' },
