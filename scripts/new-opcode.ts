@@ -19,7 +19,8 @@ const USAGE = `usage: npm run new-opcode -- NAME --capability CAP --direction ho
 Writes the rows a new gated opcode needs: its capability, its opcode row, its
 payload schema (json), its golden frame, its number where the gate's barriers
 read it, a journey step (its name in the journey's order, its file, its row in
-docs/compatibility.md), then runs npm run regen and prints the checklist of
+docs/compatibility.md), for a host-to-client frame the client's event that
+carries its payload, then runs npm run regen and prints the checklist of
 what is left to write by hand.
 
   NAME                  the opcode, PascalCase (e.g. Bell)
@@ -93,6 +94,32 @@ export const ${stepName}Step: JourneyStep = {
 `;
 }
 
+/**
+ * The client's default meaning of a host-to-client frame: its payload raised
+ * as a stream event named like the step (`stream.on('bell', …)`). A frame that
+ * means more to the client (a screen change, a reply) is written over it by hand.
+ */
+function clientMeaning(spec: NewOpcode, event: string): Edit[] {
+  const json = spec.payload === 'json';
+  const payloadImport = "import type { PayloadOf } from '../codec/payload.js';\n";
+  return [
+    {
+      file: 'src/client/stream-receive.ts',
+      apply: insertBefore(
+        '    default:\n      // Anything else is client-to-host.',
+        json ? `    case Op.${spec.name}:\n      return withPayload(stream, '${spec.name}', frame, (value) => stream.raise('${event}', value));\n` : `    case Op.${spec.name}:\n      return stream.raise('${event}', {});\n`,
+      ),
+    },
+    {
+      file: 'src/client/stream-events.ts',
+      apply: (source) => {
+        const typed = insertBefore('  state: { readonly state: StreamState };', `  /** The host sent ${spec.name} (${spec.summary}); only on a stream that negotiated ${spec.capability}. */\n  ${event}: ${json ? `PayloadOf<'${spec.name}'>` : 'Record<string, never>'};\n`)(source);
+        return json && !typed.includes(payloadImport) ? payloadImport + typed : typed;
+      },
+    },
+  ];
+}
+
 /** Every edit a new opcode needs, computed against `root`'s files; throws before writing anything when one cannot be made. */
 export function planNewOpcode(root: string, spec: NewOpcode): { edits: Edit[]; code: number; stepName: string; stepFile: string } {
   if (!/^[A-Z][A-Za-z0-9]*$/.test(spec.name)) throw new NewOpcodeError(`opcode name ${JSON.stringify(spec.name)} is not PascalCase (e.g. Bell)`);
@@ -130,6 +157,7 @@ export function planNewOpcode(root: string, spec: NewOpcode): { edits: Edit[]; c
       file: 'docs/compatibility.md',
       apply: replaceOnce(new RegExp(`\\n\\| ${spec.after} \\|[^\\n]*`), (row) => `${row}\n| ${stepName} | the ${spec.direction === 'hostToClient' ? 'host' : 'client'} is made to send ${spec.name} (${spec.summary}) in every pairing | a ${spec.name} frame on the driving client where ${spec.capability} is negotiated; elsewhere none may be sent (UNGATED_SEND_DROPPED) |`),
     },
+    ...(spec.direction === 'hostToClient' ? clientMeaning(spec, stepName) : []),
   ];
   if (existsSync(join(root, stepFile))) throw new NewOpcodeError(`${stepFile} already exists`);
   return { edits, code, stepName, stepFile };
@@ -154,7 +182,10 @@ export function writeNewOpcode(root: string, spec: NewOpcode): { code: number; s
 
 function checklist(spec: NewOpcode, written: ReturnType<typeof writeNewOpcode>): string {
   const sender = spec.direction === 'hostToClient' ? 'the host: src/host/host-stream.ts (send only where hasCapability(this.negotiated, …)) and where the event comes from' : 'the client: src/client/stream.ts (send only where negotiated)';
-  const receiver = spec.direction === 'hostToClient' ? 'the client: src/client/stream-receive.ts (the switch on opcodes) and src/client/stream-events.ts' : 'the host: src/host/host-connection.ts (the switch on opcodes)';
+  const receiver =
+    spec.direction === 'hostToClient'
+      ? `the client raises the event '${written.stepName}' with the payload (written: src/client/stream-receive.ts, src/client/stream-events.ts); write over it only if the frame means more to the client`
+      : 'the host: src/host/host-connection.ts (the switch on opcodes)';
   return [
     `${spec.name} is opcode ${written.code}, gated by ${spec.capability}. Written: ${written.files.join(', ')}; npm run regen recorded it in fixtures/wire-history.json, fixtures/frames/ and docs/protocol.md.`,
     '',

@@ -37,10 +37,22 @@ describe('npm run new-opcode', () => {
     expect(readFileSync(join(dir, 'compat/journey/wire-view.ts'), 'utf8')).toContain(`GeneratorProbe: ${probe!.code} }`);
     expect(readFileSync(join(dir, 'docs/compatibility.md'), 'utf8')).toMatch(/\n\| title \|[^\n]*\n\| generatorProbe \|/);
     expect(run.stdout).toContain('Left to write by hand');
+    // The client's default meaning: the frame raised as a stream event, typed by the events table.
+    expect(readFileSync(join(dir, 'src/client/stream-receive.ts'), 'utf8')).toContain("case Op.GeneratorProbe:\n      return stream.raise('generatorProbe', {});");
+    expect(readFileSync(join(dir, 'src/client/stream-events.ts'), 'utf8')).toContain('  generatorProbe: Record<string, never>;');
     execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'pipe' });
     const order = execFileSync('npx', ['tsx', '-e', "import('./compat/journey/script-journey.ts').then((m) => console.log(m.JOURNEY.map((s) => s.name).join(' ')))"], { cwd: dir, encoding: 'utf8' });
     expect(order).toContain('title generatorProbe twoStreams');
   }, 600_000); // a hang guard: a real tsc and regen of a copied tree take minutes on a loaded 2-core runner
+
+  it('gives a JSON payload to the client as its typed event, and the tree typechecks', async () => {
+    const dir = copy('json');
+    const run = await generate(dir, 'GeneratorJsonProbe', '--capability', 'generatorJsonProbe', '--direction', 'hostToClient', '--payload', 'json', '--summary', 'a JSON frame the test makes up');
+    expect(run.exitCode, run.stderr).toBe(0);
+    expect(readFileSync(join(dir, 'src/client/stream-receive.ts'), 'utf8')).toContain("withPayload(stream, 'GeneratorJsonProbe', frame, (value) => stream.raise('generatorJsonProbe', value))");
+    expect(readFileSync(join(dir, 'src/client/stream-events.ts'), 'utf8')).toContain("  generatorJsonProbe: PayloadOf<'GeneratorJsonProbe'>;");
+    execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'pipe' });
+  }, 600_000);
 
   it('refuses bad input with exit 2 and writes nothing', async () => {
     const dir = copy('refused');
