@@ -32,11 +32,22 @@ export function ungatedSends(): { readonly first: readonly UngatedSend[]; readon
   return { first: [...ungatedSendLog], count: ungatedSendCount };
 }
 
-/** Frames of the current stack that are not the gate's own, without the build's directory. */
+/**
+ * How many frames below the gate a site names: a send that goes through a
+ * queue's closure (`HostStream.send < (closure) < HostStream.event`) names the
+ * feature's method only in the fourth.
+ */
+const SITE_FRAMES = 5;
+
+/** Frames of the current stack that are not the gate's own, without the build's directory; an anonymous frame in parentheses. */
 function sendSite(stack: string | undefined): string {
   const frames = (stack ?? '').split('\n').slice(1).map((l) => l.trim().replace(/^at /, ''));
   const outside = frames.filter((f) => !/send-gate\.(js|ts)/.test(f));
-  return outside.slice(0, 3).map((f) => f.replace(/\(?(file:\/\/)?\/\S*?\/((dist\/)?(src|compat)\/)/, '($2')).join(' < ');
+  return outside
+    .slice(0, SITE_FRAMES)
+    .map((f) => f.replace(/(file:\/\/)?\/\S*?\/((dist\/)?(src|compat|test)\/)/, '$2'))
+    .map((f) => (f.endsWith(')') ? f : `(${f})`))
+    .join(' < ');
 }
 
 /**
