@@ -74,8 +74,14 @@ function replaceOnce(pattern: RegExp, replace: (match: string) => string): (sour
 
 export function stepSource(spec: NewOpcode, stepName: string, file: string): string {
   const who = spec.direction === 'hostToClient' ? 'host' : 'client';
-  return `import { negotiates, type JourneyStep } from './steps.js';
+  return `import { first, negotiates, screenShows, type JourneyStep } from './steps.js';
 import { sawSinceStep, WIRE } from './wire-view.js';
+
+/**
+ * What the client's screen shows once the act's output is applied, in every pairing: the step waits for it,
+ * so whatever the act made the ${who} do (a send its gate dropped included) has happened before the next step.
+ */
+const SHOWN = '${stepName} done';
 
 /**
  * Puts ${spec.name} on the wire (${spec.summary}). The act runs in every pairing: where
@@ -85,11 +91,13 @@ import { sawSinceStep, WIRE } from './wire-view.js';
 export const ${stepName}Step: JourneyStep = {
   name: '${stepName}',
   act: async () => {
-    // Make the ${who} send ${spec.name}: a peer op (ctx.${who}.call(...), compat/peer/peer-ops.ts) or what the terminal prints (ctx.host.call('emit', { text })).
+    // Make the ${who} send ${spec.name} (a peer op, ctx.${who}.call(...), compat/peer/peer-ops.ts, or what the terminal
+    // prints, ctx.host.call('emit', { text })), then have the terminal print SHOWN after it: \`…\${SHOWN}\\r\\n\`.
     throw new Error('the journey step ${stepName} has no act yet: write it in ${file}');
   },
-  // Where ${spec.capability} was negotiated the frame must arrive; elsewhere the step waits for nothing more than its act.
-  done: (o, before) => (negotiates(o.client, '${spec.capability}') ? sawSinceStep(o, before, { client: 'primary', direction: '${spec.direction}', opcode: WIRE.opcode.${spec.name} }, 'a ${spec.name} frame on the primary client') : undefined),
+  // Where ${spec.capability} was negotiated the frame must arrive; in every pairing the screen shows the act's output.
+  done: (o, before) =>
+    first(negotiates(o.client, '${spec.capability}') ? sawSinceStep(o, before, { client: 'primary', direction: '${spec.direction}', opcode: WIRE.opcode.${spec.name} }, 'a ${spec.name} frame on the primary client') : undefined, screenShows(o, SHOWN)),
 };
 `;
 }

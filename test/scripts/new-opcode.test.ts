@@ -37,6 +37,8 @@ describe('npm run new-opcode', () => {
     expect(readFileSync(join(dir, 'compat/journey/wire-view.ts'), 'utf8')).toContain(`GeneratorProbe: ${probe!.code} }`);
     expect(readFileSync(join(dir, 'docs/compatibility.md'), 'utf8')).toMatch(/\n\| title \|[^\n]*\n\| generatorProbe \|/);
     expect(run.stdout).toContain('Left to write by hand');
+    // The step waits for its act's effect in every pairing, so a send the act provokes where nothing was negotiated happens inside it.
+    expect(readFileSync(join(dir, 'compat/journey/generator-probe-step.ts'), 'utf8')).toContain('screenShows(o, SHOWN)');
     // The client's default meaning: the frame raised as a stream event, typed by the events table.
     expect(readFileSync(join(dir, 'src/client/stream-receive.ts'), 'utf8')).toContain("case Op.GeneratorProbe:\n      return stream.raise('generatorProbe', {});");
     expect(readFileSync(join(dir, 'src/client/stream-events.ts'), 'utf8')).toContain('  generatorProbe: Record<string, never>;');
