@@ -17,7 +17,7 @@ import type { Schedule } from './explore/schedule.js';
 import type { JourneyRecordings } from './journey/journey-recordings.js';
 import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
 import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsOfWalk } from './journey/disturbances.js';
-import { passesToWalkAgain } from './journey/walk-again.js';
+import { type CarriedPasses, passesToWalkAgain } from './journey/walk-again.js';
 import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
 import { walkAndConfirm } from './confirm-findings.js';
 import type { ReferenceCache } from './journey/reference-cache.js';
@@ -132,8 +132,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     lifetime: r.lifetime ? lifetimeOutcomeRules(r.lifetime) : [],
   });
   const judge = (r: JourneyRecordings) => Object.values(findingsByPass(r)).flat().map(tag);
-  type Carry = { from: JourneyRecordings; passes: ReadonlySet<JourneyPass> };
-  const walk = (lanes: number, cache: ReferenceCache, carry?: Carry) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache, ...(carry ? { carry } : {}) });
+  const walk = (lanes: number, cache: ReferenceCache, carry?: CarriedPasses) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache, ...(carry ? { carry } : {}) });
   const walked: JourneyRecordings[] = [];
   const remembered = (r: JourneyRecordings) => (walked.push(r), r);
   const { first: recordings, confirmed: dynamic, notReproduced, disturbed } = await walkAndConfirm(

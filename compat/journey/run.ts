@@ -2,8 +2,7 @@ import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { JourneyRecordingSet, PairingRecording } from '../recording.js';
 import type { JourneyRecordings, RestartRecordings } from './journey-recordings.js';
-import type { JourneyPass } from './disturbances.js';
-import { earlierRecording } from './walk-again.js';
+import { type CarriedPasses, carrying } from './walk-again.js';
 import { drivableOps, stepsSkippedInRun, undrivableByBuild } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, LIFETIME_PLAN, type PairingBuild, PTY_PLAN, RESTART_PLAN, type RunDecision, runPairing, SCRIPT_PLAN, STREAM_PLAN } from './run-pairing.js';
@@ -59,8 +58,8 @@ export async function runJourneyPairings(
     onProgress: (msg: string) => void;
     journey?: Partial<JourneyOptions>;
     references?: ReferenceCache;
-    /** Passes not walked this time: their recordings stand from an earlier walk of the same builds (walk-again.ts). */
-    carry?: { readonly from: JourneyRecordings; readonly passes: ReadonlySet<JourneyPass> };
+    /** Passes not walked this time: their recordings stand from an earlier walk (walk-again.ts). */
+    carry?: CarriedPasses;
   },
 ): Promise<JourneyRecordings> {
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
@@ -135,15 +134,6 @@ export async function runJourneyPairings(
       ...(sameNote ? { sameCode: sameNote } : {}),
     };
   });
-}
-
-/** A planner that gives the earlier walk's recording, unwalked, for each pairing of a carried pass. */
-function carrying(plan: PairingPlanner, carry: { readonly from: JourneyRecordings; readonly passes: ReadonlySet<JourneyPass> } | undefined): PairingPlanner {
-  if (!carry) return plan;
-  return (what, client, host, walk, hostAs) => {
-    const earlier = carry.passes.has(what as JourneyPass) ? earlierRecording(carry.from, what, client.side, host.side, hostAs?.side) : undefined;
-    return earlier ? { recording: async () => earlier } : plan(what, client, host, walk, hostAs);
-  };
 }
 
 /** What the run says when a role's code is the release's, so some pairings are walked once for two. */

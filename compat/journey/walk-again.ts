@@ -2,8 +2,15 @@ import type { PairingRecording } from '../recording.js';
 import type { Finding } from '../rules/finding.js';
 import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsByPass } from './disturbances.js';
 import type { JourneyRecordings } from './journey-recordings.js';
+import type { PairingPlanner } from './same-code.js';
 
 type Side = 'old' | 'new';
+
+/** Passes not walked this time: their recordings stand from an earlier walk of the same builds. */
+export interface CarriedPasses {
+  readonly from: JourneyRecordings;
+  readonly passes: ReadonlySet<JourneyPass>;
+}
 type SkewKey = 'oldOld' | 'oldClientNewHost' | 'newClientOldHost' | 'newNew';
 
 const skewKey = (client: Side, host: Side): SkewKey => (client === 'old' ? (host === 'old' ? 'oldOld' : 'oldClientNewHost') : host === 'old' ? 'newClientOldHost' : 'newNew');
@@ -44,4 +51,13 @@ export function earlierRecording(from: JourneyRecordings, what: string, client: 
     default:
       return undefined;
   }
+}
+
+/** A planner that gives the earlier walk's recording, unwalked, for each pairing of a carried pass. */
+export function carrying(plan: PairingPlanner, carry: CarriedPasses | undefined): PairingPlanner {
+  if (!carry) return plan;
+  return (what, client, host, walk, hostAs) => {
+    const earlier = carry.passes.has(what as JourneyPass) ? earlierRecording(carry.from, what, client.side, host.side, hostAs?.side) : undefined;
+    return earlier ? { recording: async () => earlier } : plan(what, client, host, walk, hostAs);
+  };
 }
