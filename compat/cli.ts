@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { JOURNEY_PASSES, type JourneyPass } from './journey/disturbances.js';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type AgainstSpec, parseAgainst } from './baseline/validate-ref.js';
@@ -46,6 +47,9 @@ Options:
                           report), against the baseline it failed against unless --against says otherwise
   --capabilities-off <m>  each (default): one journey per optional capability both builds negotiate,
                           with it switched off in every client; none skips those journeys
+  --passes <list>         the journey passes to walk, comma-separated: script (always), pty, restart,
+                          stream, lifetime (default: all of them); a pass left out is named in the report,
+                          so a maintainer can walk the one pass a change is about
   --decoder-frames <n>    mutated frames both builds' decoders read, per baseline (default 100000;
                           0 skips the differential codec check)
   --decoder-seed <s>      the seed those frames are drawn from (default 1, so a verdict never
@@ -62,7 +66,7 @@ refuses a set that is not exactly shards 1/n to n/n of the same run.
 Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
 Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
 
-interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number }; capabilitiesOff: CapabilitiesOffMode; replay: boolean; shard?: Shard }
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number }; capabilitiesOff: CapabilitiesOffMode; replay: boolean; shard?: Shard; passes?: ReadonlySet<JourneyPass> }
 
 /** node's parseArgs errors, shortened to what the user typed wrong. */
 function parseArgsMessage(e: Error & { code?: string }): string {
@@ -94,6 +98,7 @@ function parse(args: string[]): CliOptions | 'help' {
         'capabilities-off': { type: 'string', default: 'each' },
         'decoder-seed': { type: 'string' },
         shard: { type: 'string' },
+        passes: { type: 'string' },
         help: { type: 'boolean', short: 'h', default: false },
       },
     }));
@@ -116,6 +121,7 @@ function parse(args: string[]): CliOptions | 'help' {
     replay: replay !== undefined,
     ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
     capabilitiesOff: capabilitiesOffMode(values['capabilities-off']),
+    ...(values.passes !== undefined ? { passes: journeyPasses(values.passes) } : {}),
     decoderCheck: {
       frames: values['decoder-frames'] !== undefined ? wholeNumber('--decoder-frames', values['decoder-frames']) : DEFAULT_DECODER_CHECK.frames,
       seed: values['decoder-seed'] !== undefined ? wholeNumber('--decoder-seed', values['decoder-seed']) : DEFAULT_DECODER_CHECK.seed,
@@ -123,6 +129,15 @@ function parse(args: string[]): CliOptions | 'help' {
     ...(values.explore !== undefined ? { explore: { count: wholeNumber('--explore', values.explore), seed: values.seed !== undefined ? wholeNumber('--seed', values.seed) : randomSeed() } } : {}),
     ...(replay ? { explore: { count: 1, seed: replay.seed, schedules: [replaySchedule(values.replay!, replay.seed, replay.moves)] } } : {}),
   };
+}
+
+/** `--passes script,restart`: known passes only, and the script among them (every other pass's stall windows and references come from it). */
+function journeyPasses(value: string): ReadonlySet<JourneyPass> {
+  const named = value.split(',').map((p) => p.trim());
+  const unknown = named.filter((p) => !(JOURNEY_PASSES as readonly string[]).includes(p));
+  if (unknown.length) throw new CompatError('BAD_OPTION', `--passes ${JSON.stringify(value)}: unknown pass ${unknown.map((p) => JSON.stringify(p)).join(', ')}; expected some of ${JOURNEY_PASSES.join(', ')}`);
+  if (!named.includes('script')) throw new CompatError('BAD_OPTION', `--passes ${JSON.stringify(value)}: the script pass is always walked; name it (e.g. --passes script,${named[0]})`);
+  return new Set(named as JourneyPass[]);
 }
 
 function capabilitiesOffMode(value: string): CapabilitiesOffMode {
@@ -191,7 +206,7 @@ export async function run(args: string[]): Promise<number> {
   let report: GateReport;
   try {
     const root = await repoRoot(process.cwd());
-    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, decoderCheck: opts.decoderCheck, capabilitiesOff: opts.capabilitiesOff, replay: opts.replay, ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.shard ? { shard: opts.shard } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
+    report = await runGate({ root, against: opts.against, includePrerelease: opts.includePrerelease, staticOnly: opts.staticOnly, decoderCheck: opts.decoderCheck, capabilitiesOff: opts.capabilitiesOff, replay: opts.replay, ...(opts.passes ? { passes: opts.passes } : {}), ...(opts.explore ? { explore: opts.explore } : {}), ...(opts.shard ? { shard: opts.shard } : {}), ...(opts.cacheDir ? { cacheDir: opts.cacheDir } : {}), ...(opts.acknowledgements ? { acknowledgements: opts.acknowledgements } : {}), progress });
   } catch (e) {
     report = failedReport(e, opts.staticOnly, opts.shard);
   }

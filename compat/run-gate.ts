@@ -48,6 +48,8 @@ export interface GateOptions {
   readonly capabilitiesOff?: CapabilitiesOffMode;
   /** `--replay`: walk only the explore schedule given in `explore.schedules` (no scripted journey, no decoder check). */
   readonly replay?: boolean;
+  /** `--passes`: the journey passes to walk (the script always among them); every pass when absent. */
+  readonly passes?: ReadonlySet<JourneyPass>;
   /** `--shard i/n`: walk only this shard's units (compat/shard.ts); `termwire compat merge` joins the shards' reports. */
   readonly shard?: Shard;
   /** Default: <root>/.termwire/compat */
@@ -126,13 +128,13 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const manifests = { old: old.manifest, new: current.manifest };
   const findingsByPass = (r: JourneyRecordings): Record<JourneyPass, Finding[]> => ({
     script: runDynamicRules(r, manifests),
-    pty: runPtyOutcomeRules(r.pty),
-    restart: restartOutcomeRules(r.restart),
+    pty: r.pty ? runPtyOutcomeRules(r.pty) : [],
+    restart: r.restart ? restartOutcomeRules(r.restart) : [],
     stream: r.stream ? streamOutcomeRules(r.stream) : [],
     lifetime: r.lifetime ? lifetimeOutcomeRules(r.lifetime) : [],
   });
   const judge = (r: JourneyRecordings) => Object.values(findingsByPass(r)).flat().map(tag);
-  const walk = (lanes: number, cache: ReferenceCache, carry?: CarriedPasses) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache, ...(carry ? { carry } : {}) });
+  const walk = (lanes: number, cache: ReferenceCache, carry?: CarriedPasses) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache, ...(carry ? { carry } : {}), ...(opts.passes ? { passes: opts.passes } : {}) });
   const walked: JourneyRecordings[] = [];
   const remembered = (r: JourneyRecordings) => (walked.push(r), r);
   const { first: recordings, confirmed: dynamic, notReproduced, disturbed } = await walkAndConfirm(
@@ -157,8 +159,10 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.notes.push(...disturbed.map((d) => noteOf(`journeys ${d}; no walk's verdict stood alone`)));
   gathered.notes.push(...skippedStepNotes(baseline.label, recordings.undrivable).map(noteOf));
   if (recordings.sameCode) gathered.notes.push(noteOf(`journeys: ${recordings.sameCode}`));
-  if (!recordings.stream) gathered.notes.push(noteOf(`the byte-stream pass was not walked: the peers of ${baseline.label} speak WebSocket only`));
-  if (!recordings.lifetime) gathered.notes.push(noteOf(`the detached-lifetime pass was not walked: neither build's host peer takes a lifetime`));
+  const leftOut = JOURNEY_PASSES.filter((p) => opts.passes && !opts.passes.has(p));
+  if (leftOut.length) gathered.notes.push(noteOf(`journeys: the ${leftOut.join(', ')} pass${leftOut.length > 1 ? 'es were' : ' was'} not walked: --passes ${[...opts.passes!].join(',')}; a break only ${leftOut.length > 1 ? 'they' : 'it'} would show is not judged`));
+  if (!recordings.stream && !leftOut.includes('stream')) gathered.notes.push(noteOf(`the byte-stream pass was not walked: the peers of ${baseline.label} speak WebSocket only`));
+  if (!recordings.lifetime && !leftOut.includes('lifetime')) gathered.notes.push(noteOf(`the detached-lifetime pass was not walked: neither build's host peer takes a lifetime`));
   gathered.notes.push(...stepsNotWalkedNotes(pairingsOfWalk(recordings)).map(noteOf));
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
@@ -343,6 +347,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     current: { version: current.version, commit: current.commit },
     baselines: baselines.map((b) => ({ label: b.label, commit: b.commit, version: b.version })),
     staticOnly: opts.staticOnly,
+    ...(opts.passes ? { passes: JOURNEY_PASSES.filter((p) => opts.passes!.has(p)) } : {}),
     rulesRun,
     findings: failing,
     acknowledged,

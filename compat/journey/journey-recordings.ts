@@ -14,15 +14,15 @@ export interface JourneyRecordings {
   oldOld: PairingRecording;
   oldClientNewHost: PairingRecording;
   newClientOldHost: PairingRecording;
-  /** The second pass, both skews against a real shell in a PTY: judged on outcomes only. */
-  pty: { oldClientNewHost: PairingRecording; newClientOldHost: PairingRecording };
+  /** The second pass, both skews against a real shell in a PTY: judged on outcomes only. Absent when `--passes` leaves it out, as is each pass below. */
+  pty?: { oldClientNewHost: PairingRecording; newClientOldHost: PairingRecording };
   /**
    * The restart pass: the host stops under a live client and starts as the
    * other build (old → new under an old client, new → old under a new one),
    * and new → new. Old → old is walked only when old → new went wrong, to tell
    * the old client's own failing from the new host's.
    */
-  restart: RestartRecordings;
+  restart?: RestartRecordings;
   /** The byte-stream pass (both skews and new × new over a length-framed TCP stream), absent when either build's peers speak WebSocket only. */
   stream?: RestartRecordings;
   /**

@@ -2,6 +2,7 @@ import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { JourneyRecordingSet, PairingRecording } from '../recording.js';
 import type { JourneyRecordings, RestartRecordings } from './journey-recordings.js';
+import type { JourneyPass } from './disturbances.js';
 import { type CarriedPasses, carrying } from './walk-again.js';
 import { drivableOps, stepsSkippedInRun, undrivableByBuild } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
@@ -60,6 +61,8 @@ export async function runJourneyPairings(
     references?: ReferenceCache;
     /** Passes not walked this time: their recordings stand from an earlier walk (walk-again.ts). */
     carry?: CarriedPasses;
+    /** The passes beside the script to walk (`--passes`); all that both builds can walk when absent. The script is always walked. */
+    passes?: ReadonlySet<JourneyPass>;
   },
 ): Promise<JourneyRecordings> {
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
@@ -95,38 +98,35 @@ export async function runJourneyPairings(
         return runPairing(client, host, options, LIFETIME_PLAN, decisions.get(LIFETIME_PLAN));
       });
     const lifetimePairings = ([[old, current, 'oldClientNewHost'], [current, old, 'newClientOldHost'], [current, current, 'newNew']] as const).filter(([, host]) => takesLifetime(host));
-    const { recordings, alongside } = await runFourPairings(
-      old,
-      current,
-      options,
-      run(SCRIPT_PLAN),
-      [
-        ptyRun(old, current),
-        ptyRun(current, old),
-        restartRun(old, old, current),
-        restartRun(current, current, old),
-        restartRun(current, current, current),
-        ...(walksStream ? [streamRun(old, current), streamRun(current, old), streamRun(current, current)] : []),
-        ...lifetimePairings.map(([client, host]) => lifetimeRun(client, host)),
-      ],
-      reference,
-      plan,
-    );
-    const [ptyOldClient, ptyNewClient, upgraded, rolledBack, restarted, ...passes] = alongside;
-    const streamed = walksStream ? passes.splice(0, 3) : [];
-    const lifetimeWalked: SomePairings = Object.fromEntries(lifetimePairings.map(([, , key], i) => [key, passes[i]!]));
-    const restart: RestartRecordings = { oldClientNewHost: upgraded!, newClientOldHost: rolledBack!, newNew: restarted! };
-    const oldOwn = restartOutcomeRules({ oldClientNewHost: restart.oldClientNewHost }).length ? await walkPlanned(restartRun(old, old, old)) : undefined;
-    const lifetime = lifetimePairings.length
-      ? lifetimeOutcomeRules({ oldClientNewHost: lifetimeWalked.oldClientNewHost }).length && takesLifetime(old)
-        ? { ...lifetimeWalked, oldOld: await walkPlanned(lifetimeRun(old, old)) }
-        : lifetimeWalked
+    // Each pass beside the script, as a list of pairings planned only when the pass is walked: a pairing once
+    // planned is one the planner waits on, so a pass left out (`passes`) must never be planned.
+    const besideScript: ReadonlyArray<readonly [JourneyPass, () => PlannedPairing[]]> = [
+      ['pty', () => [ptyRun(old, current), ptyRun(current, old)]],
+      ['restart', () => [restartRun(old, old, current), restartRun(current, current, old), restartRun(current, current, current)]],
+      ...(walksStream ? [['stream', () => [streamRun(old, current), streamRun(current, old), streamRun(current, current)]] as const] : []),
+      ...(lifetimePairings.length ? [['lifetime', () => lifetimePairings.map(([client, host]) => lifetimeRun(client, host))] as const] : []),
+    ];
+    const walkedBeside = besideScript.filter(([pass]) => opts.passes?.has(pass) ?? true).map(([pass, planned]) => [pass, planned()] as const);
+    const { recordings, alongside } = await runFourPairings(old, current, options, run(SCRIPT_PLAN), walkedBeside.flatMap(([, planned]) => planned), reference, plan);
+    let at = 0;
+    const byPass = new Map(walkedBeside.map(([pass, planned]) => [pass, alongside.slice(at, (at += planned.length))]));
+    const skews = (p: PairingRecording[] | undefined) => (p ? { oldClientNewHost: p[0]!, newClientOldHost: p[1]!, newNew: p[2]! } : undefined);
+    const pty = byPass.get('pty');
+    const restart = skews(byPass.get('restart'));
+    const oldOwn = restart && restartOutcomeRules({ oldClientNewHost: restart.oldClientNewHost }).length ? await walkPlanned(restartRun(old, old, old)) : undefined;
+    const lifetimeWalked = byPass.get('lifetime');
+    const lifetimeByKey: SomePairings | undefined = lifetimeWalked && Object.fromEntries(lifetimePairings.map(([, , key], i) => [key, lifetimeWalked[i]!]));
+    const lifetime = lifetimeByKey
+      ? lifetimeOutcomeRules({ oldClientNewHost: lifetimeByKey.oldClientNewHost }).length && takesLifetime(old)
+        ? { ...lifetimeByKey, oldOld: await walkPlanned(lifetimeRun(old, old)) }
+        : lifetimeByKey
       : undefined;
-    const stream = walksStream ? await withOldOwn({ oldClientNewHost: streamed[0]!, newClientOldHost: streamed[1]!, newNew: streamed[2]! }, streamOutcomeRules, () => walkPlanned(streamRun(old, old))) : undefined;
+    const streamed = skews(byPass.get('stream'));
+    const stream = streamed ? await withOldOwn(streamed, streamOutcomeRules, () => walkPlanned(streamRun(old, old))) : undefined;
     return {
       ...recordings,
-      pty: { oldClientNewHost: ptyOldClient!, newClientOldHost: ptyNewClient! },
-      restart: { ...restart, ...(oldOwn ? { oldOld: oldOwn } : {}) },
+      ...(pty ? { pty: { oldClientNewHost: pty[0]!, newClientOldHost: pty[1]! } } : {}),
+      ...(restart ? { restart: { ...restart, ...(oldOwn ? { oldOld: oldOwn } : {}) } } : {}),
       ...(stream ? { stream } : {}),
       ...(lifetime ? { lifetime } : {}),
       skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped,

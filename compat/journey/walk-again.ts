@@ -41,9 +41,9 @@ export function earlierRecording(from: JourneyRecordings, what: string, client: 
     case 'script':
       return from[key];
     case 'pty':
-      return key === 'oldClientNewHost' || key === 'newClientOldHost' ? from.pty[key] : undefined;
+      return key === 'oldClientNewHost' || key === 'newClientOldHost' ? from.pty?.[key] : undefined;
     case 'restart':
-      return from.restart[key];
+      return from.restart?.[key];
     case 'stream':
       return from.stream?.[key];
     case 'lifetime':

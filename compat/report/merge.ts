@@ -37,9 +37,9 @@ function checkShards(reports: readonly GateReport[]): ShardReport[] {
     throw new CompatError('BAD_SHARDS', `the reports are shards ${shards.map((s) => `${s.index}/${s.count}`).join(', ')}; a merge needs each of 1/${count} to ${count}/${count} exactly once`);
   }
   const compared = reports.filter((r) => !r.error);
-  const run = (r: GateReport) => key({ current: r.current, baselines: r.baselines, staticOnly: r.staticOnly, explore: r.explore && { seed: r.explore.seed, count: r.explore.count } });
+  const run = (r: GateReport) => key({ current: r.current, baselines: r.baselines, staticOnly: r.staticOnly, passes: r.passes, explore: r.explore && { seed: r.explore.seed, count: r.explore.count } });
   const other = compared.find((r) => run(r) !== run(compared[0]!));
-  if (other) throw new CompatError('BAD_SHARDS', `shard ${other.shard!.index}/${count} judged another run (working tree, baselines or explore sweep differ from shard ${compared[0]!.shard!.index}/${count}'s)`);
+  if (other) throw new CompatError('BAD_SHARDS', `shard ${other.shard!.index}/${count} judged another run (working tree, baselines, passes or explore sweep differ from shard ${compared[0]!.shard!.index}/${count}'s)`);
   return shards.sort((a, b) => a.index - b.index);
 }
 

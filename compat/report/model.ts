@@ -21,6 +21,8 @@ export interface GateReport {
   readonly current?: { readonly version: string; readonly commit: string };
   readonly baselines: ReadonlyArray<{ readonly label: string; readonly commit: string; readonly version: string | undefined }>;
   readonly staticOnly: boolean;
+  /** `--passes`: the journey passes walked, when not all of them. */
+  readonly passes?: readonly string[];
   /** Rule ids that ran, so JUnit can list passing cases too. */
   readonly rulesRun: readonly string[];
   /**

@@ -43,7 +43,7 @@ export function renderText(report: GateReport, style: TextStyle): string {
   const against = report.baselines.map((b) => `${b.label} (${b.commit.slice(0, 12)}${b.version ? `, ${b.version}` : ''})`).join(', ');
   // Versions alone can read the same (a change not yet released): the trees are what differ.
   const current = report.current ? `working tree ${report.current.version} (${describeTree(report.current.commit)})` : 'working tree';
-  out.push(`termwire compat: ${current} against ${against}${report.staticOnly ? ' — static pass only' : ''}`);
+  out.push(`termwire compat: ${current} against ${against}${report.staticOnly ? ' — static pass only' : ''}${report.passes ? ` — passes ${report.passes.join(', ')} only` : ''}`);
   const file = report.acknowledgementsFile;
   if (file) {
     const pending = file.notApplied ? `; ${file.notApplied} entr${file.notApplied === 1 ? 'y' : 'ies'} of this tree's ${ACKNOWLEDGED_BREAKS_PATH} not in it ${file.notApplied === 1 ? 'applies' : 'apply'} only once reviewed and merged` : '';

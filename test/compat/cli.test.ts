@@ -61,6 +61,16 @@ describe('termwire compat CLI', () => {
     expect(lastN.stderr).not.toMatch(/BAD_REF|maxLastN/);
   });
 
+  it('--passes takes known passes with the script among them, else a usage error naming what is wrong', async () => {
+    const r = await repo();
+    const unknown = await compat(r.dir, ['--passes', 'script,ptty']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('unknown pass "ptty"; expected some of script, pty, restart, stream, lifetime');
+    const noScript = await compat(r.dir, ['--passes', 'restart']);
+    expect(noScript.code).toBe(2);
+    expect(noScript.stderr).toContain('the script pass is always walked; name it (e.g. --passes script,restart)');
+  });
+
   it('--output that cannot be written is a one-line usage error before the run starts', async () => {
     const r = await repo();
     const { code, stdout, stderr } = await compat(r.dir, ['--output', join(r.dir, 'no-such-dir', 'report.xml'), '--format', 'junit']);

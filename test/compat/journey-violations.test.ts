@@ -106,9 +106,11 @@ describe.concurrent('the gate catches every planted class of break', () => {
    * only add findings and cannot find its break: the journeys with one
    * capability off (about 25 s) unless it names them (`--capabilities-off
    * each`), and the decoder check (about 7 s) unless it expects the decoders
-   * to disagree or names `--decoder-frames`. One whose every expected finding
-   * is a static rule's runs the static pass only. A harmless fixture walks the whole
-   * default run, since a false alarm anywhere in it is a finding too.
+   * to disagree or names `--decoder-frames`; and the passes beside the script
+   * (about two thirds of a walk's pairings) but those it names (`passes`). One
+   * whose every expected finding is a static rule's runs the static pass only.
+   * A harmless fixture walks the whole default run, since a false alarm
+   * anywhere in it is a finding too.
    */
   function fixtureArgs(fixture: ViolationFixture): string[] {
     const args = [...(fixture.args ?? [])];
@@ -117,6 +119,7 @@ describe.concurrent('the gate catches every planted class of break', () => {
     // it expects is a static rule's, and the static pass's findings stand whatever the journeys add.
     if (!args.length && fixture.expect.findings.every((f) => ruleEntry(f.ruleId)?.pass === 'static')) return ['--static-only'];
     if (!args.includes('--capabilities-off')) args.push('--capabilities-off', 'none');
+    if (!args.includes('--replay')) args.push('--passes', ['script', ...(fixture.passes ?? [])].join(','));
     const decoders = args.includes('--decoder-frames') || fixture.expect.findings.some((f) => f.ruleId === 'DECODERS_DISAGREE');
     if (!decoders) args.push('--decoder-frames', '0');
     return args;

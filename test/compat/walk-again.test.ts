@@ -43,9 +43,9 @@ describe('the earlier recording a carried pass stands on', () => {
     const walk = walkOf();
     expect(earlierRecording(walk, 'script', 'old', 'old')).toBe(walk.oldOld);
     expect(earlierRecording(walk, 'script', 'new', 'old')).toBe(walk.newClientOldHost);
-    expect(earlierRecording(walk, 'pty', 'old', 'new')).toBe(walk.pty.oldClientNewHost);
-    expect(earlierRecording(walk, 'restart', 'old', 'old', 'new')).toBe(walk.restart.oldClientNewHost);
-    expect(earlierRecording(walk, 'restart', 'new', 'new', 'old')).toBe(walk.restart.newClientOldHost);
+    expect(earlierRecording(walk, 'pty', 'old', 'new')).toBe(walk.pty!.oldClientNewHost);
+    expect(earlierRecording(walk, 'restart', 'old', 'old', 'new')).toBe(walk.restart!.oldClientNewHost);
+    expect(earlierRecording(walk, 'restart', 'new', 'new', 'old')).toBe(walk.restart!.newClientOldHost);
     expect(earlierRecording(walk, 'stream', 'new', 'new')).toBe(walk.stream!.newNew);
     expect(earlierRecording(walk, 'lifetime', 'old', 'new')).toBe(walk.lifetime!.oldClientNewHost);
   });

@@ -8,6 +8,12 @@ export const violationFixtureSchema = z.object({
   edits: z.array(z.object({ file: z.string(), find: z.string(), replace: z.string() })).min(1),
   /** Extra gate options, e.g. an explore seed whose schedule walks the broken path. */
   args: z.array(z.string()).optional(),
+  /**
+   * A break's fixture walks the script pass only (`--passes script`), plus the
+   * passes named here: where the break shows. The self-test proves the claim,
+   * since a break its passes do not show fails the fixture.
+   */
+  passes: z.array(z.enum(['pty', 'restart', 'stream', 'lifetime'])).optional(),
   expect: z.object({
     exit: z.union([z.literal(0), z.literal(1)]),
     findings: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), step: z.string().optional(), occurrence: z.string().optional(), subject: z.string().optional() })),
