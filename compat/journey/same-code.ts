@@ -31,9 +31,10 @@ const COMPUTED_LOAD = [/\bimport\(\s*(?!['"]|\$\{)/, /\brequire\(\s*(?!['"])/, /
  * the package and lock files (its version and its dependencies). Undefined
  * when the build has no such module or one of them loads a computed path.
  *
- * Not covered: the top-level code of the other role's modules, which the entry
- * also loads. A module that changes a global another role reads is not how
- * termwire is written; a review of src/ for it is cheaper than walking twice.
+ * Not covered, in builds before 0.3.0: the top-level code of the other role's
+ * modules, which their entry also loaded. A module that changes a global
+ * another role reads is not how termwire is written; later entries import
+ * only the role that runs.
  */
 export function roleCodeDigest(buildDir: string, role: PeerRole): string | undefined {
   const entry = join(buildDir, PEER_ENTRY);

@@ -9,9 +9,6 @@
  * answers in a way an older harness cannot read means bumping PEER_PROTOCOL_VERSION.
  */
 import { parseArgs } from 'node:util';
-import { runClientPeer } from './client-peer.js';
-import { runCodecPeer } from './codec-peer.js';
-import { runHostPeer } from './host-peer.js';
 
 const { values } = parseArgs({
   options: {
@@ -36,11 +33,16 @@ function validMs(text: string | undefined): boolean {
   return text === undefined || (/^\d+$/.test(text) && Number(text) > 0);
 }
 
+// Each role's module is imported only by the role that runs it: a peer start is
+// mostly imports, and a gate run starts some fifty peers.
 if (values.role === 'codec') {
+  const { runCodecPeer } = await import('./codec-peer.js');
   runCodecPeer();
 } else if (values.role === 'host' && (values.backend === undefined || values.backend === 'script' || values.backend === 'pty') && validMs(values['detached-idle-ms'])) {
+  const { runHostPeer } = await import('./host-peer.js');
   await runHostPeer(values.backend ?? 'script', values['detached-idle-ms'] ? { detachedTerminalIdleMs: Number(values['detached-idle-ms']) } : {});
 } else if (values.role === 'client' && values.url && values.token) {
+  const { runClientPeer } = await import('./client-peer.js');
   await runClientPeer({
     url: values.url,
     token: values.token,
