@@ -57,7 +57,7 @@ const evidenceCell = (f: ReportedFinding, key: 'before' | 'after') => (key in f.
 export function renderStepSummary(report: GateReport): string {
   const head = report.error
     ? `### termwire compat: ${report.error.kind === 'internalError' ? 'internal error' : 'could not compare'}\n\n\`\`\`\n${report.error.message}\n\`\`\`\n`
-    : `### termwire compat: ${report.status === 'compatible' ? '✅ compatible' : '❌ incompatible'}\n\nAgainst ${report.baselines.map((b) => `\`${b.label}\``).join(', ')}${report.staticOnly ? ' (static pass only)' : ''}.\n`;
+    : `### termwire compat: ${report.status === 'compatible' ? '✅ compatible' : '❌ incompatible'}\n\nAgainst ${report.baselines.map((b) => `\`${b.label}\``).join(', ')}${report.staticOnly ? ' (static pass only)' : ''}${report.passes ? ` (passes ${report.passes.join(', ')} only)` : ''}.\n`;
   if (!report.findings.length && !report.acknowledged.length) return head + '\n';
   const rows = [
     '| id | rule | direction | step | subject | expected | observed | caused by |',

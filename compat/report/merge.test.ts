@@ -57,6 +57,13 @@ describe('merging the reports of a sharded run', () => {
     expect(refusal([shard(1, 2), { ...shard(2, 2), shard: undefined }])).toContain("report 2 is not a shard's");
     expect(refusal([shard(1, 2), shard(2, 2, { current: { version: '0.2.0', commit: 'd'.repeat(40) } })])).toContain('shard 2/2 judged another run');
     expect(refusal([shard(1, 2), shard(2, 2, { explore: { seed: 8, count: 2, schedules: [] } })])).toContain('judged another run');
+    expect(refusal([shard(1, 2, { passes: ['script'] }), shard(2, 2)])).toContain('baselines, passes or explore sweep differ');
+  });
+
+  it('keeps the passes a run was limited to (--passes), and the text report says so in its header', () => {
+    const merged = mergeShardReports([shard(1, 2, { passes: ['script', 'restart'] }), shard(2, 2, { passes: ['script', 'restart'] })]);
+    expect(merged.passes).toEqual(['script', 'restart']);
+    expect(renderReport(merged, 'text', false).split('\n')[0]).toContain('— passes script, restart only');
   });
 
   it('gives one verdict: findings of every shard, the same finding once, renumbered; stale only where no shard matched', () => {
