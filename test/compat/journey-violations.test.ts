@@ -75,8 +75,8 @@ describe.concurrent('the gate catches every planted class of break', () => {
       // A tree that differs from the release (an additive field), so the gate has something to compare.
       plantViolation(project, fixtures.find((f) => f.name === 'additive-optional-field')!);
       const bin = join(project, 'bin', 'termwire.js');
-      // What sharding splits is the script and the explore seeds; the capability-off journeys go with the script and are left out here.
-      const sweep = ['--against', 'v0.0.1', '--cache-dir', cache, '--explore', '2', '--seed', '7', '--decoder-frames', '2000', '--capabilities-off', 'none', '--format', 'json'];
+      // What sharding splits is the script and the explore seeds; the capability-off journeys and the passes beside the script go with the script and are left out here.
+      const sweep = ['--against', 'v0.0.1', '--cache-dir', cache, '--explore', '2', '--seed', '7', '--decoder-frames', '2000', '--capabilities-off', 'none', '--passes', 'script', '--format', 'json'];
       const gate = (...args: string[]) => execa(process.execPath, [bin, 'compat', ...args], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
       const whole = await gate(...sweep);
       const shardFiles = [1, 2].map((i) => join(work, `shard-${i}-of-2.json`));
