@@ -1,5 +1,4 @@
 import { resolve } from 'node:path';
-import { JOURNEY_PASSES, type JourneyPass } from './journey/disturbances.js';
 import { appendFileSync, readFileSync, writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { type AgainstSpec, parseAgainst } from './baseline/validate-ref.js';
@@ -16,6 +15,7 @@ import { readReplayFile } from './explore/replay-file.js';
 import type { ExploreOptions } from './explore/run-explore.js';
 import { scheduleOf } from './explore/schedule.js';
 import { CAPABILITIES_OFF_MODES, type CapabilitiesOffMode } from './explore/capabilities-off.js';
+import { JOURNEY_PASSES, type JourneyPass } from './journey/disturbances.js';
 import { ensureWritableFile } from './writable.js';
 import { mergeShardReports } from './report/merge.js';
 import { parseShard, type Shard } from './shard.js';
