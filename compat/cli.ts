@@ -108,6 +108,7 @@ function parse(args: string[]): CliOptions | 'help' {
   if (values.help) return 'help';
   const format = reportFormat(values.format);
   if (values.replay !== undefined && (values.explore !== undefined || values['static-only'])) throw new CompatError('BAD_OPTION', `--replay walks the schedule in its file: it takes no ${values.explore !== undefined ? '--explore' : '--static-only'}`);
+  if (values.passes !== undefined && (values.replay !== undefined || values['static-only'])) throw new CompatError('BAD_OPTION', `--passes chooses the script's passes: ${values['static-only'] ? '--static-only walks no journey' : '--replay walks only the schedule in its file'}`);
   if (values.replay !== undefined && values.shard !== undefined) throw new CompatError('BAD_OPTION', '--replay walks one schedule: it cannot be split with --shard');
   const replay = values.replay !== undefined ? readReplayFile(resolve(values.replay)) : undefined;
   return {

@@ -69,6 +69,9 @@ describe('termwire compat CLI', () => {
     const noScript = await compat(r.dir, ['--passes', 'restart']);
     expect(noScript.code).toBe(2);
     expect(noScript.stderr).toContain('the script pass is always walked; name it (e.g. --passes script,restart)');
+    const staticOnly = await compat(r.dir, ['--passes', 'script', '--static-only']);
+    expect(staticOnly.code).toBe(2);
+    expect(staticOnly.stderr).toContain('--passes chooses the script\'s passes: --static-only walks no journey');
   });
 
   it('--output that cannot be written is a one-line usage error before the run starts', async () => {
