@@ -117,30 +117,16 @@ export const SUBSCRIBE_STEP: JourneyStep = {
   done: (o) => (o.client.subscribedCount >= 1 ? undefined : 'a subscribed event on the client'),
 };
 
-/**
- * How long the client of a silent drop waits for the pong it asks for at once
- * (`checkLink`). The link is already silent, so no answer can come whatever
- * the load: a short wait cannot fake a drop, and the step does not wait out the
- * pong deadline, set long so that no other step's slow pong is taken for one.
- */
-export const DROP_NOTICE_MS = 100;
-
-/**
- * The link goes silent, and `typedInTheDark` is typed before the client can
- * know. Where both builds' client peers can (`checkLink`), the client then
- * asks its host for a sign of life, in every pairing of the run; else it
- * notices at its pong deadline.
- */
+/** The link goes silent, and `typedInTheDark` is typed before the client can know. */
 export function dropStep(typedInTheDark: string): JourneyStep {
   return {
     name: 'drop',
     typed: typedInTheDark,
     typedAtMostOnce: true,
     holdsReconnect: true,
-    act: async ({ drop, client, ops }) => {
+    act: async ({ drop, client }) => {
       drop('silent');
       await client.call('write', { data: typedInTheDark });
-      if (ops.client.has('checkLink')) await client.call('checkLink', { deadlineMs: DROP_NOTICE_MS });
     },
     done: (o, before) => (o.client.disconnects > before.client.disconnects ? undefined : 'the client noticing the dead link'),
   };

@@ -95,8 +95,6 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
     },
     writeAlso: ({ data }: { data: string }) => void also?.write(data),
     unsubscribeAlso: () => void also?.unsubscribe(),
-    // The gate's silent drop asks for a sign of life at once, so the client notices the dead link without waiting out its pong deadline.
-    checkLink: ({ deadlineMs }: { deadlineMs: number }) => client.checkLink(deadlineMs),
     state: async () => {
       await stream?.whenIdle();
       await also?.whenIdle();

@@ -6,7 +6,7 @@
  */
 export const PEER_OPS = {
   host: ['emit', 'state', 'failNextWrite', 'limits', 'kill', 'emitOn'],
-  client: ['subscribe', 'write', 'paste', 'cancelPaste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state', 'subscribeAlso', 'writeAlso', 'unsubscribeAlso', 'checkLink'],
+  client: ['subscribe', 'write', 'paste', 'cancelPaste', 'resize', 'claimViewport', 'hide', 'reveal', 'unsubscribe', 'state', 'subscribeAlso', 'writeAlso', 'unsubscribeAlso'],
 } as const;
 
 export type HostPeerOp = (typeof PEER_OPS.host)[number];

@@ -80,22 +80,6 @@ export class TerminalClient extends TypedEmitter<ClientEvents> {
     return this.link?.lastHeardAt;
   }
 
-  /**
-   * Asks the host for a sign of life now rather than at the next ping, for a
-   * caller with reason to doubt the link (the network changed, the machine
-   * woke): unanswered within `deadlineMs`, the link is declared dead as
-   * liveness would declare it, and the client reconnects. False when there is
-   * no open link, or its transport has no liveness (a byte stream ends with
-   * its socket).
-   */
-  checkLink(deadlineMs: number): boolean {
-    if (!Number.isInteger(deadlineMs) || deadlineMs <= 0) throw new RangeError(`checkLink: deadlineMs must be a positive whole number of milliseconds, got ${deadlineMs}`);
-    const link = this.link;
-    if (!link?.isOpen || !link.checkAlive) return false;
-    link.checkAlive(deadlineMs);
-    return true;
-  }
-
   /** Streams not yet closed, by stream id. */
   get openStreams(): ReadonlyMap<number, ClientStream> {
     return this.streams;

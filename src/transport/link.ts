@@ -27,14 +27,6 @@ export interface FrameLink {
   readonly isOpen: boolean;
   /** Date.now() when the peer was last heard from (a frame, or a pong where the transport has them); undefined where the transport does not track it. */
   readonly lastHeardAt?: number;
-  /**
-   * Asks the peer for a sign of life now (a ping where the transport has
-   * liveness), instead of at the next interval: unanswered within
-   * `deadlineMs`, the link is declared dead. For a client that has reason to
-   * doubt its link (the network changed, the machine woke). Absent where the
-   * transport has no liveness of its own.
-   */
-  checkAlive?(deadlineMs: number): void;
   /** Installs the handlers; frames received before this call are held until it. */
   attach(handlers: LinkHandlers): void;
 }

@@ -94,23 +94,16 @@ export abstract class WsFrameLink implements FrameLink {
     else this.held.push(bytes);
   }
 
-  checkAlive(deadlineMs: number): void {
-    if (!this.isOpen) return;
-    clearTimeout(this.pingTimer);
-    clearTimeout(this.deadlineTimer);
-    this.sendPing(deadlineMs);
-  }
-
   private schedulePing(): void {
     this.pingTimer = setTimeout(() => this.sendPing(), this.liveness.pingIntervalMs);
   }
 
-  private sendPing(deadlineMs = this.liveness.pongDeadlineMs): void {
+  private sendPing(): void {
     if (!this.isOpen) return;
     this.pingNonce = randomBytes(PING_NONCE_BYTES);
     // Every ws peer echoes the ping's payload in its pong (RFC 6455 5.5.3), old builds included.
     this.ws.ping(this.pingNonce);
-    this.armPongDeadline(this.pingNonce, performance.now(), deadlineMs);
+    this.armPongDeadline(this.pingNonce, performance.now());
   }
 
   /**
@@ -121,17 +114,17 @@ export abstract class WsFrameLink implements FrameLink {
    * still arrive is alive, its pong only queued behind them (a slow link full of
    * output): the deadline starts again from the last frame.
    */
-  private armPongDeadline(nonce: Buffer, since: number, deadlineMs: number): void {
+  private armPongDeadline(nonce: Buffer, since: number): void {
     this.deadlineTimer = setTimeout(() => {
       setImmediate(() => {
         if (this.pingNonce !== nonce || this.closed) return;
-        if (this.lastFrameAt > since) return this.armPongDeadline(nonce, this.lastFrameAt, deadlineMs);
+        if (this.lastFrameAt > since) return this.armPongDeadline(nonce, this.lastFrameAt);
         this.side.onLivenessDrop?.();
-        this.closeReason = `liveness: no pong within ${deadlineMs}ms`;
+        this.closeReason = `liveness: no pong within ${this.liveness.pongDeadlineMs}ms`;
         this.ws.terminate();
         this.finish(this.closeReason);
       });
-    }, deadlineMs);
+    }, this.liveness.pongDeadlineMs);
   }
 
   private onPong(data: Buffer): void {

@@ -74,16 +74,6 @@ describe('TerminalClient reconnect', () => {
     expect(h.host.framesNamed('SetOutputPaused')).toEqual([]);
   });
 
-  it('checkLink says false where there is nothing to check (no link yet, a transport without liveness) and refuses a deadline that is not a positive whole number', async () => {
-    const h = clientWithFakeHost();
-    client = h.client;
-    expect(client.checkLink(100), 'before start: no link').toBe(false);
-    client.start();
-    await waitFor(() => client!.connected, { what: 'the first link' });
-    expect(client.checkLink(100), 'a memory link has no liveness of its own').toBe(false);
-    for (const bad of [0, -5, 1.5, Number.NaN]) expect(() => client!.checkLink(bad)).toThrow(`checkLink: deadlineMs must be a positive whole number of milliseconds, got ${bad}`);
-  });
-
   it('backs off after failed connects and refuses held input past its bound', async () => {
     const scheduler = new ManualScheduler();
     let failures = 2;
