@@ -122,7 +122,7 @@ function parse(args: string[]): CliOptions | 'help' {
     replay: replay !== undefined,
     ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
     capabilitiesOff: capabilitiesOffMode(values['capabilities-off']),
-    ...(values.passes !== undefined ? { passes: journeyPasses(values.passes) } : {}),
+    ...(values.passes !== undefined && restricting(journeyPasses(values.passes)) ? { passes: journeyPasses(values.passes) } : {}),
     decoderCheck: {
       frames: values['decoder-frames'] !== undefined ? wholeNumber('--decoder-frames', values['decoder-frames']) : DEFAULT_DECODER_CHECK.frames,
       seed: values['decoder-seed'] !== undefined ? wholeNumber('--decoder-seed', values['decoder-seed']) : DEFAULT_DECODER_CHECK.seed,
@@ -140,6 +140,9 @@ function journeyPasses(value: string): ReadonlySet<JourneyPass> {
   if (!named.includes('script')) throw new CompatError('BAD_OPTION', `--passes ${JSON.stringify(value)}: the script pass is always walked; name it (e.g. --passes script,${named[0]})`);
   return new Set(named as JourneyPass[]);
 }
+
+/** Every pass named is no restriction: the run is the default one, and its report and shards say so. */
+const restricting = (passes: ReadonlySet<JourneyPass>) => (JOURNEY_PASSES.every((p) => passes.has(p)) ? undefined : passes);
 
 function capabilitiesOffMode(value: string): CapabilitiesOffMode {
   if (!(CAPABILITIES_OFF_MODES as readonly string[]).includes(value)) throw new CompatError('BAD_OPTION', `--capabilities-off ${JSON.stringify(value)}: expected one of ${CAPABILITIES_OFF_MODES.join(', ')}`);

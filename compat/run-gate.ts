@@ -339,7 +339,9 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   for (const [i, baseline] of baselines.entries()) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, gathered, units?.[i])));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
-  const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRun, acks.today);
+  // With passes left out, a dynamic rule ran on part of the journey only, so it cannot prove an acknowledgement stale.
+  const rulesRunWhole = opts.passes ? activeRules('static').map((r) => r.id) : rulesRun;
+  const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRunWhole, acks.today);
   const status = failing.length ? 'incompatible' : 'compatible';
   return {
     status,
