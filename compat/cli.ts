@@ -122,7 +122,7 @@ function parse(args: string[]): CliOptions | 'help' {
     replay: replay !== undefined,
     ...(values.shard !== undefined ? { shard: parseShard(values.shard) } : {}),
     capabilitiesOff: capabilitiesOffMode(values['capabilities-off']),
-    ...(values.passes !== undefined && restricting(journeyPasses(values.passes)) ? { passes: journeyPasses(values.passes) } : {}),
+    ...passesOption(values.passes),
     decoderCheck: {
       frames: values['decoder-frames'] !== undefined ? wholeNumber('--decoder-frames', values['decoder-frames']) : DEFAULT_DECODER_CHECK.frames,
       seed: values['decoder-seed'] !== undefined ? wholeNumber('--decoder-seed', values['decoder-seed']) : DEFAULT_DECODER_CHECK.seed,
@@ -141,8 +141,12 @@ function journeyPasses(value: string): ReadonlySet<JourneyPass> {
   return new Set(named as JourneyPass[]);
 }
 
-/** Every pass named is no restriction: the run is the default one, and its report and shards say so. */
-const restricting = (passes: ReadonlySet<JourneyPass>) => (JOURNEY_PASSES.every((p) => passes.has(p)) ? undefined : passes);
+/** `passes` when `--passes` leaves a pass out; every pass named is no restriction, so the run, its report and its shards are the default one's. */
+function passesOption(value: string | undefined): { passes?: ReadonlySet<JourneyPass> } {
+  if (value === undefined) return {};
+  const passes = journeyPasses(value);
+  return JOURNEY_PASSES.every((p) => passes.has(p)) ? {} : { passes };
+}
 
 function capabilitiesOffMode(value: string): CapabilitiesOffMode {
   if (!(CAPABILITIES_OFF_MODES as readonly string[]).includes(value)) throw new CompatError('BAD_OPTION', `--capabilities-off ${JSON.stringify(value)}: expected one of ${CAPABILITIES_OFF_MODES.join(', ')}`);
