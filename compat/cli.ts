@@ -142,7 +142,7 @@ function journeyPasses(value: string): ReadonlySet<JourneyPass> {
 }
 
 /** `passes` when `--passes` leaves a pass out; every pass named is no restriction, so the run, its report and its shards are the default one's. */
-function passesOption(value: string | undefined): { passes?: ReadonlySet<JourneyPass> } {
+export function passesOption(value: string | undefined): { passes?: ReadonlySet<JourneyPass> } {
   if (value === undefined) return {};
   const passes = journeyPasses(value);
   return JOURNEY_PASSES.every((p) => passes.has(p)) ? {} : { passes };

@@ -314,6 +314,13 @@ async function shrinkFailing(
   return findings.map((f) => (shrunk.has(f.explore!.seed) ? { ...f, explore: { ...f.explore!, shrunk: shrunk.get(f.explore!.seed)!.moves, replayFile: shrunk.get(f.explore!.seed)!.replayFile } } : f));
 }
 
+/** The rules that ran over the whole journey: with passes left out, a dynamic rule saw part of it only, so it cannot prove an acknowledgement stale. */
+export function rulesRunOverWholeJourney(rulesRun: readonly string[], passes: ReadonlySet<JourneyPass> | undefined): readonly string[] {
+  if (!passes) return rulesRun;
+  const dynamic = new Set(activeRules('dynamic').map((r) => r.id));
+  return rulesRun.filter((id) => !dynamic.has(id));
+}
+
 /**
  * resolve -> build working tree -> per baseline: materialise, manifests,
  * static pass, journeys, dynamic rules -> acknowledgements -> report.
@@ -339,9 +346,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   for (const [i, baseline] of baselines.entries()) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, gathered, units?.[i])));
 
   const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
-  // With passes left out, a dynamic rule ran on part of the journey only, so it cannot prove an acknowledgement stale.
-  const rulesRunWhole = opts.passes ? activeRules('static').map((r) => r.id) : rulesRun;
-  const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRunWhole, acks.today);
+  const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRunOverWholeJourney(rulesRun, opts.passes), acks.today);
   const status = failing.length ? 'incompatible' : 'compatible';
   return {
     status,
