@@ -11,7 +11,7 @@ import { loadViolationFixtures, plantViolation, type ViolationFixture } from './
 // this project whose HEAD is released as v0.0.1, then runs the real gate
 // (real builds of both sides, real peer processes, real sockets) against it.
 const root = join(import.meta.dirname, '..', '..');
-const fixtures = loadViolationFixtures();
+const fixtures = longestFirst(loadViolationFixtures());
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=termwire selftest', '-c', 'user.email=selftest@termwire.invalid', ...args], {
     cwd,
@@ -19,6 +19,50 @@ const git = (cwd: string, ...args: string[]) =>
     // Fixed dates give the release commit the same hash in every run, so the baseline build cache is reused.
     env: { ...process.env, GIT_AUTHOR_DATE: '2026-01-01T00:00:00Z', GIT_COMMITTER_DATE: '2026-01-01T00:00:00Z' },
   });
+
+/**
+ * A fixture that expects a break skips the parts of a gate run that can
+ * only add findings and cannot find its break: the journeys with one
+ * capability off (about 25 s) unless it names them (`--capabilities-off
+ * each`), and the decoder check (about 7 s) unless it expects the decoders
+ * to disagree or names `--decoder-frames`; and the passes beside the script
+ * (about two thirds of a walk's pairings) but those it names (`passes`). One
+ * whose every expected finding is a static rule's runs the static pass only.
+ * A harmless fixture walks the whole default run, since a false alarm
+ * anywhere in it is a finding too.
+ */
+function fixtureArgs(fixture: ViolationFixture): string[] {
+  const args = [...(fixture.args ?? [])];
+  if (fixture.expect.exit !== 1) return args;
+  // A break only the manifests show (a renumbered opcode, a lowered limit) is judged without peers: every finding
+  // it expects is a static rule's, and the static pass's findings stand whatever the journeys add.
+  if (!args.length && fixture.expect.findings.every((f) => ruleEntry(f.ruleId)?.pass === 'static')) return ['--static-only'];
+  if (!args.includes('--capabilities-off')) args.push('--capabilities-off', 'none');
+  // A replay walks only its schedule and a static-only run no journey: neither has passes to choose. A fixture that
+  // names findings that must not appear guards against a false alarm, which any pass could raise: it walks them all.
+  if (!args.includes('--replay') && !args.includes('--static-only') && !fixture.expect.absent?.length) args.push('--passes', ['script', ...(fixture.passes ?? [])].join(','));
+  const decoders = args.includes('--decoder-frames') || fixture.expect.findings.some((f) => f.ruleId === 'DECODERS_DISAGREE');
+  if (!decoders) args.push('--decoder-frames', '0');
+  return args;
+}
+
+/**
+ * The order fixtures start in: the longest first (a harmless probe walks the
+ * whole run, a break its script pass and the passes it names, a static-only
+ * break starts no peer), so the run does not end on one long fixture while
+ * the other lane idles. Ties keep their name order.
+ */
+function longestFirst(all: ViolationFixture[]): ViolationFixture[] {
+  const cost = (fixture: ViolationFixture) => {
+    const args = fixtureArgs(fixture);
+    if (args.includes('--static-only')) return 0;
+    if (args.includes('--replay')) return 1;
+    const valueOf = (option: string) => (args.includes(option) ? args[args.indexOf(option) + 1] : undefined);
+    const passesWalked = valueOf('--passes')?.split(',').length ?? 5;
+    return passesWalked + (valueOf('--capabilities-off') === 'none' ? 0 : 5);
+  };
+  return all.map((fixture) => ({ fixture, cost: cost(fixture) })).sort((x, y) => y.cost - x.cost).map(({ fixture }) => fixture);
+}
 
 /**
  * Fixtures run two at a time (vitest's maxConcurrency), each in a clone of
@@ -57,16 +101,6 @@ describe.concurrent('the gate catches every planted class of break', () => {
     for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('termwire-selftest-misfire-'))) rmSync(join(tmpdir(), name), { force: true });
   });
 
-  it.each(fixtures.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
-    const project = freeLanes.pop();
-    if (!project) throw new Error(`no free clone: vitest ran more than ${LANES} fixtures at once (maxConcurrency in vitest.config.ts)`);
-    try {
-      await checkFixture(project, fixture);
-    } finally {
-      freeLanes.push(project);
-    }
-  }, 900_000); // a hang guard, not a speed check: on a loaded runner a fixture confirmed by a second walk takes minutes
-
   it('a sweep split in shards and merged gives the verdict, coverage and schedules of the unsplit run, and names each shard\'s seeds', async () => {
     const project = freeLanes.pop();
     if (!project) throw new Error(`no free clone: vitest ran more than ${LANES} fixtures at once (maxConcurrency in vitest.config.ts)`);
@@ -101,31 +135,16 @@ describe.concurrent('the gate catches every planted class of break', () => {
     }
   }, 900_000);
 
-  /**
-   * A fixture that expects a break skips the parts of a gate run that can
-   * only add findings and cannot find its break: the journeys with one
-   * capability off (about 25 s) unless it names them (`--capabilities-off
-   * each`), and the decoder check (about 7 s) unless it expects the decoders
-   * to disagree or names `--decoder-frames`; and the passes beside the script
-   * (about two thirds of a walk's pairings) but those it names (`passes`). One
-   * whose every expected finding is a static rule's runs the static pass only.
-   * A harmless fixture walks the whole default run, since a false alarm
-   * anywhere in it is a finding too.
-   */
-  function fixtureArgs(fixture: ViolationFixture): string[] {
-    const args = [...(fixture.args ?? [])];
-    if (fixture.expect.exit !== 1) return args;
-    // A break only the manifests show (a renumbered opcode, a lowered limit) is judged without peers: every finding
-    // it expects is a static rule's, and the static pass's findings stand whatever the journeys add.
-    if (!args.length && fixture.expect.findings.every((f) => ruleEntry(f.ruleId)?.pass === 'static')) return ['--static-only'];
-    if (!args.includes('--capabilities-off')) args.push('--capabilities-off', 'none');
-    // A replay walks only its schedule and a static-only run no journey: neither has passes to choose. A fixture that
-    // names findings that must not appear guards against a false alarm, which any pass could raise: it walks them all.
-    if (!args.includes('--replay') && !args.includes('--static-only') && !fixture.expect.absent?.length) args.push('--passes', ['script', ...(fixture.passes ?? [])].join(','));
-    const decoders = args.includes('--decoder-frames') || fixture.expect.findings.some((f) => f.ruleId === 'DECODERS_DISAGREE');
-    if (!decoders) args.push('--decoder-frames', '0');
-    return args;
-  }
+  it.each(fixtures.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
+    const project = freeLanes.pop();
+    if (!project) throw new Error(`no free clone: vitest ran more than ${LANES} fixtures at once (maxConcurrency in vitest.config.ts)`);
+    try {
+      await checkFixture(project, fixture);
+    } finally {
+      freeLanes.push(project);
+    }
+  }, 900_000); // a hang guard, not a speed check: on a loaded runner a fixture confirmed by a second walk takes minutes
+
 
   async function checkFixture(project: string, fixture: ViolationFixture): Promise<void> {
     git(project, 'checkout', '-q', '--', '.');
