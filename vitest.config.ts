@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { SELF_TEST_LANES } from './test/compat/helpers/self-test-lanes.js';
 
 export default defineConfig({
   test: {
@@ -11,7 +12,7 @@ export default defineConfig({
     // Two files at once (vitest's default on 2 cores is one): most files wait on processes and sockets,
     // so the rest of the suite runs beside the gate's long self-test instead of after it.
     maxWorkers: 2,
-    // Concurrent tests within a file (the gate's self-test fixtures) run two at a time, one per core.
-    maxConcurrency: 2,
+    // Concurrent tests within a file: the gate's self-test fixtures, one lane more than the cores (see the helper).
+    maxConcurrency: SELF_TEST_LANES,
   },
 });

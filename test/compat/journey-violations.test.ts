@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ruleEntry } from '../../compat/rules/catalog.js';
+import { SELF_TEST_LANES } from './helpers/self-test-lanes.js';
 import { loadViolationFixtures, plantViolation, type ViolationFixture } from './helpers/violation-fixtures.js';
 
 // The gate proves itself: each fixture plants one class of break in a clone of
@@ -64,12 +65,8 @@ function longestFirst(all: ViolationFixture[]): ViolationFixture[] {
   return all.map((fixture) => ({ fixture, cost: cost(fixture) })).sort((x, y) => y.cost - x.cost).map(({ fixture }) => fixture);
 }
 
-/**
- * Fixtures run two at a time (vitest's maxConcurrency), each in a clone of
- * its own: a gate run is mostly peers waiting on barriers, so two overlap well
- * on two cores. The clones share one baseline cache, which is safe under races.
- */
-const LANES = 2;
+/** Fixtures run SELF_TEST_LANES at a time, each in a clone of its own. The clones share one baseline cache, which is safe under races. */
+const LANES = SELF_TEST_LANES;
 
 describe.concurrent('the gate catches every planted class of break', () => {
   let work: string;
