@@ -1,5 +1,5 @@
 /**
- * `npm run build` runs this after tsc, so a build made by `npm ci`'s prepare
+ * `npm run build` runs this after compiling (scripts/build.mjs), so a build made by `npm ci`'s prepare
  * is one the gate recognises as current and does not redo. Never fails the
  * build: without a stamp the gate simply builds once more.
  */

@@ -83,14 +83,14 @@ describe.concurrent('the gate catches every planted class of break', () => {
     git(project, 'tag', 'v0.0.1');
     // As after `npm ci`: the gate's own CLI runs from the checkout's dist.
     execFileSync('npm', ['run', 'build'], { cwd: project, stdio: 'ignore' });
-    // A cold tsc build of the clone passes a minute on two busy cores.
     freeLanes.push(project);
+    // The other lanes are copies of the built clone, its build stamp included.
     for (let lane = 1; lane < LANES; lane++) {
       const copy = join(work, `project-${lane}`);
       cpSync(project, copy, { recursive: true, verbatimSymlinks: true });
       freeLanes.push(copy);
     }
-  }, 600_000); // a cold build of two clones on a loaded runner
+  }, 600_000); // a clone, its build and its copies on a loaded runner
 
   afterAll(() => {
     rmSync(work, { recursive: true, force: true });
