@@ -10,6 +10,7 @@ import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, LIFETIM
 import { lifetimeOutcomeRules, restartOutcomeRules, streamOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
 import type { SomePairings } from '../rules/dynamic/journey-outcome-rules.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
+import { rememberDrawnScreens } from './render-snapshots.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
 import { DIFFERENT_CODE, type PairingPlanner, type PlannedPairing, pairingPlanner, type SameCode, sameCode, walkPlanned } from './same-code.js';
 
@@ -211,7 +212,10 @@ export function referenceOf(opts: { onProgress: (msg: string) => void; reference
   return async (record: () => Promise<PairingRecording>) => {
     let recorded = false;
     const recording = await cachedReference(opts.references, shape, () => ((recorded = true), record()));
-    if (!recorded) opts.onProgress('journey: old client × old host reused from the reference cache');
+    if (!recorded) {
+      opts.onProgress('journey: old client × old host reused from the reference cache');
+      rememberDrawnScreens(recording);
+    }
     return recording;
   };
 }

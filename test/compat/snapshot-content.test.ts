@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotContentChanged } from '../../compat/rules/dynamic/snapshot-content.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
-import { renderedScreen, renderSnapshots } from '../../compat/journey/render-snapshots.js';
+import { rememberDrawnScreens, renderedScreen, renderSnapshots } from '../../compat/journey/render-snapshots.js';
 import { editFrames, healthySet } from './helpers/recordings.js';
 
 const manifests = () => ({ old: buildManifest('1.0.0'), new: buildManifest('1.0.0') });
@@ -42,6 +42,18 @@ describe('SNAPSHOT_CONTENT_CHANGED', () => {
     // Without the screens (an older recording), the spelling alone still counts.
     const unrendered = editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: reencode(f.payload) } : f));
     expect(snapshotContentChanged(unrendered, manifests()).length).toBeGreaterThan(0);
+  });
+
+  it('draws a snapshot text once per size: a screen a cached reference already drew is taken from it, another size is drawn', async () => {
+    const marked = (mark: string) => editFrames(healthySet(), 'oldOld', (f) => (f.opcodeName === 'SnapshotChunk' && typeof f.payload === 'string' ? { ...f, payload: `${f.payload}${mark}` } : f)).oldOld;
+    const reference = marked('drawn-once');
+    const drawn = await renderSnapshots(reference);
+    expect(drawn.length).toBeGreaterThan(1);
+    // A digest no drawing gives: what comes back for these texts can only be what the reference said it drew.
+    rememberDrawnScreens({ ...reference, snapshotScreens: drawn.map((d) => `from the reference ${d}`) });
+    expect(await renderSnapshots(marked('drawn-once'))).toEqual(drawn.map((d) => `from the reference ${d}`));
+    const resized = { ...reference, frames: reference.frames.map((f) => (f.opcodeName === 'SnapshotStart' ? { ...f, payload: { ...(f.payload as object), cols: 33 } } : f)) };
+    expect((await renderSnapshots(resized)).every((d) => /^[0-9a-f]{64}$/.test(d))).toBe(true);
   });
 
   it('counts what a snapshot saves for later as content: the pen the shell gets back when vim leaves the alternate screen', async () => {
