@@ -17,7 +17,7 @@ import type { Schedule } from './explore/schedule.js';
 import type { JourneyRecordings } from './journey/journey-recordings.js';
 import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
 import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsOfWalk } from './journey/disturbances.js';
-import { type CarriedPasses, passesToWalkAgain } from './journey/walk-again.js';
+import { type CarriedPasses, passesToWalkAgain, type ScriptSkew, scriptSkewsToCarry } from './journey/walk-again.js';
 import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
 import { walkAndConfirm } from './confirm-findings.js';
 import type { ReferenceCache } from './journey/reference-cache.js';
@@ -30,7 +30,7 @@ import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
 import { lifetimeOutcomeRules, restartOutcomeRules, runPtyOutcomeRules, streamOutcomeRules } from './rules/dynamic/pty-outcomes.js';
-import type { Finding } from './rules/finding.js';
+import { type Finding, PAIRING_LABELS } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 import { type Shard, type ShardUnits, shardUnits } from './shard.js';
 import type { CapabilitiesOffMode } from './explore/capabilities-off.js';
@@ -143,8 +143,10 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
       // A fresh reference too: a reference that a busy machine disturbed would condemn a healthy skew.
       again: async () => {
         const again = passesToWalkAgain(walked, findingsByPass);
-        const carry = { from: walked[0]!, passes: new Set(JOURNEY_PASSES.filter((p) => !again.has(p))) };
-        journeys.update(`walking again the pass(es) where a walk found something or was disturbed (${[...again].join(', ')}), one pairing at a time, with fresh references${carry.passes.size ? `; ${[...carry.passes].join(', ')} stand from the first walk` : ''}`);
+        const scriptSkews = again.has('script') ? scriptSkewsToCarry(walked, (r) => findingsByPass(r).script) : new Set<ScriptSkew>();
+        const carry = { from: walked[0]!, passes: new Set(JOURNEY_PASSES.filter((p) => !again.has(p))), scriptSkews };
+        const standing = [...carry.passes, ...[...scriptSkews].map((skew) => `the script's ${PAIRING_LABELS[skew]}`)];
+        journeys.update(`walking again the pass(es) where a walk found something or was disturbed (${[...again].join(', ')}), one pairing at a time, with fresh references${standing.length ? `; ${standing.join(', ')} stand from the first walk` : ''}`);
         return remembered(await walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }, carry), journeys, 1));
       },
     },

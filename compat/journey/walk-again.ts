@@ -1,5 +1,5 @@
 import type { PairingRecording } from '../recording.js';
-import type { Finding } from '../rules/finding.js';
+import { type Finding, PAIRING_LABELS } from '../rules/finding.js';
 import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsByPass } from './disturbances.js';
 import type { JourneyRecordings } from './journey-recordings.js';
 import type { PairingPlanner } from './same-code.js';
@@ -10,8 +10,12 @@ type Side = 'old' | 'new';
 export interface CarriedPasses {
   readonly from: JourneyRecordings;
   readonly passes: ReadonlySet<JourneyPass>;
+  /** Skews of the script, walked again or not, whose recordings stand from that walk too (scriptSkewsToCarry). */
+  readonly scriptSkews?: ReadonlySet<ScriptSkew>;
 }
 type SkewKey = 'oldOld' | 'oldClientNewHost' | 'newClientOldHost' | 'newNew';
+export type ScriptSkew = 'oldClientNewHost' | 'newClientOldHost';
+const SCRIPT_SKEWS: readonly ScriptSkew[] = ['oldClientNewHost', 'newClientOldHost'];
 
 const skewKey = (client: Side, host: Side): SkewKey => (client === 'old' ? (host === 'old' ? 'oldOld' : 'oldClientNewHost') : host === 'old' ? 'newClientOldHost' : 'newNew');
 
@@ -28,6 +32,24 @@ export function passesToWalkAgain(walks: readonly JourneyRecordings[], findingsB
     for (const pass of JOURNEY_PASSES) if (found[pass].length || disturbancesOf(pairings[pass]).length) again.add(pass);
   }
   return again;
+}
+
+/**
+ * The skews of the script a confirming walk need not walk again: each that no
+ * walk so far found anything in or saw disturbed, as a pass every walk saw calm
+ * and clean keeps its first verdict. The references (old × old, new × new) are
+ * always walked afresh: every finding is judged against them, and one a busy
+ * machine bent would condemn a healthy skew. None where a role runs the
+ * release's code (same-code.ts): a skew is then a reference under another
+ * name, and is walked afresh with it.
+ */
+export function scriptSkewsToCarry(walks: readonly JourneyRecordings[], scriptFindings: (r: JourneyRecordings) => readonly Finding[]): Set<ScriptSkew> {
+  if (walks.some((walk) => walk.sameCode)) return new Set();
+  return new Set(
+    SCRIPT_SKEWS.filter((skew) =>
+      walks.every((walk) => !scriptFindings(walk).some((f) => f.direction === PAIRING_LABELS[skew]) && !disturbancesOf([walk[skew]]).length),
+    ),
+  );
 }
 
 /**
@@ -53,11 +75,12 @@ export function earlierRecording(from: JourneyRecordings, what: string, client: 
   }
 }
 
-/** A planner that gives the earlier walk's recording, unwalked, for each pairing of a carried pass. */
+/** A planner that gives the earlier walk's recording, unwalked, for each pairing of a carried pass and each carried skew of the script. */
 export function carrying(plan: PairingPlanner, carry: CarriedPasses | undefined): PairingPlanner {
   if (!carry) return plan;
   return (what, client, host, walk, hostAs) => {
-    const earlier = carry.passes.has(what as JourneyPass) ? earlierRecording(carry.from, what, client.side, host.side, hostAs?.side) : undefined;
+    const carried = carry.passes.has(what as JourneyPass) || (what === 'script' && carry.scriptSkews?.has(skewKey(client.side, host.side) as ScriptSkew));
+    const earlier = carried ? earlierRecording(carry.from, what, client.side, host.side, hostAs?.side) : undefined;
     return earlier ? { recording: async () => earlier } : plan(what, client, host, walk, hostAs);
   };
 }

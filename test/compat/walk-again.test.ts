@@ -1,7 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { JourneyPass } from '../../compat/journey/disturbances.js';
 import type { JourneyRecordings } from '../../compat/journey/journey-recordings.js';
-import { earlierRecording, passesToWalkAgain } from '../../compat/journey/walk-again.js';
+import { carrying, earlierRecording, passesToWalkAgain, scriptSkewsToCarry } from '../../compat/journey/walk-again.js';
+import type { PairingRecording } from '../../compat/recording.js';
+import { PAIRING_LABELS } from '../../compat/rules/finding.js';
 import type { Finding } from '../../compat/rules/finding.js';
 import { recording } from './helpers/recordings.js';
 
@@ -56,5 +58,40 @@ describe('the earlier recording a carried pass stands on', () => {
     expect(earlierRecording(walk, 'lifetime', 'new', 'old')).toBeUndefined();
     expect(earlierRecording(walk, 'pty', 'new', 'new')).toBeUndefined();
     expect(earlierRecording({ ...walk, stream: undefined }, 'stream', 'old', 'new')).toBeUndefined();
+  });
+});
+
+describe('the skews of the script a confirming walk carries', () => {
+  const inDirection = (direction: Finding['direction']) => ({ ...finding, direction }) as Finding;
+
+  it('are those no walk found anything in or saw disturbed; the references are never carried', () => {
+    const [first, second] = [walkOf(), walkOf()];
+    expect([...scriptSkewsToCarry([first], () => [])].sort()).toEqual(['newClientOldHost', 'oldClientNewHost']);
+    // A finding only the second walk made in old client × new host: the third walks that skew again.
+    const found = new Map([[second, [inDirection(PAIRING_LABELS.oldClientNewHost)]]]);
+    expect([...scriptSkewsToCarry([first, second], (r) => found.get(r) ?? [])]).toEqual(['newClientOldHost']);
+    // A finding judged on a reference condemns no skew: both stand, and both references are walked afresh.
+    expect([...scriptSkewsToCarry([first], () => [inDirection(PAIRING_LABELS.newNew)])].sort()).toEqual(['newClientOldHost', 'oldClientNewHost']);
+    // A skew a busy machine disturbed has no verdict to carry.
+    const disturbed = walkOf();
+    disturbed.newClientOldHost = { ...disturbed.newClientOldHost, unplannedEnds: [{ step: 'drop', connection: 2, client: 'primary' }] };
+    expect([...scriptSkewsToCarry([disturbed], () => [])]).toEqual(['oldClientNewHost']);
+    // With the host's code the release's, old client × new host is old × old: it is walked afresh with the references.
+    expect([...scriptSkewsToCarry([{ ...walkOf(), sameCode: "the working tree's host runs the release's code" }], () => [])]).toEqual([]);
+  });
+
+  it('stand unwalked while the rest of the script is walked again', async () => {
+    const walk = walkOf();
+    const side = (s: 'old' | 'new') => ({ side: s, build: { version: s } });
+    const walked: string[] = [];
+    const plan = carrying((what, client, host, run) => ({ walk: run, recording: () => (walked.push(`${what} ${client.side}×${host.side}`), run()) }), { from: walk, passes: new Set(), scriptSkews: new Set(['newClientOldHost']) });
+    const fresh = (): Promise<PairingRecording> => Promise.resolve(recording('old', 'new'));
+    const carried = plan('script', side('new'), side('old'), fresh);
+    expect(carried.walk).toBeUndefined();
+    expect(await carried.recording()).toBe(walk.newClientOldHost);
+    for (const [client, host] of [['old', 'old'], ['new', 'new'], ['old', 'new']] as const) expect(plan('script', side(client), side(host), fresh).walk).toBeDefined();
+    // Only the script's skews: the same pairing of a pass walked again is walked.
+    expect(plan('stream', side('new'), side('old'), fresh).walk).toBeDefined();
+    expect(walked).toEqual([]);
   });
 });
