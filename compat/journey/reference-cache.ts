@@ -4,6 +4,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { PairingRecording } from '../recording.js';
+import { disturbancesOf } from './disturbances.js';
 
 /**
  * Old × old recordings kept between gate runs. They depend on the baseline
@@ -16,8 +17,26 @@ import type { PairingRecording } from '../recording.js';
 export interface ReferenceCache {
   readonly dir: string;
   readonly baselineCommit: string;
-  /** Record afresh and replace what is kept: the gate's confirming walk, which must not trust a reference a busy machine may have disturbed. */
+  /** Record afresh and replace what is kept: a walk that must not trust a reference a busy machine may have disturbed. */
   readonly refresh?: boolean;
+  /**
+   * Which kept recording: the one a first walk reads (default), or the one a
+   * confirming walk reads, recorded by an earlier confirming walk one pairing
+   * at a time (confirmingReferences). Two slots, so a confirming walk never
+   * judges against the very recording the first walk did.
+   */
+  readonly slot?: 'first' | 'confirming';
+}
+
+/**
+ * The references a confirming walk judges against. The second walk reads the
+ * confirming slot: a recording of its own, never the first walk's, made one
+ * pairing at a time by an earlier confirming walk (or by this one, when there
+ * is none yet). Were that recording bent, the walks would differ and a third
+ * would follow; the third records afresh, and replaces it.
+ */
+export function confirmingReferences(references: ReferenceCache, walk: 2 | 3): ReferenceCache {
+  return { ...references, slot: 'confirming', ...(walk === 3 ? { refresh: true } : {}) };
 }
 
 /**
@@ -49,15 +68,18 @@ function runningCompatCodeHash(): string {
 
 /** The file for one reference: the baseline, the running code and node, and whatever the caller says shaped the journey. */
 function referenceFile(cache: ReferenceCache, shape: unknown): string {
-  const key = createHash('sha256').update(JSON.stringify({ baseline: cache.baselineCommit, code: runningCompatCodeHash(), node: process.version, shape })).digest('hex');
+  const slot = cache.slot === 'confirming' ? { slot: 'confirming' } : {};
+  const key = createHash('sha256').update(JSON.stringify({ baseline: cache.baselineCommit, code: runningCompatCodeHash(), node: process.version, shape, ...slot })).digest('hex');
   return join(cache.dir, 'references', `${key}.json`);
 }
 
 /**
  * The cached recording for this journey shape, or `record()`'s, which is kept
- * when it walked every step and no client gave up a link the proxy kept up (a
- * stalled or disturbed reference is never reused: the next run records it again). Written whole under a temporary name, then renamed,
- * so runs racing on one cache never read half a file.
+ * when it walked every step and nothing disturbed it (disturbancesOf: a client
+ * that gave up a link the proxy kept up, a host that gave up on a slow client);
+ * a stalled or disturbed reference is never reused, the next run records it
+ * again. Written whole under a temporary name, then renamed, so runs racing on
+ * one cache never read half a file.
  */
 export async function cachedReference(cache: ReferenceCache | undefined, shape: unknown, record: () => Promise<PairingRecording>): Promise<PairingRecording> {
   if (!cache) return record();
@@ -68,7 +90,7 @@ export async function cachedReference(cache: ReferenceCache | undefined, shape: 
     // Absent or unreadable: record it.
   }
   const recording = await record();
-  if (recording.steps.every((s) => s.status !== 'stalled') && !recording.unplannedEnds?.length) {
+  if (recording.steps.every((s) => s.status !== 'stalled') && !disturbancesOf([recording]).length) {
     mkdirSync(dirname(file), { recursive: true });
     const partial = `${file}.${randomBytes(4).toString('hex')}.tmp`;
     writeFileSync(partial, JSON.stringify(recording));
