@@ -18,6 +18,7 @@
  *   cached  + N × journeys (both builds' peers started and 6 pairings run per release)
  */
 import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, rm, symlink } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -49,8 +50,25 @@ interface ProgressLine {
 
 interface Completed {
   readonly seconds: number;
+  /** CPU the command and every process it started used (childrenCpuSeconds), where /proc tells. */
+  readonly cpuSeconds?: number;
   readonly stdout: string;
   readonly progress: readonly ProgressLine[];
+}
+
+/**
+ * CPU seconds (user + system) of this process's ended children and of all they
+ * waited for in turn (Linux /proc/self/stat cutime and cstime, in ticks of
+ * 1/100 s): for a gate run, the gate, its peers and their shells. Wall time on
+ * a shared runner swings with its neighbours; CPU much less. Undefined without /proc.
+ */
+function childrenCpuSeconds(): number | undefined {
+  try {
+    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[13]) + Number(fields[14])) / 100;
+  } catch {
+    return undefined;
+  }
 }
 
 function tail(text: string): string {
@@ -61,6 +79,7 @@ function tail(text: string): string {
 function runTimed(cwd: string, command: string, args: readonly string[], env: Readonly<Record<string, string>> = {}): Promise<Completed> {
   return new Promise((resolveRun, reject) => {
     const start = performance.now();
+    const cpuBefore = childrenCpuSeconds();
     const child = spawn(command, args, { cwd, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'], timeout: COMMAND_TIMEOUT_MS });
     const progress: ProgressLine[] = [];
     let stdout = '';
@@ -77,7 +96,9 @@ function runTimed(cwd: string, command: string, args: readonly string[], env: Re
     child.once('error', reject);
     child.once('close', (code, signal) => {
       const seconds = (performance.now() - start) / 1000;
-      if (code === 0) return resolveRun({ seconds, stdout, progress });
+      const cpuAfter = childrenCpuSeconds();
+      const cpu = cpuBefore === undefined || cpuAfter === undefined ? {} : { cpuSeconds: cpuAfter - cpuBefore };
+      if (code === 0) return resolveRun({ seconds, ...cpu, stdout, progress });
       const how = code === null ? `was killed by ${signal} (timeout ${COMMAND_TIMEOUT_MS} ms)` : `exited ${code}`;
       reject(new Error(`bench gate: \`${command} ${args.join(' ')}\` in ${cwd} ${how} after ${seconds.toFixed(1)} s.\nstdout (last ${OUTPUT_TAIL_LINES} lines):\n${tail(stdout)}\nstderr (last ${OUTPUT_TAIL_LINES} lines):\n${tail(stderr)}`));
     });
@@ -183,6 +204,9 @@ function rows(runs: Runs): Row[] {
     { section: name, name: 'matrix --against last:2, both cached', ...ofCached(matrix), note: 'N releases: build once + N × journeys' },
     { section: name, name: '`npm run build` of the working tree alone', ...ofCached(build), note: 'share of a cached run; repeated once per run, whatever N' },
     { section: name, name: `cached run, every pairing walked, within ${CACHED_BUDGET_SECONDS} s`, value: cached, unit: ' s', ratio: CACHED_BUDGET_SECONDS / cached, baseline: `${CACHED_BUDGET_SECONDS} s budget (issue)`, target: 1 },
+    ...(runs.cached.every((r) => r.cpuSeconds !== undefined)
+      ? [{ section: name, name: 'in cached: CPU of the gate and every process it started (user + system)', value: inCached((r) => r.cpuSeconds!), unit: ' s', ratio: inCached((r) => r.cpuSeconds! / r.seconds), baseline: 'cached run (cores kept busy)', note: 'what the wall time is made of on a machine of its own; a budget below CPU / cores cannot be met' }]
+      : []),
     { section: name, name: 'in cached: step "build working tree"', ...ofCached(inCached((r) => stepSeconds(r, 'build working tree'))), note: 'diagnostic' },
     { section: name, name: 'in cached: step "journeys" (peers + every pass)', ...ofCached(inCached((r) => stepSeconds(r, 'journeys against'))), note: 'diagnostic' },
     { section: name, name: 'in cached: script-terminal pairings (old × old from the reference cache)', ...ofCached(inCached((r) => pairingSeconds(r).script)), note: 'diagnostic, from progress-line times' },
