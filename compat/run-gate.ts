@@ -147,7 +147,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
         const carry = { from: walked[0]!, passes: new Set(JOURNEY_PASSES.filter((p) => !again.has(p))), scriptSkews };
         const standing = [...carry.passes, ...[...scriptSkews].map((skew) => `the script's ${PAIRING_LABELS[skew]}`)];
         journeys.update(`walking again the pass(es) where a walk found something or was disturbed (${[...again].join(', ')}), one pairing at a time, ${walked.length === 1 ? "against other references than the first walk's" : 'with fresh references'}${standing.length ? `; ${standing.join(', ')} stand from the first walk` : ''}`);
-        return remembered(await walkWithRetry((lanes) => walk(lanes, confirmingReferences(references, walked.length === 1 ? 2 : 3), carry), journeys, 1));
+        return remembered(await walkWithRetry((lanes) => walk(lanes, confirmingReferences(references, walked.length), carry), journeys, 1));
       },
     },
     judge,

@@ -29,14 +29,15 @@ export interface ReferenceCache {
 }
 
 /**
- * The references a confirming walk judges against. The second walk reads the
- * confirming slot: a recording of its own, never the first walk's, made one
- * pairing at a time by an earlier confirming walk (or by this one, when there
- * is none yet). Were that recording bent, the walks would differ and a third
- * would follow; the third records afresh, and replaces it.
+ * The references a confirming walk judges against, given how many walks came
+ * before it. The second walk reads the confirming slot: a recording of its
+ * own, never the first walk's, made one pairing at a time by an earlier
+ * confirming walk (or by this one, when there is none yet). Were that
+ * recording bent, the walks would differ and a third would follow; the third
+ * records afresh, and replaces it.
  */
-export function confirmingReferences(references: ReferenceCache, walk: 2 | 3): ReferenceCache {
-  return { ...references, slot: 'confirming', ...(walk === 3 ? { refresh: true } : {}) };
+export function confirmingReferences(references: ReferenceCache, walksSoFar: number): ReferenceCache {
+  return { ...references, slot: 'confirming', ...(walksSoFar > 1 ? { refresh: true } : {}) };
 }
 
 /**
