@@ -25,7 +25,7 @@ export interface ConfirmedWalk<R> extends Confirmation {
 
 export interface Walks<R> {
   readonly first: () => Promise<R>;
-  /** A confirming walk: one pairing at a time, against other references than the first walk's; given what the walks so far found. */
+  /** A confirming walk: one pairing at a time, with fresh references; given what the walks so far found. */
   readonly again: (found: readonly Finding[]) => Promise<R>;
 }
 

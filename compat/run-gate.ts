@@ -20,7 +20,7 @@ import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsOfWalk } from
 import { type CarriedPasses, passesToWalkAgain, type ScriptSkew, scriptSkewsToCarry } from './journey/walk-again.js';
 import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
 import { walkAndConfirm } from './confirm-findings.js';
-import { confirmingReferences, type ReferenceCache } from './journey/reference-cache.js';
+import type { ReferenceCache } from './journey/reference-cache.js';
 import type { Progress, ProgressStep } from './progress.js';
 import { acknowledgementReportFields, applyAcknowledgements, loadGateAcknowledgements } from './report/acknowledged.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
@@ -140,14 +140,14 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const { first: recordings, confirmed: dynamic, notReproduced, disturbed } = await walkAndConfirm(
     {
       first: async () => remembered(await walkWithRetry((lanes) => walk(lanes, references), journeys, DEFAULT_JOURNEY_OPTIONS.concurrentPairings)),
-      // Other references than the first walk's: a reference that a busy machine bent would condemn a healthy skew.
+      // A fresh reference too: a reference that a busy machine disturbed would condemn a healthy skew.
       again: async () => {
         const again = passesToWalkAgain(walked, findingsByPass);
         const scriptSkews = again.has('script') ? scriptSkewsToCarry(walked, (r) => findingsByPass(r).script) : new Set<ScriptSkew>();
         const carry = { from: walked[0]!, passes: new Set(JOURNEY_PASSES.filter((p) => !again.has(p))), scriptSkews };
         const standing = [...carry.passes, ...[...scriptSkews].map((skew) => `the script's ${PAIRING_LABELS[skew]}`)];
-        journeys.update(`walking again the pass(es) where a walk found something or was disturbed (${[...again].join(', ')}), one pairing at a time, ${walked.length === 1 ? "against other references than the first walk's" : 'with fresh references'}${standing.length ? `; ${standing.join(', ')} stand from the first walk` : ''}`);
-        return remembered(await walkWithRetry((lanes) => walk(lanes, confirmingReferences(references, walked.length), carry), journeys, 1));
+        journeys.update(`walking again the pass(es) where a walk found something or was disturbed (${[...again].join(', ')}), one pairing at a time, with fresh references${standing.length ? `; ${standing.join(', ')} stand from the first walk` : ''}`);
+        return remembered(await walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }, carry), journeys, 1));
       },
     },
     judge,

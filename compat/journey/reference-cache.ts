@@ -17,27 +17,8 @@ import { disturbancesOf } from './disturbances.js';
 export interface ReferenceCache {
   readonly dir: string;
   readonly baselineCommit: string;
-  /** Record afresh and replace what is kept: a walk that must not trust a reference a busy machine may have disturbed. */
+  /** Record afresh and replace what is kept: the gate's confirming walk, which must not trust a reference a busy machine may have disturbed. */
   readonly refresh?: boolean;
-  /**
-   * Which kept recording: the one a first walk reads (default), or the one a
-   * confirming walk reads, recorded by an earlier confirming walk one pairing
-   * at a time (confirmingReferences). Two slots, so a confirming walk never
-   * judges against the very recording the first walk did.
-   */
-  readonly slot?: 'first' | 'confirming';
-}
-
-/**
- * The references a confirming walk judges against, given how many walks came
- * before it. The second walk reads the confirming slot: a recording of its
- * own, never the first walk's, made one pairing at a time by an earlier
- * confirming walk (or by this one, when there is none yet). Were that
- * recording bent, the walks would differ and a third would follow; the third
- * records afresh, and replaces it.
- */
-export function confirmingReferences(references: ReferenceCache, walksSoFar: number): ReferenceCache {
-  return { ...references, slot: 'confirming', ...(walksSoFar > 1 ? { refresh: true } : {}) };
 }
 
 /**
@@ -52,7 +33,7 @@ let codeHash: string | undefined;
  * Every file of the compat code this process runs (the journey, the peer
  * driver, the proxy, the recorder): built .js, or .ts when run from source;
  * and what draws a reference's snapshots into the screens it records (the
- * screen code and the xterm it runs on), which a fresh recording must agree with.
+ * screen code, the xterm it runs on and its addons), which a fresh recording must agree with.
  */
 function runningCompatCodeHash(): string {
   if (codeHash) return codeHash;
@@ -63,14 +44,14 @@ function runningCompatCodeHash(): string {
   for (const dir of [compatDir, join(compatDir, '..', 'src', 'screen')]) {
     for (const file of walk(dir).sort()) hash.update(relative(compatDir, file)).update('\0').update(readFileSync(file)).update('\0');
   }
-  hash.update(createRequire(import.meta.url)('@xterm/headless/package.json').version);
+  // The addons too: Unicode 11's widths shape every cell a snapshot draws.
+  for (const pkg of ['@xterm/headless', '@xterm/addon-unicode11', '@xterm/addon-serialize']) hash.update(`${pkg}@${createRequire(import.meta.url)(`${pkg}/package.json`).version}\0`);
   return (codeHash = hash.digest('hex'));
 }
 
 /** The file for one reference: the baseline, the running code and node, and whatever the caller says shaped the journey. */
 function referenceFile(cache: ReferenceCache, shape: unknown): string {
-  const slot = cache.slot === 'confirming' ? { slot: 'confirming' } : {};
-  const key = createHash('sha256').update(JSON.stringify({ baseline: cache.baselineCommit, code: runningCompatCodeHash(), node: process.version, shape, ...slot })).digest('hex');
+  const key = createHash('sha256').update(JSON.stringify({ baseline: cache.baselineCommit, code: runningCompatCodeHash(), node: process.version, shape })).digest('hex');
   return join(cache.dir, 'references', `${key}.json`);
 }
 

@@ -111,7 +111,7 @@ export interface PlannedPairing {
  * old client × new host (the host's likewise). The first pairing planned for a
  * code walks it; a later one has no task of its own and gets that recording
  * under its own labels, so it never holds a lane waiting. One planner per walk:
- * a confirming walk walks everything afresh.
+ * a confirming walk plans afresh (walk-again.ts says what it carries).
  */
 export function pairingPlanner(same: SameCode) {
   const walked = new Map<string, Promise<PairingRecording>>();

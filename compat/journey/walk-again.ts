@@ -38,8 +38,8 @@ export function passesToWalkAgain(walks: readonly JourneyRecordings[], findingsB
  * The skews of the script a confirming walk need not walk again: each that no
  * walk so far found anything in or saw disturbed, as a pass every walk saw calm
  * and clean keeps its first verdict. The references (old × old, new × new) are
- * never carried from the first walk: every finding is judged against them, and
- * one a busy machine bent would condemn a healthy skew. None where a role runs the
+ * always walked afresh: every finding is judged against them, and one a busy
+ * machine bent would condemn a healthy skew. None where a role runs the
  * release's code (same-code.ts): a skew is then a reference under another
  * name, and is walked afresh with it.
  */

@@ -45,7 +45,7 @@ export interface GateReport {
   readonly date?: string;
   /**
    * Findings that one walk of the journeys saw and a second walk of the same
-   * builds (one pairing at a time, other references) did not: what a busy
+   * builds (one pairing at a time, fresh references) did not: what a busy
    * machine can cause. Reported, never failing (docs/compatibility.md).
    */
   readonly notReproduced?: readonly Finding[];

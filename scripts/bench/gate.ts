@@ -64,7 +64,9 @@ interface Completed {
  */
 function childrenCpuSeconds(): number | undefined {
   try {
-    const fields = readFileSync('/proc/self/stat', 'utf8').split(') ')[1]!.split(' ');
+    const stat = readFileSync('/proc/self/stat', 'utf8');
+    // After the command name, which may itself hold ') '.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
     return (Number(fields[13]) + Number(fields[14])) / 100;
   } catch {
     return undefined;

@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { cachedReference, confirmingReferences, REFERENCE_CACHE_MAX_ENTRIES } from '../../compat/journey/reference-cache.js';
+import { cachedReference, REFERENCE_CACHE_MAX_ENTRIES } from '../../compat/journey/reference-cache.js';
 import type { PairingRecording, StepResult } from '../../compat/recording.js';
 
 const recording = (status: StepResult['status'], marker: string) => ({ steps: [{ name: 'subscribe', status, durationMs: 1 }], frames: [], peerErrors: [marker] }) as unknown as PairingRecording;
@@ -51,22 +51,6 @@ describe('the old × old reference cache', () => {
     const record = async () => ({ ...recording('ok', `run ${++recorded}`), frames: [gaveUp] }) as unknown as PairingRecording;
     await cachedReference(cache, {}, record);
     expect((await cachedReference(cache, {}, record)).peerErrors).toEqual(['run 2']);
-  });
-
-  it("gives a confirming walk its own recording, never the first walk's; the third walk records afresh", async () => {
-    const cache = cacheFor('f'.repeat(40));
-    let recorded = 0;
-    const record = async () => recording('ok', `run ${++recorded}`);
-    const first = await cachedReference(cache, {}, record);
-    const second = await cachedReference(confirmingReferences(cache, 1), {}, record);
-    expect([first.peerErrors, second.peerErrors]).toEqual([['run 1'], ['run 2']]);
-    // The next run's confirming walk reads what this one's recorded; its first walk, what its first walk did.
-    expect((await cachedReference(confirmingReferences(cache, 1), {}, record)).peerErrors).toEqual(['run 2']);
-    expect((await cachedReference(cache, {}, record)).peerErrors).toEqual(['run 1']);
-    // A third walk (two came before it), where two walks differed, trusts neither: it records, and its recording is the one kept.
-    expect((await cachedReference(confirmingReferences(cache, 2), {}, record)).peerErrors).toEqual(['run 3']);
-    expect((await cachedReference(confirmingReferences(cache, 1), {}, record)).peerErrors).toEqual(['run 3']);
-    expect(recorded).toBe(3);
   });
 
   it('records every time without a cache', async () => {
