@@ -88,7 +88,9 @@ function keepDrawn(key: string, digest: string): void {
 export function rememberDrawnScreens(recording: Pick<PairingRecording, 'frames' | 'snapshotScreens'>): void {
   const screens = recording.snapshotScreens;
   if (!screens) return;
-  assembledSnapshots(recording as PairingRecording).forEach((s, i) => screens[i] !== undefined && keepDrawn(drawnKey(s.text, s.cols, s.rows), screens[i]));
+  for (const [i, s] of assembledSnapshots(recording as PairingRecording).entries()) {
+    if (screens[i] !== undefined) keepDrawn(drawnKey(s.text, s.cols, s.rows), screens[i]);
+  }
 }
 
 /** The screen each host snapshot of a recording draws, in the order they crossed (PairingRecording.snapshotScreens). */

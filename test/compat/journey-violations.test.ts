@@ -98,10 +98,19 @@ describe.concurrent('the gate catches every planted class of break', () => {
     for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('termwire-selftest-misfire-'))) rmSync(join(tmpdir(), name), { force: true });
   });
 
-  it('a sweep split in shards and merged gives the verdict, coverage and schedules of the unsplit run, and names each shard\'s seeds', async () => {
+  /** Runs `use` in a clone no other test is using, and gives the clone back after. */
+  async function inFreeClone(use: (project: string) => Promise<void>): Promise<void> {
     const project = freeLanes.pop();
     if (!project) throw new Error(`no free clone: vitest ran more than ${LANES} fixtures at once (maxConcurrency in vitest.config.ts)`);
     try {
+      await use(project);
+    } finally {
+      freeLanes.push(project);
+    }
+  }
+
+  it('a sweep split in shards and merged gives the verdict, coverage and schedules of the unsplit run, and names each shard\'s seeds', () =>
+    inFreeClone(async (project) => {
       git(project, 'checkout', '-q', '--', '.');
       // A tree that differs from the release (an additive field), so the gate has something to compare.
       plantViolation(project, fixtures.find((f) => f.name === 'additive-optional-field')!);
@@ -127,20 +136,9 @@ describe.concurrent('the gate catches every planted class of break', () => {
       expect(b.explore?.schedules, context).toEqual(a.explore?.schedules);
       // Units in order: the script, seed 7, seed 8; unit u to shard (u mod 2) + 1.
       expect(b.shards?.map((s) => s.units.map((u) => [u.script, u.exploreSeeds])), context).toEqual([[[true, [8]]], [[false, [7]]]]);
-    } finally {
-      freeLanes.push(project);
-    }
-  }, 900_000);
+    }), 900_000);
 
-  it.each(fixtures.map((f) => [f.name, f] as const))('%s', async (_name, fixture) => {
-    const project = freeLanes.pop();
-    if (!project) throw new Error(`no free clone: vitest ran more than ${LANES} fixtures at once (maxConcurrency in vitest.config.ts)`);
-    try {
-      await checkFixture(project, fixture);
-    } finally {
-      freeLanes.push(project);
-    }
-  }, 900_000); // a hang guard, not a speed check: on a loaded runner a fixture confirmed by a second walk takes minutes
+  it.each(fixtures.map((f) => [f.name, f] as const))('%s', (_name, fixture) => inFreeClone((project) => checkFixture(project, fixture)), 900_000); // a hang guard, not a speed check: on a loaded runner a fixture confirmed by a second walk takes minutes
 
 
   async function checkFixture(project: string, fixture: ViolationFixture): Promise<void> {
