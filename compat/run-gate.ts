@@ -85,6 +85,8 @@ interface Gathered {
   readonly schedules: string[];
   /** Findings one walk saw and the confirming walk did not. */
   readonly notReproduced: Finding[];
+  /** The baselines whose journeys were walked: the dynamic rules ran against these only. */
+  readonly walked: string[];
 }
 
 /** The explore journeys a shard walks against one baseline: its seeds' schedules, as a whole run would draw them. */
@@ -110,15 +112,20 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const tag = (f: Finding): Finding => (matrix ? { ...f, baseline: baseline.label } : f);
   const noteOf = (note: string) => (matrix ? `${baseline.label}: ${note}` : note);
   const references = { dir: cacheDirOf(opts), baselineCommit: baseline.commit };
+  const unchanged = opts.staticOnly ? undefined : await nothingCanDiffer(old, current);
+  if (unchanged) {
+    opts.progress.note(noteOf(unchanged));
+    gathered.notes.push(noteOf(unchanged));
+  } else if (!opts.staticOnly) gathered.walked.push(baseline.label);
   // A shard without this baseline's script walks only its explore seeds; the script's shard says the rest.
-  if (!script) return (await exploreAgainst(old, current, explore!, opts, baseline.label, gathered, references)).map(tag);
+  if (!script) return unchanged ? [] : (await exploreAgainst(old, current, explore!, opts, baseline.label, gathered, references)).map(tag);
   if (limited.note) gathered.notes.push(noteOf(limited.note));
 
   const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
   const findings = runStaticRules(old.manifest, current.manifest).map(tag);
   staticStep.found(findings.length);
   gathered.notes.push(...surfaceNotes(old.manifest, current.manifest).map(noteOf));
-  if (opts.staticOnly) return findings;
+  if (opts.staticOnly || unchanged) return findings;
   // A replay walks its one schedule and nothing else, so what it shows is that schedule's.
   if (opts.replay) return [...findings, ...(await exploreAgainst(old, current, opts.explore!, opts, baseline.label, gathered, references)).map(tag)];
 
@@ -172,6 +179,21 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references) : [];
   const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references) : [];
   return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag)];
+}
+
+/**
+ * Why nothing is walked against this baseline, when the working tree's peers
+ * run the release's code in every role: the client's and the host's modules
+ * (each with the codec peer that decodes for it), the peer entry, the package
+ * and its lockfile are identical (journey/same-code.ts), so no journey, decoder
+ * check, capability-off journey or explore seed can tell the builds apart.
+ * Undefined when some role's code differs.
+ */
+async function nothingCanDiffer(old: BuildInfo, current: BuildInfo): Promise<string | undefined> {
+  const { sameCode } = await import('./journey/same-code.js');
+  const same = sameCode(old.dir, current.dir);
+  if (!same.client || !same.host) return undefined;
+  return "nothing walked: the working tree's peers run the release's code in every role (client, host and the codec peer: their compiled modules, the peer entry, package.json and the lockfile are identical), so no journey, decoder check, capability-off journey or explore seed could differ";
 }
 
 /** One journey per optional capability both builds negotiate, with that one switched off in every client (explore/capabilities-off.ts). */
@@ -342,12 +364,12 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
 
   const current = await buildWorkingTree(opts.root, opts.progress);
   const all: Finding[] = [];
-  const gathered: Gathered = { notes: [], coverage: [], schedules: [], notReproduced: [] };
+  const gathered: Gathered = { notes: [], coverage: [], schedules: [], notReproduced: [], walked: [] };
   const { notes, coverage, schedules } = gathered;
   const units = opts.shard ? shardUnits(baselines.map((b) => b.label), opts.explore, opts.shard) : undefined;
   for (const [i, baseline] of baselines.entries()) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, gathered, units?.[i])));
 
-  const rulesRun = [...activeRules('static'), ...(opts.staticOnly ? [] : activeRules('dynamic'))].map((r) => r.id);
+  const rulesRun = [...activeRules('static'), ...(gathered.walked.length ? activeRules('dynamic') : [])].map((r) => r.id);
   const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRunOverWholeJourney(rulesRun, opts.passes), acks.today);
   const status = failing.length ? 'incompatible' : 'compatible';
   return {
