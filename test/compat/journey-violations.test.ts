@@ -147,7 +147,8 @@ describe.concurrent('the gate catches every planted class of break', () => {
     const run = await execa(process.execPath, [join(project, 'bin', 'termwire.js'), 'compat', '--against', 'v0.0.1', '--format', 'json', '--cache-dir', cache, ...fixtureArgs(fixture)], { cwd: project, reject: false, env: { NO_COLOR: '1' } });
     const context = `${fixture.description}\nexit ${run.exitCode}\nstdout:\n${run.stdout}\nstderr (tail):\n${run.stderr.split('\n').slice(-15).join('\n')}`;
     expect(run.exitCode, context).toBe(fixture.expect.exit);
-    const report = JSON.parse(run.stdout) as { findings: Array<Record<string, unknown>>; notReproduced?: Array<Record<string, unknown>> };
+    const report = JSON.parse(run.stdout) as { findings: Array<Record<string, unknown>>; notReproduced?: Array<Record<string, unknown>>; notes?: string[] };
+    for (const text of fixture.expect.notes ?? []) expect((report.notes ?? []).some((n) => n.includes(text)), `expected a note holding ${JSON.stringify(text)}\n${context}`).toBe(true);
     for (const wanted of fixture.expect.findings) {
       expect(report.findings.some((f) => Object.entries(wanted).every(([k, v]) => f[k] === v)), `expected a finding ${JSON.stringify(wanted)}\n${context}`).toBe(true);
     }

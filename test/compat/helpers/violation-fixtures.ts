@@ -21,6 +21,8 @@ export const violationFixtureSchema = z.object({
     absent: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), step: z.string().optional() })).optional(),
     /** Findings the first walk must have seen and the confirming walk not: reported as not reproduced, never failing. */
     notReproduced: z.array(z.object({ ruleId: z.string(), direction: z.string().optional(), step: z.string().optional() })).optional(),
+    /** Texts the report's notes must hold, each in some note: what the run says it did (or did not) walk. */
+    notes: z.array(z.string()).optional(),
     /** Every finding of this rule in a snapshot occurrence must be in this one: the comparison must not merge occurrences. */
     onlyOccurrence: z.object({ ruleId: z.string(), occurrence: z.string() }).optional(),
   }),
