@@ -70,7 +70,7 @@ async function runGateStep(event: Event) {
 
 describe('action.yml', () => {
   it('declares the inputs with their defaults, and its script takes them from env only (no ${{ }} inside the shell)', () => {
-    expect(inputDefaults(action)).toEqual({ against: 'latest', format: 'github', explore: '0', seed: '', shard: '', 'trusted-base': 'true' });
+    expect(inputDefaults(action)).toEqual({ against: 'latest', format: 'github', explore: '0', seed: '', shard: '', output: '', 'cache-dir': '', 'trusted-base': 'true' });
     const [step] = runBlocks(action);
     expect(step).not.toContain('${{');
     expect(stepEnv(action)).toMatchObject({ TERMWIRE_AGAINST: 'inputs.against', TERMWIRE_TRUSTED_BASE: 'inputs.trusted-base', TERMWIRE_BASE_REF: 'github.base_ref' });
@@ -113,11 +113,17 @@ describe('action.yml', () => {
     expect(sharded.node[0]!.slice(3)).toEqual(['--against', 'latest', '--format', 'json', '--explore', '5', '--seed', '42', '--shard', '2/4']);
   });
 
+  it('a sharded sweep writes its report to output, with the cache in cache-dir, both as absolute paths the trusted gate in its own worktree still finds', async () => {
+    const run = await runGateStep({ baseRef: 'main', inputs: { format: 'json', shard: '1/2', output: 'shard-1.json', 'cache-dir': '.cache/compat' } });
+    const args = run.node[0]!.slice(2);
+    expect(args.slice(args.indexOf('--shard'))).toEqual(['--shard', '1/2', '--output', join(run.workspace, 'shard-1.json'), '--cache-dir', join(run.workspace, '.cache/compat')]);
+  });
+
   it('every option it passes to termwire compat is one that --help lists', async () => {
     const known = compatHelpOptions();
-    const runs = [await runGateStep({ baseRef: 'main', inputs: { explore: '2' } }), await runGateStep({ inputs: { explore: '2', seed: '7', shard: '1/2' } })];
+    const runs = [await runGateStep({ baseRef: 'main', inputs: { explore: '2' } }), await runGateStep({ inputs: { explore: '2', seed: '7', shard: '1/2', output: 'r.json', 'cache-dir': 'c' } })];
     const passed = new Set(runs.flatMap((r) => r.node.flatMap((argv) => optionsIn(argv.slice(argv.indexOf('compat') + 1)))));
-    expect([...passed].sort()).toEqual(['--acknowledgements', '--against', '--explore', '--format', '--seed', '--shard']);
+    expect([...passed].sort()).toEqual(['--acknowledgements', '--against', '--cache-dir', '--explore', '--format', '--output', '--seed', '--shard']);
     for (const option of passed) expect(known, `termwire compat --help has no ${option}`).toContain(option);
   });
 });
