@@ -29,7 +29,7 @@ import { skippedStepNotes, stepsNotWalkedNotes } from './report/skipped-steps.js
 import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
-import { lifetimeOutcomeRules, restartOutcomeRules, runPtyOutcomeRules, streamOutcomeRules } from './rules/dynamic/pty-outcomes.js';
+import { judgePass, PASSES, passSpec } from './journey/passes.js';
 import { type Finding, PAIRING_LABELS } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 import { type Shard, type ShardUnits, shardUnits } from './shard.js';
@@ -135,10 +135,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const manifests = { old: old.manifest, new: current.manifest };
   const findingsByPass = (r: JourneyRecordings): Record<JourneyPass, Finding[]> => ({
     script: runDynamicRules(r, manifests),
-    pty: r.pty ? runPtyOutcomeRules(r.pty) : [],
-    restart: r.restart ? restartOutcomeRules(r.restart) : [],
-    stream: r.stream ? streamOutcomeRules(r.stream) : [],
-    lifetime: r.lifetime ? lifetimeOutcomeRules(r.lifetime) : [],
+    ...(Object.fromEntries(PASSES.map((spec) => [spec.name, r[spec.name] ? judgePass(spec, r[spec.name]!) : []])) as Record<Exclude<JourneyPass, 'script'>, Finding[]>),
   });
   const judge = (r: JourneyRecordings) => Object.values(findingsByPass(r)).flat().map(tag);
   const walk = (lanes: number, cache: ReferenceCache, carry?: CarriedPasses) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache, ...(carry ? { carry } : {}), ...(opts.passes ? { passes: opts.passes } : {}) });
@@ -170,8 +167,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   if (recordings.sameCode) gathered.notes.push(noteOf(`journeys: ${recordings.sameCode}`));
   const leftOut = JOURNEY_PASSES.filter((p) => opts.passes && !opts.passes.has(p));
   if (leftOut.length) gathered.notes.push(noteOf(`journeys: the ${leftOut.join(', ')} pass${leftOut.length > 1 ? 'es were' : ' was'} not walked: --passes ${[...opts.passes!].join(',')}; a break only ${leftOut.length > 1 ? 'they' : 'it'} would show is not judged`));
-  if (!recordings.stream && !leftOut.includes('stream')) gathered.notes.push(noteOf(`the byte-stream pass was not walked: the peers of ${baseline.label} speak WebSocket only`));
-  if (!recordings.lifetime && !leftOut.includes('lifetime')) gathered.notes.push(noteOf(`the detached-lifetime pass was not walked: neither build's host peer takes a lifetime`));
+  for (const [pass, why] of Object.entries(recordings.unwalked ?? {})) gathered.notes.push(noteOf(`the ${passSpec(pass as Exclude<JourneyPass, 'script'>).label} pass was not walked against ${baseline.label}: ${why}`));
   gathered.notes.push(...stepsNotWalkedNotes(pairingsOfWalk(recordings)).map(noteOf));
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);

@@ -31,6 +31,8 @@ export interface JourneyRecordings {
    * Old × old only when old client × new host went wrong and the old host takes one.
    */
   lifetime?: SomePairings & { readonly oldOld?: PairingRecording };
+  /** The passes beside the script that the two builds could not walk, each with why (what a build's peers lack). */
+  unwalked?: Readonly<Partial<Record<'pty' | 'restart' | 'stream' | 'lifetime', string>>>;
   /** Script steps no pairing of this run walked, because a peer of either build cannot drive them, with why. */
   skippedSteps: ReadonlyMap<StepName, string>;
   /** The same skips, per build whose peers cannot drive them. */

@@ -1,14 +1,14 @@
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { JourneyRecordingSet, PairingRecording } from '../recording.js';
-import type { JourneyRecordings, RestartRecordings } from './journey-recordings.js';
+import type { JourneyRecordings } from './journey-recordings.js';
 import type { JourneyPass } from './disturbances.js';
 import { type CarriedPasses, carrying } from './walk-again.js';
 import { drivableOps, stepsSkippedInRun, undrivableByBuild } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
-import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, LIFETIME_PLAN, type PairingBuild, PTY_PLAN, RESTART_PLAN, type RunDecision, runPairing, SCRIPT_PLAN, STREAM_PLAN } from './run-pairing.js';
-import { lifetimeOutcomeRules, restartOutcomeRules, streamOutcomeRules } from '../rules/dynamic/pty-outcomes.js';
-import type { SomePairings } from '../rules/dynamic/journey-outcome-rules.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
+import type { PassRecordings } from '../rules/dynamic/pty-outcomes.js';
+import { type JourneyPassSpec, judgePass, PASSES, type PassPairing } from './passes.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
 import { rememberDrawnScreens } from './render-snapshots.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
@@ -49,10 +49,11 @@ export async function inLanes<T>(lanes: number, tasks: ReadonlyArray<() => Promi
 }
 
 /**
- * Runs the journey for the four pairings (the two same-version references and
- * both skews) on the deterministic terminal, then both skews on a real PTY.
- * Barriers wait on observed state, never on time, so overlapping pairings
- * change how long a step takes, not which frames it carries.
+ * Runs the scripted journey in its four pairings (the two same-version
+ * references and both skews) on the deterministic terminal, and each pass of
+ * PASSES beside it that both builds can walk. Barriers wait on observed state,
+ * never on time, so overlapping pairings change how long a step takes, not
+ * which frames it carries.
  */
 export async function runJourneyPairings(
   builds: { old: BuildInfo; new: BuildInfo },
@@ -69,67 +70,50 @@ export async function runJourneyPairings(
   const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
   return withPairingBuilds(builds, async (old, current) => {
     // Decided once for the run, from both builds' announced peer ops, so all four pairings walk the same steps.
-    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, PTY_PLAN, RESTART_PLAN, STREAM_PLAN, LIFETIME_PLAN].map((plan) => [plan, runDecision(plan, old, current)]));
+    const decisions = new Map<JourneyPlan, RunDecision>([SCRIPT_PLAN, ...PASSES.map((p) => p.plan)].map((plan) => [plan, runDecision(plan, old, current)]));
     for (const [name, reason] of decisions.get(SCRIPT_PLAN)!.skipped) opts.onProgress(`journey: step ${name} skipped in every pairing of this run: ${reason}`);
-    const run = (plan: JourneyPlan) => async (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => {
-      opts.onProgress(`journey${plan === PTY_PLAN ? ' (pty)' : ''}: ${buildName('client', client)} × ${buildName('host', host)}`);
-      return runPairing(client, host, options, plan, decisions.get(plan), stallWindows);
+    const runScript = async (client: PairingBuild, host: PairingBuild, stallWindows?: StallWindows) => {
+      opts.onProgress(`journey: ${buildName('client', client)} × ${buildName('host', host)}`);
+      return runPairing(client, host, options, SCRIPT_PLAN, decisions.get(SCRIPT_PLAN), stallWindows);
     };
     const same = sameCode(old.build.dir, current.build.dir);
     const sameNote = sameCodeNote(same);
     if (sameNote) opts.onProgress(`journey: ${sameNote}`);
     const plan = carrying(pairingPlanner(same), opts.carry);
-    // The PTY pass has no same-version references, so its steps keep the whole step deadline.
-    const ptyRun = (client: PairingBuild, host: PairingBuild) => plan('pty', client, host, () => run(PTY_PLAN)(client, host));
     const reference = referenceOf(opts, { plan: 'script', ...journeyShape(SCRIPT_PLAN, decisions.get(SCRIPT_PLAN)!, options) });
-    const restartRun = (client: PairingBuild, host: PairingBuild, next: PairingBuild) =>
-      plan('restart', client, host, () => {
-        opts.onProgress(`journey (host restart): ${buildName('client', client)} × ${buildName('host', host)} restarting as ${buildName('host', next)}`);
-        return runPairing(client, host, options, RESTART_PLAN, decisions.get(RESTART_PLAN), undefined, { hostAs: next });
-      }, next);
-    const streamRun = (client: PairingBuild, host: PairingBuild) =>
-      plan('stream', client, host, () => {
-        opts.onProgress(`journey (byte stream): ${buildName('client', client)} × ${buildName('host', host)}`);
-        return runPairing(client, host, options, STREAM_PLAN, decisions.get(STREAM_PLAN));
-      });
-    const walksStream = speaksStream(old) && speaksStream(current);
-    const lifetimeRun = (client: PairingBuild, host: PairingBuild) =>
-      plan('lifetime', client, host, () => {
-        opts.onProgress(`journey (detached lifetime): ${buildName('client', client)} × ${buildName('host', host)}`);
-        return runPairing(client, host, options, LIFETIME_PLAN, decisions.get(LIFETIME_PLAN));
-      });
-    const lifetimePairings = ([[old, current, 'oldClientNewHost'], [current, old, 'newClientOldHost'], [current, current, 'newNew']] as const).filter(([, host]) => takesLifetime(host));
-    // Each pass beside the script, as a list of pairings planned only when the pass is walked: a pairing once
-    // planned is one the planner waits on, so a pass left out (`passes`) must never be planned.
-    const besideScript: ReadonlyArray<readonly [JourneyPass, () => PlannedPairing[]]> = [
-      ['pty', () => [ptyRun(old, current), ptyRun(current, old)]],
-      ['restart', () => [restartRun(old, old, current), restartRun(current, current, old), restartRun(current, current, current)]],
-      ...(walksStream ? [['stream', () => [streamRun(old, current), streamRun(current, old), streamRun(current, current)]] as const] : []),
-      ...(lifetimePairings.length ? [['lifetime', () => lifetimePairings.map(([client, host]) => lifetimeRun(client, host))] as const] : []),
-    ];
-    const walkedBeside = besideScript.filter(([pass]) => opts.passes?.has(pass) ?? true).map(([pass, planned]) => [pass, planned()] as const);
-    const { recordings, alongside } = await runFourPairings(old, current, options, run(SCRIPT_PLAN), walkedBeside.flatMap(([, planned]) => planned), reference, plan);
+    // A pass has no same-version references to learn stall windows from, so its steps keep the whole step deadline.
+    const walkPass = (spec: JourneyPassSpec, p: PassPairing) =>
+      plan(
+        spec.name,
+        p.client,
+        p.host,
+        () => {
+          opts.onProgress(`journey (${spec.label}): ${buildName('client', p.client)} × ${buildName('host', p.host)}${p.hostAs ? ` restarting as ${buildName('host', p.hostAs)}` : ''}`);
+          return runPairing(p.client, p.host, options, spec.plan, decisions.get(spec.plan), undefined, p.hostAs ? { hostAs: p.hostAs } : undefined);
+        },
+        p.hostAs,
+      );
+    const unwalked = Object.fromEntries(PASSES.flatMap((spec) => (opts.passes && !opts.passes.has(spec.name) ? [] : ((why) => (why ? [[spec.name, why] as const] : []))(spec.unwalkable(old, current)))));
+    // Each pass is planned only when it is walked: a pairing once planned is one the planner waits on.
+    const walked = PASSES.filter((spec) => (opts.passes?.has(spec.name) ?? true) && !(spec.name in unwalked)).map((spec) => {
+      const pairings = spec.pairings(old, current);
+      return { spec, pairings, planned: pairings.map((p) => walkPass(spec, p)) };
+    });
+    const { recordings, alongside } = await runFourPairings(old, current, options, runScript, walked.flatMap((w) => w.planned), reference, plan);
     let at = 0;
-    const byPass = new Map(walkedBeside.map(([pass, planned]) => [pass, alongside.slice(at, (at += planned.length))]));
-    const skews = (p: PairingRecording[] | undefined) => (p ? { oldClientNewHost: p[0]!, newClientOldHost: p[1]!, newNew: p[2]! } : undefined);
-    const pty = byPass.get('pty');
-    const restart = skews(byPass.get('restart'));
-    const oldOwn = restart && restartOutcomeRules({ oldClientNewHost: restart.oldClientNewHost }).length ? await walkPlanned(restartRun(old, old, old)) : undefined;
-    const lifetimeWalked = byPass.get('lifetime');
-    const lifetimeByKey: SomePairings | undefined = lifetimeWalked && Object.fromEntries(lifetimePairings.map(([, , key], i) => [key, lifetimeWalked[i]!]));
-    const lifetime = lifetimeByKey
-      ? lifetimeOutcomeRules({ oldClientNewHost: lifetimeByKey.oldClientNewHost }).length && takesLifetime(old)
-        ? { ...lifetimeByKey, oldOld: await walkPlanned(lifetimeRun(old, old)) }
-        : lifetimeByKey
-      : undefined;
-    const streamed = skews(byPass.get('stream'));
-    const stream = streamed ? await withOldOwn(streamed, streamOutcomeRules, () => walkPlanned(streamRun(old, old))) : undefined;
+    const passes: Partial<Record<JourneyPass, PassRecordings>> = {};
+    for (const { spec, pairings, planned } of walked) {
+      const got = alongside.slice(at, (at += planned.length));
+      const byKey: PassRecordings = Object.fromEntries(pairings.map((p, i) => [p.key, got[i]!]));
+      // Old × old only when the old client failed against the new host: to tell the release's own failing from the new host's.
+      const own = spec.oldOwn?.(old);
+      const failedOldClient = own && byKey.oldClientNewHost && judgePass(spec, { oldClientNewHost: byKey.oldClientNewHost }).length;
+      passes[spec.name] = failedOldClient ? { ...byKey, oldOld: await walkPlanned(walkPass(spec, own)) } : byKey;
+    }
     return {
       ...recordings,
-      ...(pty ? { pty: { oldClientNewHost: pty[0]!, newClientOldHost: pty[1]! } } : {}),
-      ...(restart ? { restart: { ...restart, ...(oldOwn ? { oldOld: oldOwn } : {}) } } : {}),
-      ...(stream ? { stream } : {}),
-      ...(lifetime ? { lifetime } : {}),
+      ...(passes as Pick<JourneyRecordings, 'pty' | 'restart' | 'stream' | 'lifetime'>),
+      ...(Object.keys(unwalked).length ? { unwalked } : {}),
       skippedSteps: decisions.get(SCRIPT_PLAN)!.skipped,
       undrivable: undrivableByBuild(SCRIPT_PLAN.steps, { old: old.codec.hello, new: current.codec.hello }),
       ...(sameNote ? { sameCode: sameNote } : {}),
@@ -143,17 +127,6 @@ export function sameCodeNote(same: SameCode): string | undefined {
   if (same.client) return "the working tree's client runs the release's code (its peer's compiled imports are identical): new client × old host is old × old and new × new is old client × new host, each walked once";
   if (same.host) return "the working tree's host runs the release's code (its peer's compiled imports are identical): old client × new host is old × old and new × new is new client × old host, each walked once";
   return undefined;
-}
-
-/** Whether a build's peers speak the byte stream (its codec peer says so; builds before it speak WebSocket only). */
-const speaksStream = (b: PairingBuild) => b.codec.hello.transports?.includes('stream') ?? false;
-
-/** Whether a build's host peer takes a lifetime for detached terminals (PEER_HOST_ARGS); earlier builds keep the default hour. */
-const takesLifetime = (b: PairingBuild) => b.codec.hello.hostArgs?.includes('detachedIdleMs') ?? false;
-
-/** A pass judged on outcomes walks old × old only when the old client failed against the new host: to tell the release's own failing from the new host's. */
-async function withOldOwn(recordings: RestartRecordings, judge: (r: RestartRecordings) => unknown[], oldOld: () => Promise<PairingRecording>): Promise<RestartRecordings> {
-  return judge({ oldClientNewHost: recordings.oldClientNewHost } as RestartRecordings).length ? { ...recordings, oldOld: await oldOld() } : recordings;
 }
 
 /** `old client 0.1.0` and `new host (working tree)`: the new side is the tree under test, whatever version it still carries. */

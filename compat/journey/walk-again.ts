@@ -59,20 +59,9 @@ export function scriptSkewsToCarry(walks: readonly JourneyRecordings[], scriptFi
  */
 export function earlierRecording(from: JourneyRecordings, what: string, client: Side, host: Side, hostAs?: Side): PairingRecording | undefined {
   const key = skewKey(client, hostAs ?? host);
-  switch (what as JourneyPass) {
-    case 'script':
-      return from[key];
-    case 'pty':
-      return key === 'oldClientNewHost' || key === 'newClientOldHost' ? from.pty?.[key] : undefined;
-    case 'restart':
-      return from.restart?.[key];
-    case 'stream':
-      return from.stream?.[key];
-    case 'lifetime':
-      return from.lifetime?.[key];
-    default:
-      return undefined;
-  }
+  if (what === 'script') return from[key];
+  const pass = (JOURNEY_PASSES as readonly string[]).includes(what) ? (from[what as Exclude<JourneyPass, 'script'>] as Partial<Record<SkewKey, PairingRecording>> | undefined) : undefined;
+  return pass?.[key];
 }
 
 /** A planner that gives the earlier walk's recording, unwalked, for each pairing of a carried pass and each carried skew of the script. */

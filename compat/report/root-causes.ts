@@ -1,5 +1,6 @@
 import type { Finding } from '../rules/finding.js';
 import { sortAndDedupe, stepRank } from './sort.js';
+import { wireSubject } from '../journey/passes.js';
 
 /** A finding as reported: a stable id within the report, and the root cause that explains it, if one does. */
 export interface ReportedFinding extends Finding {
@@ -21,10 +22,32 @@ const PUBLISHING_RULES: ReadonlySet<string> = new Set(['FRAME_NO_LONGER_SENT', '
 
 const samePairing = (a: Finding, b: Finding) => a.direction === b.direction && a.baseline === b.baseline;
 
-/** A static finding about an opcode or one of its fields explains the receiver refusing that opcode's frames. */
+/** A static finding about an opcode or one of its fields explains the receiver refusing that opcode's frames, on any transport and in any pass. */
 function explainsRefusal(cause: Finding, refusal: Finding): boolean {
-  return cause.pass === 'static' && samePairing(cause, refusal) && (cause.subject === refusal.subject || cause.subject.startsWith(`${refusal.subject}.`));
+  const subject = wireSubject(refusal.subject);
+  return cause.pass === 'static' && samePairing(cause, refusal) && (cause.subject === subject || cause.subject.startsWith(`${subject}.`));
 }
+
+/** The object a payload field sits in: `Metadata.[type=subscribed]` for `Metadata.[type=subscribed].truncated`. */
+const parentOf = (subject: string) => subject.slice(0, Math.max(0, subject.lastIndexOf('.')));
+
+/**
+ * A field removed and a field made required in the same object is one rename:
+ * the old reader misses the old name, the new reader wants the new one. The
+ * removal is the cause; the other direction's requirement is what it brings.
+ */
+function explainsRename(cause: Finding, f: Finding): boolean {
+  return cause.ruleId === 'PAYLOAD_FIELD_REMOVED' && f.ruleId === 'PAYLOAD_FIELD_MADE_REQUIRED' && cause.baseline === f.baseline && parentOf(cause.subject) !== '' && parentOf(cause.subject) === parentOf(f.subject);
+}
+
+/**
+ * The same break seen again: the same rule on the same wire subject at the same
+ * step (and occurrence) in the same pairing, by another pass or another explore
+ * journey. The same frame breaking at another step is another finding, which an
+ * entry for the first must not silence.
+ */
+const repeats = (cause: Finding, f: Finding) =>
+  cause !== f && cause.pass === 'dynamic' && f.pass === 'dynamic' && cause.ruleId === f.ruleId && samePairing(cause, f) && cause.step === f.step && cause.occurrence === f.occurrence && wireSubject(cause.subject) === wireSubject(f.subject);
 
 /**
  * A capability no longer offered explains, in the pairing it names, the frames
@@ -38,7 +61,7 @@ function explainsByCapability(cause: Finding, f: Finding): boolean {
 }
 
 /** A frame sent without the capability that gates it, and refused for it, is one cause: the send. */
-const sameGatedFrame = (gated: Finding, refusal: Finding) => gated.ruleId === 'GATED_FRAME_NOT_NEGOTIATED' && samePairing(gated, refusal) && gated.subject === refusal.subject;
+const sameGatedFrame = (gated: Finding, refusal: Finding) => gated.ruleId === 'GATED_FRAME_NOT_NEGOTIATED' && samePairing(gated, refusal) && gated.subject === wireSubject(refusal.subject);
 
 /**
  * Orders findings root causes first, each followed by the findings it
@@ -52,22 +75,7 @@ const sameGatedFrame = (gated: Finding, refusal: Finding) => gated.ruleId === 'G
  */
 export function orderByRootCause(findings: readonly Finding[], locate: (f: Finding) => ReportedFinding['location'] = () => undefined): ReportedFinding[] {
   const sorted = sortAndDedupe(findings);
-  const rootOf = new Map<Finding, Finding>();
-  const rootOfCause = (c: Finding) => rootOf.get(c) ?? c;
-  for (const f of sorted) {
-    const cause = sorted.find((c) => explainsByCapability(c, f));
-    if (cause) rootOf.set(f, cause);
-  }
-  for (const f of sorted) {
-    if (f.ruleId !== 'FRAME_REFUSED') continue;
-    const cause = sorted.find((c) => explainsRefusal(c, f)) ?? sorted.find((c) => sameGatedFrame(c, f));
-    if (cause) rootOf.set(f, rootOfCause(cause));
-  }
-  for (const f of sorted) {
-    if (!SYMPTOM_RULES.has(f.ruleId)) continue;
-    const refusal = sorted.find((r) => r.ruleId === 'FRAME_REFUSED' && samePairing(r, f) && stepRank(r.step) <= stepRank(f.step));
-    if (refusal) rootOf.set(f, rootOf.get(refusal) ?? refusal);
-  }
+  const rootOf = rootsOf(sorted);
   const roots = sorted.filter((f) => !rootOf.has(f));
   // Under a cause, the refusals it explains come before the symptoms they in turn explain.
   const explained = (root: Finding) => sorted.filter((f) => rootOf.get(f) === root);
@@ -78,6 +86,48 @@ export function orderByRootCause(findings: readonly Finding[], locate: (f: Findi
     const location = locate(f);
     return { ...f, id: ids.get(f)!, ...(root ? { causedBy: ids.get(root)! } : {}), ...(location ? { location } : {}) };
   });
+}
+
+/**
+ * Whether `f` needs no walk of its own to stand: it repeats, or is explained
+ * by, one of `causes`, findings that already stand (static ones, which no
+ * load can make up, and dynamic ones a confirming walk confirmed).
+ */
+export function explainedBy(causes: readonly Finding[]): (f: Finding) => boolean {
+  return (f) => {
+    const sorted = sortAndDedupe([...causes, f]);
+    const own = sorted.find((s) => s === f);
+    // Deduplicated away: the very finding already stands.
+    if (!own) return true;
+    return rootsOf(sorted).has(own);
+  };
+}
+
+/** Each finding that another explains, mapped to the root cause it sits under. */
+function rootsOf(sorted: readonly Finding[]): Map<Finding, Finding> {
+  const rootOf = new Map<Finding, Finding>();
+  const rootOfCause = (c: Finding) => rootOf.get(c) ?? c;
+  for (const f of sorted) {
+    const cause = sorted.find((c) => explainsByCapability(c, f) || explainsRename(c, f));
+    if (cause) rootOf.set(f, cause);
+  }
+  for (const f of sorted) {
+    if (f.ruleId !== 'FRAME_REFUSED') continue;
+    const cause = sorted.find((c) => explainsRefusal(c, f)) ?? sorted.find((c) => sameGatedFrame(c, f));
+    if (cause) rootOf.set(f, rootOfCause(cause));
+  }
+  for (const f of sorted) {
+    if (!SYMPTOM_RULES.has(f.ruleId)) continue;
+    const refusal = sorted.find((r) => r.ruleId === 'FRAME_REFUSED' && samePairing(r, f) && stepRank(r.step) <= stepRank(f.step));
+    if (refusal) rootOf.set(f, rootOfCause(refusal));
+  }
+  // Last, so a repeat joins whatever cause its first sighting sits under.
+  for (const f of sorted) {
+    if (rootOf.has(f)) continue;
+    const first = sorted.find((c) => repeats(c, f));
+    if (first && sorted.indexOf(first) < sorted.indexOf(f)) rootOf.set(f, rootOfCause(first));
+  }
+  return rootOf;
 }
 
 /** The findings `root` explains, in report order. */

@@ -3,7 +3,7 @@ import { checkKnownEvent } from './events.js';
 import { decodePayload } from './payload.js';
 import { Op } from './opcodes.js';
 
-const metadataFrame = (event: object) => ({ opcode: Op.Metadata, streamId: 1, seq: 0, payload: new TextEncoder().encode(JSON.stringify(event)) });
+const metadataFrame = (event: object) => ({ opcode: Op.Metadata, streamId: 1, seq: 0, flags: 0, payload: new TextEncoder().encode(JSON.stringify(event)) });
 
 describe('a known control event that fails its own schema', () => {
   it('is refused naming the field that failed, not a field of another variant of the Metadata union', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyAcknowledgements } from '../../compat/report/acknowledged.js';
-import { orderByRootCause } from '../../compat/report/root-causes.js';
+import { explainedBy, orderByRootCause } from '../../compat/report/root-causes.js';
 import type { Finding } from '../../compat/rules/finding.js';
 import { classifyFrame } from '../../compat/peer/codec-peer.js';
 import { encodeFrame } from '../../src/codec/header.js';
@@ -58,6 +58,47 @@ describe('one intended break, one root cause', () => {
       ['GATED_FRAME_NOT_NEGOTIATED', null],
       ['FRAME_REFUSED', 'F1'],
     ]);
+  });
+});
+
+describe('one field renamed, one root cause in every direction, transport and pass', () => {
+  // The issue's case: `truncated` of `subscribed` renamed. The new host leaves the old name out, the new client wants the new one.
+  const removed: Finding = { ruleId: 'PAYLOAD_FIELD_REMOVED', pass: 'static', direction: oldClient, subject: 'Metadata.[type=subscribed].truncated', message: 'gone', evidence: {} };
+  const required: Finding = { ruleId: 'PAYLOAD_FIELD_MADE_REQUIRED', pass: 'static', direction: newClient, subject: 'Metadata.[type=subscribed].clipped', message: 'required now', evidence: { before: 'absent', after: 'required' } };
+  const rename = [
+    removed,
+    required,
+    dyn('FRAME_REFUSED', oldClient, 'subscribe', 'Metadata'),
+    dyn('FRAME_REFUSED', newClient, 'subscribe', 'Metadata'),
+    dyn('FRAME_REFUSED', oldClient, 'subscribe', 'byte stream Metadata'),
+    dyn('FRAME_REFUSED', newClient, 'subscribe', 'byte stream Metadata'),
+    dyn('JOURNEY_STALLED', newClient, 'subscribe', 'byte stream step subscribe'),
+  ];
+
+  it('the removal is the cause; the requirement of the new name, and every refusal over WebSocket and the byte stream, sit under it', () => {
+    const ordered = orderByRootCause(rename);
+    expect(ordered.filter((f) => f.causedBy === undefined).map((f) => f.ruleId)).toEqual(['PAYLOAD_FIELD_REMOVED']);
+    expect(ordered).toHaveLength(rename.length);
+  });
+
+  it('a field removed and another made required in different objects are two causes', () => {
+    const elsewhere = { ...required, subject: 'SnapshotStart.clipped' };
+    expect(orderByRootCause([removed, elsewhere]).filter((f) => f.causedBy === undefined)).toHaveLength(2);
+  });
+
+  it('the same break at the same step seen by another explore journey repeats it; at another step it is a finding of its own', () => {
+    const first = dyn('FIELD_VALUE_CHANGED', oldClient, 'hideReveal', 'SnapshotStart.cause');
+    const seen = { ...first, message: 'with ackOutput off: FIELD_VALUE_CHANGED SnapshotStart.cause', explore: { seed: 3, moves: ['without:ackOutput', 'hideReveal'], capabilityOff: true as const } };
+    const elsewhere = { ...first, step: 'resubscribe' as const };
+    const ordered = orderByRootCause([first, seen, elsewhere]);
+    expect(ordered.map((f) => [f.step, f.explore?.seed ?? null, f.causedBy ?? null])).toEqual([
+      ['hideReveal', null, null],
+      ['hideReveal', 3, 'F1'],
+      ['resubscribe', null, null],
+    ]);
+    expect(explainedBy([first])(seen)).toBe(true);
+    expect(explainedBy([first])(elsewhere)).toBe(false);
+    expect(explainedBy([removed])(rename[4]!)).toBe(true);
   });
 });
 
