@@ -31,7 +31,9 @@ export interface Walks<R> {
 
 /**
  * Walks, judges, and trusts no single walk that found anything or was
- * disturbed. A clean first walk that found nothing is the verdict. Otherwise a
+ * disturbed, but for findings that `stands` says follow from a cause already
+ * standing (a static finding, or a break a confirming walk confirmed): those
+ * are taken from the first walk as they are. A clean first walk that found nothing is the verdict. Otherwise a
  * second walk (`again`) follows; when the two agree, that is the verdict.
  * When they differ, or both were disturbed, a third walk settles each finding by majority: a break in
  * the code shows in every walk a busy machine did not disturb, so it is in at
@@ -40,8 +42,22 @@ export interface Walks<R> {
  * stream after it, so the totals compared there are not compared) is outvoted
  * rather than trusted.
  */
-export async function walkAndConfirm<R>(walks: Walks<R>, judge: (recordings: R) => Finding[], onConfirming: (found: readonly Finding[], why: string) => void, disturbances: (recordings: R) => string[] = () => []): Promise<ConfirmedWalk<R>> {
+export async function walkAndConfirm<R>(
+  walks: Walks<R>,
+  judgeAll: (recordings: R) => Finding[],
+  onConfirming: (found: readonly Finding[], why: string) => void,
+  disturbances: (recordings: R) => string[] = () => [],
+  stands: (f: Finding) => boolean = () => false,
+): Promise<ConfirmedWalk<R>> {
   const first = await walks.first();
+  // What repeats or follows from a cause that already stands needs no walk of its own: it is reported with that cause.
+  const standing = judgeAll(first).filter(stands);
+  const judge = (r: R) => judgeAll(r).filter((f) => !stands(f));
+  const settled = await confirmOpen(first, walks, judge, onConfirming, disturbances);
+  return { ...settled, confirmed: [...standing, ...settled.confirmed] };
+}
+
+async function confirmOpen<R>(first: R, walks: Walks<R>, judge: (recordings: R) => Finding[], onConfirming: (found: readonly Finding[], why: string) => void, disturbances: (recordings: R) => string[]): Promise<ConfirmedWalk<R>> {
   const found = [judge(first)];
   const disturbedIn = [disturbances(first)];
   if (!found[0]!.length && !disturbedIn[0]!.length) return { first, confirmed: [], notReproduced: [], disturbed: [] };

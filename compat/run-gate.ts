@@ -29,7 +29,8 @@ import { skippedStepNotes, stepsNotWalkedNotes } from './report/skipped-steps.js
 import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
-import { judgePass, PASSES, passSpec } from './journey/passes.js';
+import { judgePass, PASSES, passSpec, wireSubject } from './journey/passes.js';
+import { explainedBy } from './report/root-causes.js';
 import { type Finding, PAIRING_LABELS } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 import { type Shard, type ShardUnits, shardUnits } from './shard.js';
@@ -118,7 +119,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     gathered.notes.push(noteOf(unchanged));
   } else if (!opts.staticOnly) gathered.walked.push(baseline.label);
   // A shard without this baseline's script walks only its explore seeds; the script's shard says the rest.
-  if (!script) return unchanged ? [] : (await exploreAgainst(old, current, explore!, opts, baseline.label, gathered, references)).map(tag);
+  if (!script) return unchanged ? [] : (await exploreAgainst(old, current, explore!, opts, baseline.label, gathered, references, [])).map(tag);
   if (limited.note) gathered.notes.push(noteOf(limited.note));
 
   const staticStep = opts.progress.step(`static rules against ${baseline.label}`);
@@ -127,7 +128,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.notes.push(...surfaceNotes(old.manifest, current.manifest).map(noteOf));
   if (opts.staticOnly || unchanged) return findings;
   // A replay walks its one schedule and nothing else, so what it shows is that schedule's.
-  if (opts.replay) return [...findings, ...(await exploreAgainst(old, current, opts.explore!, opts, baseline.label, gathered, references)).map(tag)];
+  if (opts.replay) return [...findings, ...(await exploreAgainst(old, current, opts.explore!, opts, baseline.label, gathered, references, findings)).map(tag)];
 
   const journeys = opts.progress.step(`journeys against ${baseline.label}`);
   // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
@@ -157,6 +158,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     judge,
     (found, why) => journeys.update(`${found.length} finding(s); walking again ${why}`),
     (r) => disturbancesOf(pairingsOfWalk(r)),
+    explainedBy(findings),
   ).catch((e: unknown) => {
     journeys.fail();
     throw e;
@@ -172,8 +174,9 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
-  const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references) : [];
-  const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references) : [];
+  const standing = [...findings, ...dynamic, ...decoders.map(tag)];
+  const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references, standing) : [];
+  const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references, [...standing, ...withoutEach.map(tag)]) : [];
   return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag)];
 }
 
@@ -193,11 +196,11 @@ async function nothingCanDiffer(old: BuildInfo, current: BuildInfo): Promise<str
 }
 
 /** One journey per optional capability both builds negotiate, with that one switched off in every client (explore/capabilities-off.ts). */
-async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache): Promise<Finding[]> {
+async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache, standing: readonly Finding[]): Promise<Finding[]> {
   const { capabilityOffSchedules, switchableCapabilities } = await import('./explore/capabilities-off.js');
   const schedules = capabilityOffSchedules(switchableCapabilities([old.manifest.advertised, current.manifest.advertised]));
   if (!schedules.length) return [];
-  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, onlySwitchable: true }, opts, label, gathered, references, 'capabilityOff');
+  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, onlySwitchable: true }, opts, label, gathered, references, standing, 'capabilityOff');
 }
 
 /** Decoders are pure: what they disagree on does not depend on load, so nothing here is walked twice. */
@@ -251,6 +254,8 @@ async function exploreAgainst(
   label: string,
   gathered: Gathered,
   references: ReferenceCache,
+  /** Findings that already stand (static, and confirmed by earlier walks): a seed that only repeats them is not walked again nor shrunk. */
+  standing: readonly Finding[],
   kind: 'drawn' | 'capabilityOff' = 'drawn',
 ): Promise<Finding[]> {
   const { progress } = opts;
@@ -259,6 +264,7 @@ async function exploreAgainst(
   const { runExplore } = await import('./explore/run-explore.js');
   const { describeSchedule } = await import('./explore/schedule.js');
   const manifests = { old: old.manifest, new: current.manifest };
+  const stands = explainedBy(standing);
   const judge = (journeys: ExploreJourney[]) =>
     journeys.flatMap((j) => runDynamicRules(j.recordings, manifests, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves, ...(capabilityOff ? { capabilityOff: true as const } : {}) } })));
   let firstWalk: ExploreJourney[] = [];
@@ -280,6 +286,7 @@ async function exploreAgainst(
       judge,
       (found, why) => step.update(`${found.length ? `${found.length} finding(s) in seed(s) ${[...new Set(found.map((f) => f.explore!.seed))].join(', ')}` : 'no finding'}; replaying seeds one pairing at a time, ${why}`),
       (walked) => walked.flatMap((j) => disturbancesOf(Object.values(j.recordings)).map((d) => `seed ${j.schedule.seed}: ${d}`)),
+      stands,
     );
     if (capabilityOff && !journeys.length) {
       gathered.notes.push(`${label}: the journeys with one capability off were not walked: a build's client peer cannot switch a capability off (it advertises its defaults)`);
@@ -290,7 +297,7 @@ async function exploreAgainst(
     gathered.notReproduced.push(...notReproduced);
     gathered.notes.push(...disturbed.map((d) => `${label}: ${capabilityOff ? 'journeys with one capability off' : 'explore'} ${d}; no walk's verdict stood alone`));
     // A replayed schedule is already the shrunk one: it is not shrunk again, nor its file rewritten.
-    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays'), fileStem: (sch) => (capabilityOff ? sch.moves[0]!.replace(':', '-') : `seed-${sch.seed}`) });
+    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, stands, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays'), fileStem: (sch) => (capabilityOff ? sch.moves[0]!.replace(':', '-') : `seed-${sch.seed}`) });
     if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} ${capabilityOff ? 'journey(s)' : 'seed(s)'}`);
     else step.done(capabilityOff ? `${journeys.map((j) => j.schedule.moves[0]).join(', ')}: no finding` : `${journeys.length} schedule(s), no finding`);
     return findings;
@@ -307,15 +314,16 @@ async function exploreAgainst(
  */
 async function shrinkFailing(
   findings: Finding[],
+  stands: (f: Finding) => boolean,
   journeys: readonly ExploreJourney[],
   ctx: { old: BuildInfo; current: BuildInfo; label: string; step: ProgressStep; judge: (j: ExploreJourney[]) => Finding[]; walk: (s: Schedule) => Promise<ExploreJourney[]>; replayDir: string; fileStem: (s: Schedule) => string },
 ): Promise<Finding[]> {
   const { shrinkSchedule } = await import('./explore/shrink.js');
   const { writeReplayFile } = await import('./explore/replay-file.js');
   const shrunk = new Map<number, { moves: readonly string[]; replayFile: string }>();
-  for (const seed of new Set(findings.map((f) => f.explore!.seed))) {
+  for (const target of representatives(findings.filter((f) => !stands(f)))) {
+    const seed = target.explore!.seed;
     const journey = journeys.find((j) => j.schedule.seed === seed);
-    const target = findings.find((f) => f.explore!.seed === seed)!;
     if (!journey) continue;
     const same = (f: Finding) => f.ruleId === target.ruleId && f.direction === target.direction && f.subject === target.subject;
     ctx.step.update(`seed ${seed}: shrinking its ${journey.schedule.moves.length} moves to the fewest that still show ${target.ruleId}`);
@@ -332,6 +340,27 @@ async function shrinkFailing(
     shrunk.set(seed, { moves: schedule.moves, replayFile });
   }
   return findings.map((f) => (shrunk.has(f.explore!.seed) ? { ...f, explore: { ...f.explore!, shrunk: shrunk.get(f.explore!.seed)!.moves, replayFile: shrunk.get(f.explore!.seed)!.replayFile } } : f));
+}
+
+/**
+ * One finding per root cause among explore findings, to shrink: the first
+ * finding of each seed, once per cause (rule, direction and wire subject) that
+ * no earlier seed's first finding already names. Shrinking is a walk per
+ * candidate schedule; a second schedule for the same cause says nothing new.
+ */
+export function representatives(findings: readonly Finding[]): Finding[] {
+  const seeds = new Set<number>();
+  const causes = new Set<string>();
+  const kept: Finding[] = [];
+  for (const f of findings) {
+    if (seeds.has(f.explore!.seed)) continue;
+    seeds.add(f.explore!.seed);
+    const cause = JSON.stringify([f.ruleId, f.direction, wireSubject(f.subject)]);
+    if (causes.has(cause)) continue;
+    causes.add(cause);
+    kept.push(f);
+  }
+  return kept;
 }
 
 /** The rules that ran over the whole journey: with passes left out, a dynamic rule saw part of it only, so it cannot prove an acknowledgement stale. */

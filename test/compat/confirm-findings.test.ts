@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { settleByMajority, walkAndConfirm } from '../../compat/confirm-findings.js';
 import type { Finding } from '../../compat/rules/finding.js';
+import { representatives } from '../../compat/run-gate.js';
 
 const finding = (ruleId: string, over: Partial<Finding> = {}): Finding => ({
   ruleId,
@@ -73,6 +74,23 @@ describe('walkAndConfirm', () => {
     expect(result).toEqual({ first: 'clean', confirmed: [], notReproduced: [], disturbed: [] });
   });
 
+  it('walks once when everything the first walk found follows from a cause that already stands, and reports it with that cause', async () => {
+    let again = 0;
+    const refused = finding('FRAME_REFUSED', { subject: 'byte stream Metadata' });
+    const result = await walkAndConfirm({ first: async () => 'renamed', again: async () => (again++, 'renamed') }, () => [refused], () => undefined, () => [], (f) => f === refused);
+    expect(again).toBe(0);
+    expect(result.confirmed).toEqual([refused]);
+  });
+
+  it('still confirms, by a second walk, what does not follow from a standing cause', async () => {
+    const walked: string[] = [];
+    const [standing, open] = [finding('FRAME_REFUSED'), finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes' })];
+    const judged: Record<string, Finding[]> = { first: [standing, open], again: [open] };
+    const result = await walkAndConfirm({ first: async () => (walked.push('first'), 'first'), again: async () => (walked.push('again'), 'again') }, (r) => judged[r]!, () => undefined, () => [], (f) => f === standing);
+    expect(walked).toEqual(['first', 'again']);
+    expect(result.confirmed).toEqual([standing, open]);
+  });
+
   it('walks again when the first walk found nothing but was disturbed, and trusts the calm walk that finds the break (a masked walk is no green)', async () => {
     const judged: Record<string, Finding[]> = { masked: [], calm: [finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes' })] };
     const walks = ['masked', 'calm', 'calm'];
@@ -117,5 +135,14 @@ describe('walkAndConfirm', () => {
     expect(result.first).toBe('disturbed');
     expect(result.confirmed.map((f) => f.ruleId)).toEqual(['FIELD_STOPPED_PUBLISHING']);
     expect(result.notReproduced.map((f) => f.ruleId)).toEqual(['FRAME_SEQUENCE_CHANGED']);
+  });
+});
+
+describe('representatives: one explore schedule shrunk per root cause', () => {
+  const seen = (seed: number, ruleId: string, subject: string) => finding(ruleId, { subject, explore: { seed, moves: ['burst'] } });
+
+  it('keeps the first finding of each seed, once per rule, direction and wire subject', () => {
+    const findings = [seen(0, 'FIELD_VALUE_CHANGED', 'Ack.bytes'), seen(0, 'FRAME_COUNT_CHANGED', 'Ack'), seen(1, 'FIELD_VALUE_CHANGED', 'Ack.bytes'), seen(2, 'FRAME_REFUSED', 'Metadata'), seen(3, 'FRAME_REFUSED', 'byte stream Metadata')];
+    expect(representatives(findings).map((f) => f.explore!.seed)).toEqual([0, 2]);
   });
 });
