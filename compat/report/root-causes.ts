@@ -40,6 +40,14 @@ function explainsRename(cause: Finding, f: Finding): boolean {
   return cause.ruleId === 'PAYLOAD_FIELD_REMOVED' && f.ruleId === 'PAYLOAD_FIELD_MADE_REQUIRED' && cause.baseline === f.baseline && parentOf(cause.subject) !== '' && parentOf(cause.subject) === parentOf(f.subject);
 }
 
+/** `Metadata[type=subscribed].truncated`, as the dynamic rules name a field, is `Metadata.[type=subscribed].truncated` in the manifest. */
+const fieldPath = (subject: string) => wireSubject(subject).replace(/\.?\[/g, '.[');
+
+/** A static finding on a field explains, in its pairing, the new build publishing that field differently: the change the manifest shows is the one the journey saw. */
+function explainsPublishing(cause: Finding, f: Finding): boolean {
+  return cause.pass === 'static' && f.pass === 'dynamic' && PUBLISHING_RULES.has(f.ruleId) && samePairing(cause, f) && fieldPath(cause.subject) === fieldPath(f.subject);
+}
+
 /**
  * The same break seen again: the same rule on the same wire subject at the same
  * step (and occurrence) in the same pairing, by another pass or another explore
@@ -108,7 +116,7 @@ function rootsOf(sorted: readonly Finding[]): Map<Finding, Finding> {
   const rootOf = new Map<Finding, Finding>();
   const rootOfCause = (c: Finding) => rootOf.get(c) ?? c;
   for (const f of sorted) {
-    const cause = sorted.find((c) => explainsByCapability(c, f) || explainsRename(c, f));
+    const cause = sorted.find((c) => explainsByCapability(c, f) || explainsRename(c, f) || explainsPublishing(c, f));
     if (cause) rootOf.set(f, cause);
   }
   for (const f of sorted) {

@@ -73,6 +73,7 @@ describe('one field renamed, one root cause in every direction, transport and pa
     dyn('FRAME_REFUSED', oldClient, 'subscribe', 'byte stream Metadata'),
     dyn('FRAME_REFUSED', newClient, 'subscribe', 'byte stream Metadata'),
     dyn('JOURNEY_STALLED', newClient, 'subscribe', 'byte stream step subscribe'),
+    dyn('FIELD_STOPPED_PUBLISHING', oldClient, 'subscribe', 'Metadata[type=subscribed].truncated'),
   ];
 
   it('the removal is the cause; the requirement of the new name, and every refusal over WebSocket and the byte stream, sit under it', () => {
