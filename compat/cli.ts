@@ -33,6 +33,8 @@ Options:
   --include-prerelease    let vX.Y.Z-pre releases count as releases
   --format <f>            text (default) | json | junit | github
   --output <file>         write the report to <file> instead of stdout
+  -v, --verbose           the text report prints every acknowledged finding in full (default: one
+                          line per acknowledgement, with how many findings it covered)
   --cache-dir <dir>       where built baselines are cached (default .termwire/compat)
   --static-only           compare the two builds' manifests only; skip the journeys
   --acknowledgements <file>
@@ -66,7 +68,7 @@ refuses a set that is not exactly shards 1/n to n/n of the same run.
 Progress goes to stderr; the report to stdout (or --output). NO_COLOR is honoured.
 Exit codes: 0 compatible, 1 findings, 2 could not compare (never 0 in that case).`;
 
-interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number }; capabilitiesOff: CapabilitiesOffMode; replay: boolean; shard?: Shard; passes?: ReadonlySet<JourneyPass> }
+interface CliOptions { against: AgainstSpec; includePrerelease: boolean; format: ReportFormat; output?: string; verbose?: boolean; cacheDir?: string; staticOnly: boolean; explore?: ExploreOptions; acknowledgements?: string; decoderCheck: { frames: number; seed: number }; capabilitiesOff: CapabilitiesOffMode; replay: boolean; shard?: Shard; passes?: ReadonlySet<JourneyPass> }
 
 /** node's parseArgs errors, shortened to what the user typed wrong. */
 function parseArgsMessage(e: Error & { code?: string }): string {
@@ -88,6 +90,7 @@ function parse(args: string[]): CliOptions | 'help' {
         'include-prerelease': { type: 'boolean', default: false },
         format: { type: 'string', default: 'text' },
         output: { type: 'string' },
+        verbose: { type: 'boolean', short: 'v', default: false },
         'cache-dir': { type: 'string' },
         'static-only': { type: 'boolean', default: false },
         acknowledgements: { type: 'string' },
@@ -116,6 +119,7 @@ function parse(args: string[]): CliOptions | 'help' {
     includePrerelease: values['include-prerelease'],
     format,
     ...(values.output !== undefined ? { output: values.output } : {}),
+    verbose: values.verbose,
     ...(values['cache-dir'] !== undefined ? { cacheDir: resolve(values['cache-dir']) } : {}),
     staticOnly: values['static-only'],
     ...(values.acknowledgements !== undefined ? { acknowledgements: resolve(values.acknowledgements) } : {}),
@@ -270,12 +274,12 @@ function readShardReport(file: string): GateReport {
 }
 
 /** Writes the report where asked. A write that fails never loses it: it goes to stdout, and the run exits 2. */
-export function writeReport(report: GateReport, opts: Pick<CliOptions, 'format' | 'output'>): number {
+export function writeReport(report: GateReport, opts: Pick<CliOptions, 'format' | 'output' | 'verbose'>): number {
   if (opts.output === undefined) {
-    process.stdout.write(renderReport(report, opts.format, useColor(process.stdout, process.env)));
+    process.stdout.write(renderReport(report, opts.format, useColor(process.stdout, process.env), opts.verbose));
     return report.exitCode;
   }
-  const text = renderReport(report, opts.format, false);
+  const text = renderReport(report, opts.format, false, opts.verbose);
   try {
     writeFileSync(opts.output, text);
   } catch (e) {

@@ -10,7 +10,7 @@ import type { BuildInfo } from './build-info.js';
 import { withBaselineLimits } from './manifest/baseline-limits.js';
 import { readBuildManifest } from './manifest/read-manifest.js';
 import { surfaceNotes } from './manifest/surface.js';
-import { measureCoverage } from './coverage/measure.js';
+import { coverageLine, measureCoverage } from './coverage/measure.js';
 import type { BaselineCoverage } from './report/coverage.js';
 import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
 import type { Schedule } from './explore/schedule.js';
@@ -22,7 +22,8 @@ import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/op
 import { walkAndConfirm } from './confirm-findings.js';
 import type { ReferenceCache } from './journey/reference-cache.js';
 import type { Progress, ProgressStep } from './progress.js';
-import { acknowledgementReportFields, applyAcknowledgements, loadGateAcknowledgements } from './report/acknowledged.js';
+import { type AcknowledgedFinding, acknowledgementReportFields, applyAcknowledgements, loadGateAcknowledgements } from './report/acknowledged.js';
+import { stepRank } from './report/sort.js';
 import { EXIT_CODES, type GateReport } from './report/model.js';
 import { orderByRootCause } from './report/root-causes.js';
 import { skippedStepNotes, stepsNotWalkedNotes } from './report/skipped-steps.js';
@@ -363,6 +364,30 @@ export function representatives(findings: readonly Finding[]): Finding[] {
   return kept;
 }
 
+/**
+ * The directions an acknowledged break stops: an acknowledged stall of the
+ * scripted journey means nothing past its step was walked there. Each names the
+ * earliest such step and the share of the direction's surface no walk reached.
+ */
+export function blindSpotsOf(acknowledged: readonly AcknowledgedFinding[], coverage: readonly BaselineCoverage[]): NonNullable<GateReport['blindSpots']> {
+  const stalls = acknowledged.filter((a) => a.finding.ruleId === 'JOURNEY_STALLED' && a.finding.subject === `step ${a.finding.step}`);
+  const firstStall = new Map<string, AcknowledgedFinding>();
+  for (const a of stalls) {
+    const key = JSON.stringify([a.finding.baseline ?? '', a.finding.direction]);
+    const seen = firstStall.get(key);
+    if (!seen || stepRank(a.finding.step) < stepRank(seen.finding.step)) firstStall.set(key, a);
+  }
+  return [...firstStall.values()].flatMap((a) => {
+    const measured = coverage.find((c) => a.finding.baseline === undefined || c.baseline === a.finding.baseline)?.directions.find((d) => d.direction === a.finding.direction);
+    if (!measured) return [];
+    const counts = Object.values(measured.counts);
+    const applicable = counts.reduce((n, c) => n + c.applicable, 0);
+    const exercised = counts.reduce((n, c) => n + c.exercised, 0);
+    if (!applicable || exercised >= applicable) return [];
+    return [{ direction: a.finding.direction, ...(a.finding.baseline ? { baseline: a.finding.baseline } : {}), step: a.finding.step!, entry: a.entry, unwalkedPercent: Math.round((100 * (applicable - exercised)) / applicable), coverage: coverageLine(measured.counts) }];
+  });
+}
+
 /** The rules that ran over the whole journey: with passes left out, a dynamic rule saw part of it only, so it cannot prove an acknowledgement stale. */
 export function rulesRunOverWholeJourney(rulesRun: readonly string[], passes: ReadonlySet<JourneyPass> | undefined): readonly string[] {
   if (!passes) return rulesRun;
@@ -397,6 +422,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   const rulesRun = [...activeRules('static'), ...(gathered.walked.length ? activeRules('dynamic') : [])].map((r) => r.id);
   const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRunOverWholeJourney(rulesRun, opts.passes), acks.today);
   const status = failing.length ? 'incompatible' : 'compatible';
+  const blindSpots = blindSpotsOf(acknowledged, coverage);
   return {
     status,
     exitCode: EXIT_CODES[status],
@@ -406,6 +432,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     ...(opts.passes ? { passes: JOURNEY_PASSES.filter((p) => opts.passes!.has(p)) } : {}),
     rulesRun,
     findings: failing,
+    ...(blindSpots.length ? { blindSpots } : {}),
     acknowledged,
     staleAcknowledgements: stale,
     ...acknowledgementReportFields(acks, lapsing),

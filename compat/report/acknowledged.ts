@@ -34,6 +34,8 @@ function entrySchema(today: string) {
     .strictObject({
       ruleId: z.enum(RULE_CATALOG.map((r) => r.id) as [string, ...string[]]),
       direction: z.enum(Object.values(PAIRING_LABELS) as [string, ...string[]]),
+      /** The directions the entry covers: its root's and those of the findings the root explains. Absent: every direction they are in. */
+      directions: z.array(z.enum(Object.values(PAIRING_LABELS) as [string, ...string[]])).min(1).optional(),
       /** Matches a finding's subject exactly. */
       subject: z.string().min(1, 'name the opcode, field or capability the finding names'),
       /** Matches a finding's step exactly: absent only for findings without one (every static finding). */
@@ -47,6 +49,9 @@ function entrySchema(today: string) {
     .superRefine((e, ctx) => {
       if (ruleEntry(e.ruleId)?.pass === 'static' && (e.step !== undefined || e.occurrence !== undefined)) {
         ctx.addIssue({ code: 'custom', path: [e.step !== undefined ? 'step' : 'occurrence'], message: `${e.ruleId} is a static rule: its findings have no step or occurrence, so the entry would match nothing; remove it` });
+      }
+      if (e.directions && !e.directions.includes(e.direction)) {
+        ctx.addIssue({ code: 'custom', path: ['directions'], message: `lists the directions the entry covers, and must include its own direction (${e.direction})` });
       }
       if (isCalendarDay(e.expires) && e.expires > latest) {
         ctx.addIssue({ code: 'custom', path: ['expires'], message: `${e.expires} is more than ${MAX_EXPIRY_DAYS} days ahead (latest allowed today: ${latest}); acknowledge for a while and renew under review` });
@@ -124,7 +129,7 @@ export interface LoadedAcknowledgements {
   readonly file?: AcknowledgementsFile;
 }
 
-const entryKey = (a: AcknowledgedBreak) => JSON.stringify([a.ruleId, a.direction, a.subject, a.step, a.occurrence, a.reason, a.owner, a.expires]);
+const entryKey = (a: AcknowledgedBreak) => JSON.stringify([a.ruleId, a.direction, a.directions, a.subject, a.step, a.occurrence, a.reason, a.owner, a.expires]);
 
 /**
  * The gate's acknowledgements: `file` if given (CI passes the base branch's
@@ -145,10 +150,12 @@ export function loadGateAcknowledgements(root: string, file: string | undefined,
 }
 
 /** The entry that would acknowledge `f`, ready to paste into compat/acknowledged-breaks.json once its placeholders are filled. */
-export function acknowledgementEntry(f: Finding, today: string): AcknowledgedBreak {
+export function acknowledgementEntry(f: Finding, today: string, directions: readonly string[] = [f.direction]): AcknowledgedBreak {
+  const covered = [...new Set([f.direction, ...directions])];
   return {
     ruleId: f.ruleId,
     direction: f.direction,
+    ...(covered.length > 1 ? { directions: covered } : {}),
     subject: f.subject,
     ...(f.step ? { step: f.step } : {}),
     ...(f.occurrence ? { occurrence: f.occurrence } : {}),
@@ -162,8 +169,13 @@ export function acknowledgementEntry(f: Finding, today: string): AcknowledgedBre
 const matches = (a: AcknowledgedBreak, f: Finding) =>
   a.ruleId === f.ruleId && a.direction === f.direction && a.subject === f.subject && a.step === f.step && (a.occurrence === undefined || a.occurrence === f.occurrence);
 
+/** Whether an entry covers a finding its root explains: in a direction it names, or in any when it names none. */
+const covers = (a: AcknowledgedBreak, f: Finding) => a.directions === undefined || a.directions.includes(f.direction);
+
 export interface AcknowledgedFinding {
   readonly finding: ReportedFinding;
+  /** The entry that acknowledged it, as describeEntry names it: what the green report's one line per acknowledgement counts under. */
+  readonly entry: string;
   readonly reason: string;
   /** The owner and expiry of the entry that acknowledged it (its root cause's, for a consequence). */
   readonly owner: string;
@@ -230,8 +242,8 @@ export function applyAcknowledgements(findings: readonly ReportedFinding[], acks
     const own = entryOf.get(f.id);
     const cause = f.causedBy === undefined ? undefined : findings.find((c) => c.id === f.causedBy);
     const causeEntry = cause && entryOf.get(cause.id);
-    if (own) acknowledged.push({ finding: f, reason: own.reason, owner: own.owner, expires: own.expires });
-    else if (cause && causeEntry) acknowledged.push({ finding: f, reason: `consequence of ${cause.ruleId} ${cause.subject}, acknowledged: ${causeEntry.reason}`, owner: causeEntry.owner, expires: causeEntry.expires });
+    if (own) acknowledged.push({ finding: f, entry: describeEntry(own), reason: own.reason, owner: own.owner, expires: own.expires });
+    else if (cause && causeEntry && covers(causeEntry, f)) acknowledged.push({ finding: f, entry: describeEntry(causeEntry), reason: `consequence of ${cause.ruleId} ${cause.subject}, acknowledged: ${causeEntry.reason}`, owner: causeEntry.owner, expires: causeEntry.expires });
     else failing.push(f);
   }
   const expired: ExpiredAcknowledgement[] = [];

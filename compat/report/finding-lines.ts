@@ -44,8 +44,8 @@ export function fixLine(f: Finding): string {
 }
 
 /** The acknowledgement entry for `f` as one line of JSON, ready to paste into the array; it expires 90 days after `today`. */
-export function pasteableAcknowledgement(f: Finding, today: string): string {
-  return JSON.stringify(acknowledgementEntry(f, today));
+export function pasteableAcknowledgement(f: Finding, today: string, directions?: readonly string[]): string {
+  return JSON.stringify(acknowledgementEntry(f, today, directions));
 }
 
 export { ACKNOWLEDGED_BREAKS_PATH };

@@ -31,6 +31,12 @@ export interface GateReport {
    * (`causedBy`). Not acknowledged.
    */
   readonly findings: readonly ReportedFinding[];
+  /**
+   * Directions an acknowledged break stops: their journeys stalled at `step`,
+   * so nothing past it was walked there, and the direction is judged only up to
+   * the break until the next release. `coverage` is that direction's line.
+   */
+  readonly blindSpots?: ReadonlyArray<{ readonly direction: string; readonly baseline?: string; readonly step: string; readonly entry: string; readonly unwalkedPercent: number; readonly coverage: string }>;
   /** Findings an acknowledgement in force accepts, with its reason, owner and expiry. */
   readonly acknowledged: readonly AcknowledgedFinding[];
   /** Acknowledgements that matched nothing, each with the field that failed to match: remove them from compat/acknowledged-breaks.json. */

@@ -1,5 +1,6 @@
 import { acknowledgementEntry, isoDay } from './acknowledged.js';
 import { fixHint } from './fix-hints.js';
+import { directionsCovered } from './root-causes.js';
 import { renderGithubAnnotations } from './github.js';
 import { renderJunit } from './junit.js';
 import type { GateReport } from './model.js';
@@ -13,20 +14,21 @@ function withGuidance(report: GateReport) {
   const today = report.date ?? isoDay(new Date());
   return {
     ...report,
-    findings: report.findings.map((f) => (f.causedBy ? f : { ...f, fix: fixHint(f.ruleId), acknowledgeWith: acknowledgementEntry(f, today) })),
+    findings: report.findings.map((f) => (f.causedBy ? f : { ...f, fix: fixHint(f.ruleId), acknowledgeWith: acknowledgementEntry(f, today, directionsCovered(f, report.findings)) })),
   };
 }
 
-export function renderReport(report: GateReport, format: ReportFormat, color: boolean): string {
+/** `verbose`: the text report prints every acknowledged finding in full, not one line per acknowledgement. */
+export function renderReport(report: GateReport, format: ReportFormat, color: boolean, verbose = false): string {
   switch (format) {
     case 'text':
-      return renderText(report, { color });
+      return renderText(report, { color, verbose });
     case 'json':
       return JSON.stringify(withGuidance(report), null, 2) + '\n';
     case 'junit':
       return renderJunit(report);
     case 'github':
       // Annotations for the UI, plus the plain text so the log stays readable.
-      return renderGithubAnnotations(report) + renderText(report, { color: false });
+      return renderGithubAnnotations(report) + renderText(report, { color: false, verbose });
   }
 }

@@ -142,3 +142,8 @@ function rootsOf(sorted: readonly Finding[]): Map<Finding, Finding> {
 export function consequencesOf(root: ReportedFinding, all: readonly ReportedFinding[]): ReportedFinding[] {
   return all.filter((f) => f.causedBy === root.id);
 }
+
+/** The directions a root cause and the findings it explains are in: what the entry acknowledging it covers. */
+export function directionsCovered(root: ReportedFinding, all: readonly ReportedFinding[]): string[] {
+  return [...new Set([root.direction, ...consequencesOf(root, all).map((f) => f.direction)])];
+}

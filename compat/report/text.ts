@@ -1,10 +1,14 @@
-import { consequencesOf, type ReportedFinding } from './root-causes.js';
+import { consequencesOf, directionsCovered, type ReportedFinding } from './root-causes.js';
 import { ACKNOWLEDGED_BREAKS_PATH, evidenceLines, fixLine, notReproducedLine, pasteableAcknowledgement, where } from './finding-lines.js';
 import { coverageTextLines } from './coverage.js';
 import type { GateReport, ShardReport } from './model.js';
 import { describeEntry, isoDay, MAX_EXPIRY_DAYS } from './acknowledged.js';
 
-export interface TextStyle { readonly color: boolean }
+export interface TextStyle {
+  readonly color: boolean;
+  /** Every acknowledged finding in full; otherwise one line per acknowledgement, with how many findings it covered. */
+  readonly verbose?: boolean;
+}
 type Paint = (code: string, s: string) => string;
 
 function evidence(f: ReportedFinding, indent: string, paint: Paint): string[] {
@@ -23,7 +27,7 @@ function causeLines(root: ReportedFinding, all: readonly ReportedFinding[], pain
   }
   lines.push(
     `    if intended, acknowledge it${explained.length ? ' (and what it explains)' : ''} with this entry in ${ACKNOWLEDGED_BREAKS_PATH}:`,
-    `      ${pasteableAcknowledgement(root, today)}`,
+    `      ${pasteableAcknowledgement(root, today, directionsCovered(root, all))}`,
   );
   return lines;
 }
@@ -57,9 +61,11 @@ export function renderText(report: GateReport, style: TextStyle): string {
   for (const e of report.expiredAcknowledgements ?? []) {
     out.push('', `${paint('31', '✗')} expired acknowledgement ${describeEntry(e)} (owner ${e.owner}) expired on ${e.expires}: ${e.findings.join(', ')} fail${e.findings.length === 1 ? 's' : ''} again; fix the break, or renew "expires" (at most ${MAX_EXPIRY_DAYS} days ahead) in ${ACKNOWLEDGED_BREAKS_PATH} under review`);
   }
-  for (const a of report.acknowledged) {
-    out.push('', `${paint('33', '~')} ${paint('1', a.finding.ruleId)}  ${where(a.finding)}`, `    ${a.finding.subject}: ${a.finding.message}`, ...evidence(a.finding, '    ', paint), `    acknowledged (owner ${a.owner}, until ${a.expires}): ${a.reason}`);
-  }
+  if (style.verbose) {
+    for (const a of report.acknowledged) {
+      out.push('', `${paint('33', '~')} ${paint('1', a.finding.ruleId)}  ${where(a.finding)}`, `    ${a.finding.subject}: ${a.finding.message}`, ...evidence(a.finding, '    ', paint), `    acknowledged (owner ${a.owner}, until ${a.expires}): ${a.reason}`);
+    }
+  } else if (report.acknowledged.length) out.push('', ...acknowledgementLines(report.acknowledged, paint));
   for (const s of report.staleAcknowledgements) {
     out.push('', `${paint('33', '!')} stale acknowledgement ${describeEntry(s)}: it matched nothing (${s.unmatched}); remove it from ${ACKNOWLEDGED_BREAKS_PATH}`);
   }
@@ -72,6 +78,7 @@ export function renderText(report: GateReport, style: TextStyle): string {
   if (report.explore) out.push('', `explore: ${report.explore.count} journey(s) per pairing from seed ${report.explore.seed}`, ...report.explore.schedules.map((s) => `  ${s}`));
   if (report.shard) out.push('', `shard ${report.shard.index}/${report.shard.count}: ${shardLine(report.shard)}`);
   if (report.shards) out.push('', `merged from ${report.shards.length} shard(s):`, ...report.shards.map((s) => `  ${s.index}/${s.count}: ${shardLine(s)}`));
+  for (const b of report.blindSpots ?? []) out.push('', paint('33', `blind spot: ${blindSpotLine(b)}`));
   out.push('');
   const counts =
     `${report.findings.length} finding(s)${report.findings.length ? ` from ${roots.length} root cause(s)` : ''}, ` +
@@ -80,6 +87,22 @@ export function renderText(report: GateReport, style: TextStyle): string {
     (report.notReproduced?.length ? `, ${report.notReproduced.length} not reproduced` : '');
   out.push(report.status === 'compatible' ? paint('32', `compatible: ${counts}`) : paint('31', `INCOMPATIBLE: ${counts}`));
   return out.join('\n') + '\n';
+}
+
+/** One line per acknowledgement in force: its entry, who answers for it, and how many findings it covered in which directions. */
+function acknowledgementLines(acknowledged: GateReport['acknowledged'], paint: Paint): string[] {
+  const byEntry = new Map<string, GateReport['acknowledged'][number][]>();
+  for (const a of acknowledged) byEntry.set(a.entry, [...(byEntry.get(a.entry) ?? []), a]);
+  return [...byEntry].map(([entry, covered]) => {
+    const own = covered.find((a) => !a.reason.startsWith('consequence of ')) ?? covered[0]!;
+    const directions = [...new Set(covered.map((a) => a.finding.direction))].join(', ');
+    return `${paint('33', '~')} acknowledged ${entry} (owner ${own.owner}, until ${own.expires}): ${covered.length} finding(s) in ${directions}; ${own.reason}`;
+  }).concat(`  (--verbose, or --format json, lists every acknowledged finding)`);
+}
+
+/** `old client × new host judged only up to step subscribe, ...`: a direction an acknowledged break stops, and the surface no walk reached past it. */
+function blindSpotLine(b: NonNullable<GateReport['blindSpots']>[number]): string {
+  return `${b.direction}${b.baseline ? ` against ${b.baseline}` : ''} is judged only up to step ${b.step}, where the acknowledged ${b.entry} stops its journeys: ${b.unwalkedPercent}% of its surface went unwalked (${b.coverage}), until the next release`;
 }
 
 /** What one shard walked: per baseline, its scripted comparison and its explore seeds. */

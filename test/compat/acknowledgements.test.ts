@@ -7,6 +7,7 @@ import { renderGithubAnnotations, renderStepSummary } from '../../compat/report/
 import { renderJunit } from '../../compat/report/junit.js';
 import type { GateReport } from '../../compat/report/model.js';
 import { renderReport } from '../../compat/report/render.js';
+import { blindSpotsOf } from '../../compat/run-gate.js';
 import { orderByRootCause } from '../../compat/report/root-causes.js';
 import { activeRules } from '../../compat/rules/catalog.js';
 import type { Finding } from '../../compat/rules/finding.js';
@@ -80,6 +81,20 @@ describe('acknowledgement entries name rule, direction, subject and step', () =>
     const { failing, acknowledged } = applyAcknowledgements(orderByRootCause([refused, cause]), [entryFor(cause)], ALL_RULES, TODAY);
     expect(failing).toEqual([]);
     expect(acknowledged[1]).toMatchObject({ finding: { ruleId: 'FRAME_REFUSED' }, owner: '@wire-team', expires: '2027-01-15', reason: expect.stringMatching(/^consequence of PAYLOAD_FIELD_MADE_REQUIRED/) });
+  });
+
+  it('one entry acknowledges a root cause and what it explains in the directions it names, and only there', () => {
+    const removed: Finding = { ruleId: 'PAYLOAD_FIELD_REMOVED', pass: 'static', direction: OLD_CLIENT, subject: 'Metadata.[type=subscribed].truncated', message: 'gone', evidence: {} };
+    const required: Finding = { ruleId: 'PAYLOAD_FIELD_MADE_REQUIRED', pass: 'static', direction: 'new client × old host', subject: 'Metadata.[type=subscribed].clipped', message: 'required now', evidence: {} };
+    const refused = (direction: Finding['direction']): Finding => ({ ruleId: 'FRAME_REFUSED', pass: 'dynamic', direction, subject: 'byte stream Metadata', step: 'subscribe', message: 'refused', evidence: {} });
+    const ordered = orderByRootCause([removed, required, refused(OLD_CLIENT), refused('new client × old host')]);
+    const pasted = { ...acknowledgementEntry(removed, TODAY, [...new Set(ordered.map((f) => f.direction))]), ...held };
+    expect(pasted.directions).toEqual([OLD_CLIENT, 'new client × old host']);
+    expect(loadAcknowledgedBreaks(file([pasted]), TODAY)).toHaveLength(1);
+    expect(applyAcknowledgements(ordered, [pasted], ALL_RULES, TODAY)).toMatchObject({ failing: [], acknowledged: { length: 4 } });
+    const oneWay = applyAcknowledgements(ordered, [{ ...pasted, directions: [OLD_CLIENT] }], ALL_RULES, TODAY);
+    expect(oneWay.failing.map((f) => [f.ruleId, f.direction])).toEqual([['PAYLOAD_FIELD_MADE_REQUIRED', 'new client × old host'], ['FRAME_REFUSED', 'new client × old host']]);
+    expect(loadError([{ ...pasted, directions: ['new client × old host'] }])).toContain('must include its own direction (old client × new host)');
   });
 
   it('the pasted entry names the step and occurrence of a dynamic finding, none for a static one, an owner placeholder and an expiry 90 days out', () => {
@@ -243,7 +258,34 @@ describe('reports show expiry', () => {
     const live = entryFor(removedCapability, { expires: '2026-12-10' });
     const ok = applyAcknowledgements([f!], [live], ALL_RULES, TODAY);
     const text = renderReport({ ...report, status: 'compatible', exitCode: 0, findings: ok.failing, acknowledged: ok.acknowledged, staleAcknowledgements: [], ...acknowledgementReportFields({ entries: [live], today: TODAY }, ok), expiredAcknowledgements: undefined, acknowledgementsFile: undefined }, 'text', false);
-    expect(text).toContain('acknowledged (owner @wire-team, until 2026-12-10): the chunk split is intended in 2.0');
+    expect(text).toContain('~ acknowledged CAPABILITY_NO_LONGER_ADVERTISED · old client × new host · capability outputPause (owner @wire-team, until 2026-12-10): 1 finding(s) in old client × new host; the chunk split is intended in 2.0');
+    const verbose = renderReport({ ...report, status: 'compatible', exitCode: 0, findings: ok.failing, acknowledged: ok.acknowledged, staleAcknowledgements: [], expiredAcknowledgements: undefined, acknowledgementsFile: undefined }, 'text', false, true);
+    expect(verbose).toContain('acknowledged (owner @wire-team, until 2026-12-10): the chunk split is intended in 2.0');
     expect(text).toContain('! acknowledgement CAPABILITY_NO_LONGER_ADVERTISED · old client × new host · capability outputPause (owner @wire-team) expires on 2026-12-10, in 9 day(s): renew it before then');
+  });
+});
+
+describe('an acknowledged break that stops a direction says so in a summary line', () => {
+  const stall: Finding = { ruleId: 'JOURNEY_STALLED', pass: 'dynamic', direction: OLD_CLIENT, subject: 'step subscribe', step: 'subscribe', message: 'stalled', evidence: {} };
+  const cause: Finding = { ruleId: 'PAYLOAD_FIELD_REMOVED', pass: 'static', direction: OLD_CLIENT, subject: 'Metadata.[type=subscribed].truncated', message: 'gone', evidence: {} };
+  const count = (exercised: number, applicable: number) => ({ exercised, applicable, exempt: 0 });
+  const coverage = [{ baseline: 'v0.2.0', uncovered: [], notApplicable: [], directions: [{ direction: OLD_CLIENT, counts: { opcode: count(5, 17), field: count(10, 42), event: count(1, 4), flag: count(0, 3), error: count(0, 13), capability: count(0, 5) } }] }];
+
+  it('names the direction, the step, the entry and the share of the surface left unwalked', () => {
+    const refused: Finding = { ...stall, ruleId: 'FRAME_REFUSED', subject: 'Metadata', message: 'refused' };
+    const ordered = orderByRootCause([cause, refused, stall]);
+    const { acknowledged } = applyAcknowledgements(ordered, [entryFor(cause)], ALL_RULES, TODAY);
+    const spots = blindSpotsOf(acknowledged, coverage);
+    expect(spots).toEqual([{ direction: OLD_CLIENT, step: 'subscribe', entry: 'PAYLOAD_FIELD_REMOVED · old client × new host · Metadata.[type=subscribed].truncated', unwalkedPercent: 81, coverage: 'opcodes 5/17, fields 10/42, events 1/4, flags 0/3, error codes 0/13, capabilities 0/5' }]);
+    const text = renderReport({ status: 'compatible', exitCode: 0, baselines: [], staticOnly: false, rulesRun: [], findings: [], acknowledged, staleAcknowledgements: [], blindSpots: spots }, 'text', false);
+    expect(text).toContain('blind spot: old client × new host is judged only up to step subscribe, where the acknowledged PAYLOAD_FIELD_REMOVED · old client × new host · Metadata.[type=subscribed].truncated stops its journeys: 81% of its surface went unwalked');
+  });
+
+  it('says nothing where no acknowledged stall stopped a journey, or the direction was walked whole', () => {
+    expect(blindSpotsOf([], coverage)).toEqual([]);
+    const { acknowledged } = applyAcknowledgements(orderByRootCause([cause, { ...stall, ruleId: 'FRAME_REFUSED', subject: 'Metadata' }, stall]), [entryFor(cause)], ALL_RULES, TODAY);
+    expect(acknowledged).toHaveLength(3);
+    const whole = [{ ...coverage[0]!, directions: [{ direction: OLD_CLIENT, counts: { opcode: count(17, 17), field: count(42, 42), event: count(4, 4), flag: count(3, 3), error: count(13, 13), capability: count(5, 5) } }] }];
+    expect(blindSpotsOf(acknowledged, whole)).toEqual([]);
   });
 });

@@ -30,7 +30,7 @@ const gateSays = (report: Partial<GateReport>, testFails = false): ReleaseChecks
 });
 const firstRelease = gateSays({ status: 'cannotCompare', exitCode: 2, baselines: [], error: { kind: 'cannotCompare', code: 'NO_BASELINE', message: 'no release found' } });
 const compatible = gateSays({
-  acknowledged: [{ finding: { id: 'F1', ruleId: 'LIMIT_LOWERED', pass: 'static', direction: 'old client × new host', subject: 'maxTitleBytes', message: '', evidence: {} }, reason: 'titles past 4 KiB were abuse', owner: 'host-team', expires: '2030-06-01' }],
+  acknowledged: [{ finding: { id: 'F1', ruleId: 'LIMIT_LOWERED', pass: 'static', direction: 'old client × new host', subject: 'maxTitleBytes', message: '', evidence: {} }, entry: 'LIMIT_LOWERED · old client × new host · maxTitleBytes', reason: 'titles past 4 KiB were abuse', owner: 'host-team', expires: '2030-06-01' }],
   coverage: [{ baseline: 'v0.1.0', directions: [{ direction: 'old client × new host', counts: Object.fromEntries(['opcode', 'field', 'event', 'flag', 'error', 'capability'].map((k) => [k, { exercised: 14, applicable: 16, exempt: 1 }])) }], uncovered: [], notApplicable: [] } as never],
 });
 

@@ -258,7 +258,7 @@ describe('reports', () => {
     const [u, r] = orderByRootCause([removed, ungated]) as [ReportedFinding, ReportedFinding];
     const { failing, acknowledged, stale } = applyAcknowledgements([u, r], acks, ['OPCODE_REMOVED', 'FIELD_STOPPED_PUBLISHING', 'OPCODE_NEW_UNGATED'], TODAY);
     expect(failing).toEqual([u]);
-    expect(acknowledged).toEqual([{ finding: r, reason: acks[0].reason, ...held }]);
+    expect(acknowledged).toEqual([{ finding: r, entry: 'FIELD_STOPPED_PUBLISHING · old client × new host · SnapshotStart.requestId · step hideReveal', reason: acks[0].reason, ...held }]);
     expect(stale).toEqual([
       { ...acks[1], unmatched: 'no OPCODE_REMOVED finding in this run' },
       { ...acks[2], unmatched: 'direction: FIELD_STOPPED_PUBLISHING was found only in old client × new host' },
