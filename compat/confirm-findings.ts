@@ -31,7 +31,7 @@ export interface Walks<R> {
 
 /**
  * Walks, judges, and trusts no single walk that found anything or was
- * disturbed, but for findings that `stands` says follow from a cause already
+ * disturbed, but for findings that `standing` says follow from a cause already
  * standing (a static finding, or a break a confirming walk confirmed): those
  * are taken from the first walk as they are. A clean first walk that found nothing is the verdict. Otherwise a
  * second walk (`again`) follows; when the two agree, that is the verdict.
@@ -47,14 +47,16 @@ export async function walkAndConfirm<R>(
   judgeAll: (recordings: R) => Finding[],
   onConfirming: (found: readonly Finding[], why: string) => void,
   disturbances: (recordings: R) => string[] = () => [],
-  stands: (f: Finding) => boolean = () => false,
+  standing: (found: readonly Finding[]) => ReadonlySet<Finding> = () => new Set(),
 ): Promise<ConfirmedWalk<R>> {
   const first = await walks.first();
   // What repeats or follows from a cause that already stands needs no walk of its own: it is reported with that cause.
-  const standing = judgeAll(first).filter(stands);
-  const judge = (r: R) => judgeAll(r).filter((f) => !stands(f));
+  const open = (found: readonly Finding[]) => ((stand) => found.filter((f) => !stand.has(f)))(standing(found));
+  const found = judgeAll(first);
+  const stands = standing(found);
+  const judge = (r: R) => open(judgeAll(r));
   const settled = await confirmOpen(first, walks, judge, onConfirming, disturbances);
-  return { ...settled, confirmed: [...standing, ...settled.confirmed] };
+  return { ...settled, confirmed: [...found.filter((f) => stands.has(f)), ...settled.confirmed] };
 }
 
 async function confirmOpen<R>(first: R, walks: Walks<R>, judge: (recordings: R) => Finding[], onConfirming: (found: readonly Finding[], why: string) => void, disturbances: (recordings: R) => string[]): Promise<ConfirmedWalk<R>> {

@@ -145,6 +145,8 @@ export interface PairingRecording {
   peerErrors: string[];
   /** Every ping that crossed the proxy and its answer; absent in recordings made before pings were forwarded. */
   liveness?: LivenessExchange[];
+  /** CPU its peer processes used (their shells included), in ms: what the pairing cost, for the run's cost lines. Absent in older recordings. */
+  peerCpuMs?: number;
   /** Connections a client ended that no step ended (UnplannedEnd); absent when there were none. */
   unplannedEnds?: UnplannedEnd[];
   /**

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CompatError, isCompatError } from './errors.js';
 import { ensureWritableDir } from './writable.js';
+import { cpuBooked, startCpuBooking } from './cpu-booked.js';
 import { materialise } from './baseline/materialise.js';
 import { type Baseline, resolveBaselines } from './baseline/resolve.js';
 import type { AgainstSpec } from './baseline/validate-ref.js';
@@ -31,7 +32,7 @@ import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
 import { judgePass, PASSES, passSpec, wireSubject } from './journey/passes.js';
-import { explainedBy } from './report/root-causes.js';
+import { standingIn } from './report/root-causes.js';
 import { type Finding, PAIRING_LABELS } from './rules/finding.js';
 import { runStaticRules } from './rules/static/run-static.js';
 import { type Shard, type ShardUnits, shardUnits } from './shard.js';
@@ -159,7 +160,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     judge,
     (found, why) => journeys.update(`${found.length} finding(s); walking again ${why}`),
     (r) => disturbancesOf(pairingsOfWalk(r)),
-    explainedBy(findings),
+    standingIn(findings),
   ).catch((e: unknown) => {
     journeys.fail();
     throw e;
@@ -265,7 +266,7 @@ async function exploreAgainst(
   const { runExplore } = await import('./explore/run-explore.js');
   const { describeSchedule } = await import('./explore/schedule.js');
   const manifests = { old: old.manifest, new: current.manifest };
-  const stands = explainedBy(standing);
+  const stands = standingIn(standing);
   const judge = (journeys: ExploreJourney[]) =>
     journeys.flatMap((j) => runDynamicRules(j.recordings, manifests, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves, ...(capabilityOff ? { capabilityOff: true as const } : {}) } })));
   let firstWalk: ExploreJourney[] = [];
@@ -298,7 +299,7 @@ async function exploreAgainst(
     gathered.notReproduced.push(...notReproduced);
     gathered.notes.push(...disturbed.map((d) => `${label}: ${capabilityOff ? 'journeys with one capability off' : 'explore'} ${d}; no walk's verdict stood alone`));
     // A replayed schedule is already the shrunk one: it is not shrunk again, nor its file rewritten.
-    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, stands, journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays'), fileStem: (sch) => (capabilityOff ? sch.moves[0]!.replace(':', '-') : `seed-${sch.seed}`) });
+    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, stands(confirmed), journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays'), fileStem: (sch) => (capabilityOff ? sch.moves[0]!.replace(':', '-') : `seed-${sch.seed}`) });
     if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} ${capabilityOff ? 'journey(s)' : 'seed(s)'}`);
     else step.done(capabilityOff ? `${journeys.map((j) => j.schedule.moves[0]).join(', ')}: no finding` : `${journeys.length} schedule(s), no finding`);
     return findings;
@@ -315,14 +316,14 @@ async function exploreAgainst(
  */
 async function shrinkFailing(
   findings: Finding[],
-  stands: (f: Finding) => boolean,
+  standing: ReadonlySet<Finding>,
   journeys: readonly ExploreJourney[],
   ctx: { old: BuildInfo; current: BuildInfo; label: string; step: ProgressStep; judge: (j: ExploreJourney[]) => Finding[]; walk: (s: Schedule) => Promise<ExploreJourney[]>; replayDir: string; fileStem: (s: Schedule) => string },
 ): Promise<Finding[]> {
   const { shrinkSchedule } = await import('./explore/shrink.js');
   const { writeReplayFile } = await import('./explore/replay-file.js');
   const shrunk = new Map<number, { moves: readonly string[]; replayFile: string }>();
-  for (const target of representatives(findings.filter((f) => !stands(f)))) {
+  for (const target of representatives(findings.filter((f) => !standing.has(f)))) {
     const seed = target.explore!.seed;
     const journey = journeys.find((j) => j.schedule.seed === seed);
     if (!journey) continue;
@@ -402,6 +403,8 @@ export function rulesRunOverWholeJourney(rulesRun: readonly string[], passes: Re
  */
 export async function runGate(opts: GateOptions): Promise<GateReport> {
   assertTermwireProject(opts.root);
+  startCpuBooking();
+  const gateCpuAtStart = process.cpuUsage();
   // Checked before minutes of work: an unwritable cache would otherwise fail only after the resolve.
   ensureWritableDir(cacheDirOf(opts), 'CACHE_UNWRITABLE', 'the cache directory for built baselines');
   const resolving = opts.progress.step('resolve baseline');
@@ -441,5 +444,14 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     ...(coverage.length ? { coverage } : {}),
     ...(opts.explore?.count ? { explore: { seed: opts.explore.seed, count: opts.explore.count, schedules } } : {}),
     ...(opts.shard && units ? { shard: { ...opts.shard, units } } : {}),
+    cost: costOf(process.cpuUsage(gateCpuAtStart)),
   };
+}
+
+/** The run's CPU: the gate process's own, and its peers' booked by what they ran for, in CPU-seconds. */
+function costOf(gate: NodeJS.CpuUsage): NonNullable<GateReport['cost']> {
+  const seconds = (ms: number) => Math.round(ms / 100) / 10;
+  const peers = Object.fromEntries([...cpuBooked()].map(([what, ms]) => [what, seconds(ms)]));
+  const gateS = seconds((gate.user + gate.system) / 1000);
+  return { cpuSeconds: Math.round((gateS + Object.values(peers).reduce((a, b) => a + b, 0)) * 10) / 10, gateCpuSeconds: gateS, peerCpuSeconds: peers };
 }

@@ -15,5 +15,5 @@ export async function runDecoderCheck(builds: { old: BuildInfo; new: BuildInfo }
     shown = done;
     step.update(`${done} of ${opts.frames} mutated frames read by both decoders`);
   };
-  return withPairingBuilds(builds, (old, current) => compareDecoders({ old: old.codec, new: current.codec }, seeds, { old: builds.old.manifest, new: builds.new.manifest }, { count: opts.frames, seed: opts.seed, judgedStatically, onProgress }));
+  return withPairingBuilds(builds, (old, current) => compareDecoders({ old: old.codec, new: current.codec }, seeds, { old: builds.old.manifest, new: builds.new.manifest }, { count: opts.frames, seed: opts.seed, judgedStatically, onProgress }), 'decoders');
 }

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { type ControlMessage, type ControlResponse, type PeerHello, readControl, sendControl } from '../peer/control-channel.js';
 import { PEER_PROTOCOL_VERSION } from '../peer/protocol-version.js';
-import { ProgressDeadline, type ProgressDeadlineLimits, sampleProcess } from './progress-deadline.js';
+import { ProgressDeadline, type ProgressDeadlineLimits, processTreeCpuMs, sampleProcess } from './progress-deadline.js';
 
 /** Peer protocol versions this harness can drive. */
 export const SUPPORTED_PEER_PROTOCOLS = { min: 1, max: PEER_PROTOCOL_VERSION } as const;
@@ -143,9 +143,13 @@ export class PeerProcess {
     else waiter.reject(new Error(`${this.label}: ${response.error}`));
   }
 
+  /** CPU the peer and the children it reaped (its shells) had used when it was asked to stop; 0 before, or without /proc. */
+  cpuMs = 0;
+
   /** Asks the peer to shut down, and kills it if it does not exit promptly. */
   async stop(): Promise<void> {
     if (this.exited) return;
+    if (this.child.pid !== undefined) this.cpuMs = processTreeCpuMs(this.child.pid) ?? 0;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
     await this.call('shutdown', undefined, 3_000).catch(() => undefined);
     const timer = setTimeout(() => this.child.kill('SIGKILL'), 3_000);
@@ -163,3 +167,4 @@ function peerEnvironment(): NodeJS.ProcessEnv {
   const { VITEST: _vitest, VITEST_WORKER_ID: _worker, VITEST_POOL_ID: _pool, NODE_ENV: _mode, ...rest } = process.env;
   return { ...rest, NO_COLOR: '1' };
 }
+

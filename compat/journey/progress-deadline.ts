@@ -24,20 +24,34 @@ export interface ProcessSample {
 /** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux Node runs on. */
 const USER_HZ = 100;
 
-/** The process's CPU time and state from /proc/<pid>/stat, or undefined where there is no /proc (or no process). */
-export function sampleProcess(pid: number): ProcessSample | undefined {
-  let stat: string;
+/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses), or undefined where there is no /proc (or no process). */
+function statFields(pid: number): string[] | undefined {
   try {
-    stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
   }
-  // The command name (field 2) may hold spaces and parentheses: fields are counted after its last ')'.
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  const utime = Number(fields[11]);
-  const stime = Number(fields[12]);
-  if (!Number.isFinite(utime) || !Number.isFinite(stime)) return undefined;
-  return { state: fields[0] ?? '?', cpuMs: ((utime + stime) * 1000) / USER_HZ };
+}
+
+/** Clock ticks, summed over fields at these indexes after the command name, in ms; undefined when one is missing. */
+function ticksMs(fields: readonly string[], at: readonly number[]): number | undefined {
+  const ticks = at.reduce((sum, i) => sum + Number(fields[i]), 0);
+  return Number.isFinite(ticks) ? (ticks * 1000) / USER_HZ : undefined;
+}
+
+/** The process's CPU time and state from /proc/<pid>/stat, or undefined where there is no /proc (or no process). */
+export function sampleProcess(pid: number): ProcessSample | undefined {
+  const fields = statFields(pid);
+  // utime and stime.
+  const cpuMs = fields && ticksMs(fields, [11, 12]);
+  return cpuMs === undefined ? undefined : { state: fields![0] ?? '?', cpuMs };
+}
+
+/** User and system CPU of a process and of the children it has waited for (utime, stime, cutime, cstime), in ms; undefined without /proc. */
+export function processTreeCpuMs(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields && ticksMs(fields, [11, 12, 13, 14]);
 }
 
 export type DeadlineVerdict = { readonly expired: false } | { readonly expired: true; readonly why: string };

@@ -4,6 +4,7 @@ import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, Un
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
+import { bookCpu } from '../cpu-booked.js';
 import { PTY_JOURNEY } from './pty-steps.js';
 import { RESTART_JOURNEY } from './restart-steps.js';
 import { recordFrames } from './record-frames.js';
@@ -20,6 +21,8 @@ import { sequencedInputAnswered } from './wire-view.js';
 
 /** A journey: which terminal the host serves, over which transport, and the steps (each says what it types). */
 export interface JourneyPlan {
+  /** What its peers' CPU is booked under in the run's cost line: the pass, or explore. */
+  readonly costsFor: string;
   readonly hostBackend: 'script' | 'pty';
   /** WebSocket unless said: `stream` is the length-framed byte stream over TCP. */
   readonly transport?: PeerTransport;
@@ -30,11 +33,11 @@ export interface JourneyPlan {
   readonly steps: readonly JourneyStep[];
 }
 
-export const SCRIPT_PLAN: JourneyPlan = { hostBackend: 'script', steps: JOURNEY };
-export const PTY_PLAN: JourneyPlan = { hostBackend: 'pty', steps: PTY_JOURNEY };
-export const RESTART_PLAN: JourneyPlan = { hostBackend: 'script', steps: RESTART_JOURNEY };
-export const STREAM_PLAN: JourneyPlan = { hostBackend: 'script', transport: 'stream', steps: STREAM_JOURNEY };
-export const LIFETIME_PLAN: JourneyPlan = { hostBackend: 'script', detachedIdleMs: JOURNEY_DETACHED_LIFETIME_MS, steps: LIFETIME_JOURNEY };
+export const SCRIPT_PLAN: JourneyPlan = { costsFor: 'script', hostBackend: 'script', steps: JOURNEY };
+export const PTY_PLAN: JourneyPlan = { costsFor: 'pty', hostBackend: 'pty', steps: PTY_JOURNEY };
+export const RESTART_PLAN: JourneyPlan = { costsFor: 'restart', hostBackend: 'script', steps: RESTART_JOURNEY };
+export const STREAM_PLAN: JourneyPlan = { costsFor: 'stream', hostBackend: 'script', transport: 'stream', steps: STREAM_JOURNEY };
+export const LIFETIME_PLAN: JourneyPlan = { costsFor: 'lifetime', hostBackend: 'script', detachedIdleMs: JOURNEY_DETACHED_LIFETIME_MS, steps: LIFETIME_JOURNEY };
 
 /** How a host peer of this plan starts. */
 const hostArgsOf = (plan: JourneyPlan) => ['--backend', plan.hostBackend, ...(plan.detachedIdleMs ? ['--detached-idle-ms', String(plan.detachedIdleMs)] : [])];
@@ -121,6 +124,7 @@ export async function runPairing(
   let liveness: LivenessExchange[] = [];
   let unplannedEnds: UnplannedEnd[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
+  let peerCpuMs = 0;
   try {
     const clientArgsFor = (url: string, token: string) => ['--url', url, '--token', token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
     // The client build's own defaults, less the one switched off: each client advertises what it would, but for that.
@@ -157,6 +161,7 @@ export async function runPairing(
       if (!next) throw new Error('this pairing does not restart its host');
       proxy!.replaceUpstream();
       await peers.host.stop();
+      peerCpuMs += peers.host.cpuMs;
       const started = await PeerProcess.start({ buildDir: next.build.dir, role: 'host', args: hostArgsOf(plan), label: hostLabel(next) });
       hostPeer = peers.host = started;
       advertised = { ...advertised, host: started.hello.advertised };
@@ -266,6 +271,8 @@ export async function runPairing(
       if (peer && steps.some((s) => s.status === 'stalled')) peerErrors.push(...peer.recentLog(10).map((l) => `${peer.label}: ${l}`));
     }
     await Promise.all([clientPeer?.stop(), secondStarted?.stop(), hostPeer?.stop()]);
+    peerCpuMs += [clientPeer, secondStarted, hostPeer].reduce((sum, peer) => sum + (peer?.cpuMs ?? 0), 0);
+    bookCpu(plan.costsFor, peerCpuMs);
     await proxy?.close();
     captured = proxy?.frames ?? [];
     liveness = proxy?.liveness ?? [];
@@ -286,6 +293,7 @@ export async function runPairing(
     input: { typed, reachedTerminal: finalObservation?.host.inputLog ?? '', ...(atMostOnce ? { atMostOnce, segments } : {}) },
     screens: { client: finalObservation?.client.screen ?? '', host: finalObservation?.host.screen ?? '' },
     liveness,
+    peerCpuMs,
     ...(unplannedEnds.length ? { unplannedEnds } : {}),
     ...ungatedSendsOf(finalObservation, { client: client.side, host: (restart.hostAs ?? host).side }),
     peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...(finalObservation.second?.errors ?? []), ...finalObservation.host.errors] : [])],

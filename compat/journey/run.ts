@@ -6,6 +6,7 @@ import type { JourneyPass } from './disturbances.js';
 import { type CarriedPasses, carrying } from './walk-again.js';
 import { drivableOps, stepsSkippedInRun, undrivableByBuild } from './drivable.js';
 import { PeerProcess } from './peer-process.js';
+import { bookCpu } from '../cpu-booked.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
 import type { PassRecordings } from '../rules/dynamic/pty-outcomes.js';
 import { type JourneyPassSpec, judgePass, PASSES, type PassPairing } from './passes.js';
@@ -200,7 +201,7 @@ export function runDecision(plan: JourneyPlan, old: PairingBuild, current: Pairi
 }
 
 /** Both builds with their codec peers started, for as long as `use` runs. */
-export async function withPairingBuilds<T>(builds: { old: BuildInfo; new: BuildInfo }, use: (old: PairingBuild, current: PairingBuild) => Promise<T>): Promise<T> {
+export async function withPairingBuilds<T>(builds: { old: BuildInfo; new: BuildInfo }, use: (old: PairingBuild, current: PairingBuild) => Promise<T>, costsFor = 'decoding recordings'): Promise<T> {
   const codecs: PeerProcess[] = [];
   try {
     const side = async (name: 'old' | 'new'): Promise<PairingBuild> => {
@@ -211,5 +212,6 @@ export async function withPairingBuilds<T>(builds: { old: BuildInfo; new: BuildI
     return await use(await side('old'), await side('new'));
   } finally {
     await Promise.all(codecs.map((c) => c.stop()));
+    bookCpu(costsFor, codecs.reduce((sum, c) => sum + c.cpuMs, 0));
   }
 }

@@ -1,5 +1,5 @@
 import type { Finding } from '../rules/finding.js';
-import { sortAndDedupe, stepRank } from './sort.js';
+import { dedupeKey, sortAndDedupe, stepRank } from './sort.js';
 import { wireSubject } from '../journey/passes.js';
 
 /** A finding as reported: a stable id within the report, and the root cause that explains it, if one does. */
@@ -97,17 +97,25 @@ export function orderByRootCause(findings: readonly Finding[], locate: (f: Findi
 }
 
 /**
- * Whether `f` needs no walk of its own to stand: it repeats, or is explained
- * by, one of `causes`, findings that already stand (static ones, which no
- * load can make up, and dynamic ones a confirming walk confirmed).
+ * Which of a walk's findings need no walk of their own to stand: each that
+ * repeats one of `causes`, or sits, among the causes and the walk's findings,
+ * under a root cause that is one of them. `causes` are findings that already
+ * stand: static ones, which no load can make up, and dynamic ones a confirming
+ * walk confirmed. A stall under a refusal under a static finding stands; one
+ * under a refusal nothing explains does not.
  */
-export function explainedBy(causes: readonly Finding[]): (f: Finding) => boolean {
-  return (f) => {
-    const sorted = sortAndDedupe([...causes, f]);
-    const own = sorted.find((s) => s === f);
-    // Deduplicated away: the very finding already stands.
-    if (!own) return true;
-    return rootsOf(sorted).has(own);
+export function standingIn(causes: readonly Finding[]): (found: readonly Finding[]) => ReadonlySet<Finding> {
+  return (found) => {
+    const sorted = sortAndDedupe([...causes, ...found]);
+    const rootOf = rootsOf(sorted);
+    const byKey = new Map(sorted.map((f) => [dedupeKey(f), f]));
+    const standingKeys = new Set(causes.map(dedupeKey));
+    return new Set(
+      found.filter((f) => {
+        const kept = byKey.get(dedupeKey(f))!;
+        return standingKeys.has(dedupeKey(kept)) || standingKeys.has(dedupeKey(rootOf.get(kept) ?? kept));
+      }),
+    );
   };
 }
 

@@ -22,12 +22,15 @@ export function compareFindings(a: Finding, b: Finding): number {
 
 export { stepRank };
 
+/** Two findings with the same key are one: the same break, said the same way. */
+export const dedupeKey = (f: Finding): string => JSON.stringify([f.baseline, f.ruleId, f.direction, f.step, f.occurrence, f.subject, f.message]);
+
 /** Sorted by baseline, static before dynamic, journey order, direction, rule and subject; exact duplicates dropped. */
 export function sortAndDedupe(findings: readonly Finding[]): Finding[] {
   const seen = new Set<string>();
   const out: Finding[] = [];
   for (const f of [...findings].sort(compareFindings)) {
-    const key = JSON.stringify([f.baseline, f.ruleId, f.direction, f.step, f.occurrence, f.subject, f.message]);
+    const key = dedupeKey(f);
     if (seen.has(key)) continue;
     seen.add(key);
     out.push(f);

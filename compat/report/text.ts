@@ -79,6 +79,7 @@ export function renderText(report: GateReport, style: TextStyle): string {
   if (report.shard) out.push('', `shard ${report.shard.index}/${report.shard.count}: ${shardLine(report.shard)}`);
   if (report.shards) out.push('', `merged from ${report.shards.length} shard(s):`, ...report.shards.map((s) => `  ${s.index}/${s.count}: ${shardLine(s)}`));
   for (const b of report.blindSpots ?? []) out.push('', paint('33', `blind spot: ${blindSpotLine(b)}`));
+  if (report.cost) out.push('', paint('2', costLine(report.cost)));
   out.push('');
   const counts =
     `${report.findings.length} finding(s)${report.findings.length ? ` from ${roots.length} root cause(s)` : ''}, ` +
@@ -103,6 +104,12 @@ function acknowledgementLines(acknowledged: GateReport['acknowledged'], paint: P
 /** `old client × new host judged only up to step subscribe, ...`: a direction an acknowledged break stops, and the surface no walk reached past it. */
 function blindSpotLine(b: NonNullable<GateReport['blindSpots']>[number]): string {
   return `${b.direction}${b.baseline ? ` against ${b.baseline}` : ''} is judged only up to step ${b.step}, where the acknowledged ${b.entry} stops its journeys: ${b.unwalkedPercent}% of its surface went unwalked (${b.coverage}), until the next release`;
+}
+
+/** `cost: 14.2 CPU-s (gate 3.1; script 4.0, pty 1.2, ...)`: the run's CPU, and its peers' by what they ran for. */
+export function costLine(cost: NonNullable<GateReport['cost']>): string {
+  const parts = Object.entries(cost.peerCpuSeconds).map(([what, s]) => `${what} ${s}`);
+  return `cost: ${cost.cpuSeconds} CPU-s (gate process ${cost.gateCpuSeconds}${parts.length ? `; peers: ${parts.join(', ')}` : ''})`;
 }
 
 /** What one shard walked: per baseline, its scripted comparison and its explore seeds. */

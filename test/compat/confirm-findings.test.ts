@@ -77,7 +77,7 @@ describe('walkAndConfirm', () => {
   it('walks once when everything the first walk found follows from a cause that already stands, and reports it with that cause', async () => {
     let again = 0;
     const refused = finding('FRAME_REFUSED', { subject: 'byte stream Metadata' });
-    const result = await walkAndConfirm({ first: async () => 'renamed', again: async () => (again++, 'renamed') }, () => [refused], () => undefined, () => [], (f) => f === refused);
+    const result = await walkAndConfirm({ first: async () => 'renamed', again: async () => (again++, 'renamed') }, () => [refused], () => undefined, () => [], (found) => new Set(found.filter((f) => f === refused)));
     expect(again).toBe(0);
     expect(result.confirmed).toEqual([refused]);
   });
@@ -86,7 +86,7 @@ describe('walkAndConfirm', () => {
     const walked: string[] = [];
     const [standing, open] = [finding('FRAME_REFUSED'), finding('FIELD_VALUE_CHANGED', { subject: 'Ack.bytes' })];
     const judged: Record<string, Finding[]> = { first: [standing, open], again: [open] };
-    const result = await walkAndConfirm({ first: async () => (walked.push('first'), 'first'), again: async () => (walked.push('again'), 'again') }, (r) => judged[r]!, () => undefined, () => [], (f) => f === standing);
+    const result = await walkAndConfirm({ first: async () => (walked.push('first'), 'first'), again: async () => (walked.push('again'), 'again') }, (r) => judged[r]!, () => undefined, () => [], (found) => new Set(found.filter((f) => f === standing)));
     expect(walked).toEqual(['first', 'again']);
     expect(result.confirmed).toEqual([standing, open]);
   });

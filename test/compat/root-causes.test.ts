@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { applyAcknowledgements } from '../../compat/report/acknowledged.js';
-import { explainedBy, orderByRootCause } from '../../compat/report/root-causes.js';
+import { orderByRootCause, standingIn } from '../../compat/report/root-causes.js';
 import type { Finding } from '../../compat/rules/finding.js';
 import { classifyFrame } from '../../compat/peer/codec-peer.js';
 import { encodeFrame } from '../../src/codec/header.js';
@@ -97,9 +97,14 @@ describe('one field renamed, one root cause in every direction, transport and pa
       ['hideReveal', 3, 'F1'],
       ['resubscribe', null, null],
     ]);
-    expect(explainedBy([first])(seen)).toBe(true);
-    expect(explainedBy([first])(elsewhere)).toBe(false);
-    expect(explainedBy([removed])(rename[4]!)).toBe(true);
+    expect([...standingIn([first])([seen, elsewhere])]).toEqual([seen]);
+  });
+
+  it('what a walk found stands when its root cause stands: a stall under a refusal under a static finding, not one under a refusal nothing explains', () => {
+    const walk = rename.slice(2);
+    expect([...standingIn([removed, required])(walk)]).toEqual(walk);
+    const unexplained = [dyn('FRAME_REFUSED', oldClient, 'input', 'Input'), dyn('JOURNEY_STALLED', oldClient, 'input', 'step input')];
+    expect([...standingIn([removed, required])(unexplained)]).toEqual([]);
   });
 });
 
