@@ -209,6 +209,11 @@ async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: 
 async function checkDecoders(old: BuildInfo, current: BuildInfo, recordings: JourneyRecordings, opts: GateOptions, label: string, gathered: Gathered, judgedStatically: ReadonlySet<string>): Promise<Finding[]> {
   const check = opts.decoderCheck ?? DEFAULT_DECODER_CHECK;
   if (check.frames === 0) return [];
+  const { sameDecoders } = await import('./journey/same-code.js');
+  if (sameDecoders(old.dir, current.dir)) {
+    gathered.notes.push(`${label}: the decoder check was not run: both builds' codec peers run the same code (their compiled modules, package.json and lockfile are identical), so their decoders read every frame alike`);
+    return [];
+  }
   const step = opts.progress.step(`decoders against ${label}: ${check.frames} mutated frames (seed ${check.seed})`);
   const { runDecoderCheck } = await import('./codec-diff/run-decoder-check.js');
   const result = await runDecoderCheck({ old, new: current }, recordings, check, judgedStatically, step).catch((e: unknown) => {

@@ -12,7 +12,7 @@ export type PeerRole = 'client' | 'host';
  * role's build authored and says which the other refuses, so a recording
  * reused under another label must have been decoded by the same code.
  */
-const ROLE_MODULES: Record<PeerRole, readonly string[]> = { client: ['client-peer.js', 'codec-peer.js'], host: ['host-peer.js', 'codec-peer.js'] };
+const ROLE_MODULES: Record<PeerRole | 'codec', readonly string[]> = { client: ['client-peer.js', 'codec-peer.js'], host: ['host-peer.js', 'codec-peer.js'], codec: ['codec-peer.js'] };
 
 /** A relative string literal in compiled JavaScript: an import, an export-from, a dynamic import, `new URL('./x', import.meta.url)`. */
 const RELATIVE_LITERAL = /[`'"](\.{1,2}\/[^`'"\n$]+)[`'"]/g;
@@ -36,7 +36,7 @@ const COMPUTED_LOAD = [/\bimport\(\s*(?!['"]|\$\{)/, /\brequire\(\s*(?!['"])/, /
  * another role reads is not how termwire is written; later entries import
  * only the role that runs.
  */
-export function roleCodeDigest(buildDir: string, role: PeerRole): string | undefined {
+export function roleCodeDigest(buildDir: string, role: PeerRole | 'codec'): string | undefined {
   const entry = join(buildDir, PEER_ENTRY);
   const starts = ROLE_MODULES[role].map((m) => join(dirname(entry), m));
   if (!existsSync(entry) || !starts.every((s) => existsSync(s))) return undefined;
@@ -72,6 +72,12 @@ export function sameCode(oldDir: string, newDir: string): SameCode {
     return old !== undefined && old === roleCodeDigest(newDir, role);
   };
   return { client: same('client'), host: same('host') };
+}
+
+/** Whether both builds' codec peers run the same code: their decoders then read every frame alike, so the decoder check has nothing to find. */
+export function sameDecoders(oldDir: string, newDir: string): boolean {
+  const old = roleCodeDigest(oldDir, 'codec');
+  return old !== undefined && old === roleCodeDigest(newDir, 'codec');
 }
 
 export const DIFFERENT_CODE: SameCode = { client: false, host: false };

@@ -2,7 +2,7 @@ import { appendFileSync, cpSync, mkdtempSync, rmSync, writeFileSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { roleCodeDigest, sameCode } from '../../compat/journey/same-code.js';
+import { roleCodeDigest, sameCode, sameDecoders } from '../../compat/journey/same-code.js';
 
 // Two copies of this project's own compiled peers (npm test builds dist first), one edited per case.
 const root = join(import.meta.dirname, '..', '..');
@@ -48,6 +48,17 @@ describe("which role's code the working tree left as the release's", () => {
     const pkg = copy('version-edited');
     writeFileSync(join(pkg, 'package.json'), JSON.stringify({ name: 'termwire', version: '9.9.9' }));
     expect(sameCode(release, pkg)).toEqual({ client: false, host: false });
+  });
+
+  it('the decoders are the same unless the code the codec peer runs changed', () => {
+    const release = copy('release-3');
+    const host = copy('host-edited-3');
+    appendFileSync(join(host, 'dist/src/host/runtime.js'), '\n// edited\n');
+    expect(sameDecoders(release, host)).toBe(true);
+    const codec = copy('codec-edited-3');
+    appendFileSync(join(codec, 'dist/src/codec/payload.js'), '\n// edited\n');
+    expect(sameDecoders(release, codec)).toBe(false);
+    expect(sameDecoders(work, work)).toBe(false);
   });
 
   it('says nothing when a role module computes what it imports, or a build has no peers', () => {
