@@ -200,6 +200,7 @@ function checklist(spec: NewOpcode, written: ReturnType<typeof writeNewOpcode>):
     'Left to write by hand (docs/adding-an-opcode.md, rows 5 to 10):',
     ...(spec.payload === 'json' ? [`  - its payload's fields in src/codec/schemas.ts (${written.stepName}Schema), every one .optional()`] : []),
     `  - ${sender}`,
+    ...(spec.direction === 'hostToClient' ? [`  - what bounds how often the host sends it: its row in src/host/send-bounds.ts (SEND_BOUNDS, the HostLimits option that bounds it, documented in docs/host-limits.md); the tree does not typecheck without it`] : []),
     `  - ${receiver}`,
     '  - a test beside that code (test/host/, test/client/), red with the logic taken out',
     `  - the step's act in ${written.stepFile} (in every pairing; the generated barrier expects the frame only where negotiated), and its row in the journey table of docs/compatibility.md if the default text is not what it does`,

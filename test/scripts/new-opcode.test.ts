@@ -42,6 +42,18 @@ describe('npm run new-opcode', () => {
     // The client's default meaning: the frame raised as a stream event, typed by the events table.
     expect(readFileSync(join(dir, 'src/client/stream-receive.ts'), 'utf8')).toContain("case Op.GeneratorProbe:\n      return stream.raise('generatorProbe', {});");
     expect(readFileSync(join(dir, 'src/client/stream-events.ts'), 'utf8')).toContain('  generatorProbe: Record<string, never>;');
+    // What bounds how often the host sends it is the maintainer's to name: skipped, the tree does not typecheck.
+    expect(run.stdout).toContain('src/host/send-bounds.ts');
+    const unbounded = (() => {
+      try {
+        execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'pipe', encoding: 'utf8' });
+        return '';
+      } catch (e) {
+        return String((e as { stdout?: string }).stdout);
+      }
+    })();
+    expect(unbounded).toMatch(/src\/host\/send-bounds\.ts.*GeneratorProbe/s);
+    nameSendBound(dir, 'GeneratorProbe');
     execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'pipe' });
     const order = execFileSync('npx', ['tsx', '-e', "import('./compat/journey/script-journey.ts').then((m) => console.log(m.JOURNEY.map((s) => s.name).join(' ')))"], { cwd: dir, encoding: 'utf8' });
     // Right after the step it follows by default; what comes next is whatever the tree has there (a step a maintainer added too).
@@ -54,6 +66,7 @@ describe('npm run new-opcode', () => {
     expect(run.exitCode, run.stderr).toBe(0);
     expect(readFileSync(join(dir, 'src/client/stream-receive.ts'), 'utf8')).toContain("withPayload(stream, 'GeneratorJsonProbe', frame, (value) => stream.raise('generatorJsonProbe', value))");
     expect(readFileSync(join(dir, 'src/client/stream-events.ts'), 'utf8')).toContain("  generatorJsonProbe: PayloadOf<'GeneratorJsonProbe'>;");
+    nameSendBound(dir, 'GeneratorJsonProbe');
     execFileSync('npx', ['tsc', '--noEmit', '-p', '.'], { cwd: dir, stdio: 'pipe' });
   }, 600_000);
 
@@ -77,3 +90,11 @@ describe('npm run new-opcode', () => {
     expect(existsSync(join(dir, 'compat/journey/generator-probe-step.ts'))).toBe(false);
   }, 600_000); // a hang guard, as above
 });
+
+/** What a maintainer writes by hand for a new host-sent opcode: the option that bounds how often the host sends it. */
+function nameSendBound(dir: string, opcode: string): void {
+  const path = join(dir, 'src/host/send-bounds.ts');
+  const anchor = '} as const satisfies Record<HostSentOpcode';
+  const text = readFileSync(path, 'utf8');
+  writeFileSync(path, text.replace(anchor, `  ${opcode}: { limit: 'maxErrorRepliesPerSecond', how: 'the test says so' },\n${anchor}`));
+}
