@@ -23,7 +23,7 @@ export function classifyFrame(bytes: Uint8Array): FrameVerdict {
   const payload = decodePayload(frame);
   if (!payload.ok) return { ok: false, code: payload.error.code, message: payload.error.message, opcode: frame.opcode, streamId: frame.streamId, seq: frame.seq };
   // The client reads a known event by its own schema past the Metadata union, which lets any {type} through: refuse here what it refuses there.
-  const event = frame.opcode === Op.Metadata ? checkKnownEvent(payload.value as { type: string }) : undefined;
+  const event = frame.opcode === Op.Metadata ? checkKnownEvent(payload.value as { type: string }, frame.payload) : undefined;
   if (event && !event.ok) return { ok: false, code: 'BAD_EVENT', message: event.message, opcode: frame.opcode, streamId: frame.streamId, seq: frame.seq };
   return { ok: true, opcode: frame.opcode, opcodeName: opcodeName(frame.opcode), streamId: frame.streamId, seq: frame.seq, payload: payload.value ?? null };
 }

@@ -61,7 +61,7 @@ function report(stream: ReceivingStream, frame: Frame, problem: ReturnType<Recei
 }
 
 function onMetadata(stream: ReceivingStream, event: PayloadOf<'Metadata'>, frame: Frame): void {
-  const checked = checkKnownEvent(event);
+  const checked = checkKnownEvent(event, frame.payload);
   if (!checked) return stream.raise('metadata', { type: event.type });
   if (!checked.ok) return stream.problem({ code: 'BAD_FRAME', message: checked.message, streamId: stream.id, opcode: frame.opcode, seq: frame.seq });
   const value = checked.value;

@@ -42,10 +42,24 @@ export type KnownMetadataEvent = z.infer<(typeof METADATA_EVENTS)[MetadataEventT
  * `{type}` when a known type lacks its fields, so a client re-checks it here.
  * Undefined for a type this build does not know (data, not an error).
  */
-export function checkKnownEvent(event: { readonly type: string }): { ok: true; value: KnownMetadataEvent } | { ok: false; message: string } | undefined {
+export function checkKnownEvent(event: { readonly type: string }, payload?: Uint8Array): { ok: true; value: KnownMetadataEvent } | { ok: false; message: string } | undefined {
   if (!isKnownEventType(event.type)) return undefined;
-  const parsed = compiledSchema(METADATA_EVENTS[event.type].schema).safeParse(event);
+  const schema = compiledSchema(METADATA_EVENTS[event.type].schema);
+  const parsed = schema.safeParse(event);
   if (parsed.success) return { ok: true, value: parsed.data as KnownMetadataEvent };
-  const issue = parsed.error.issues[0];
+  // The union's fallback kept `type` alone, so the first issue of what is left may name a field that was sent
+  // (streamId) rather than the one that failed (truncated): the event as sent names it. What is accepted is unchanged.
+  const sent = payload && eventAsSent(payload);
+  const issue = (sent && schema.safeParse(sent).error?.issues[0]) || parsed.error.issues[0];
   return { ok: false, message: `'${event.type}' event: ${issue?.path.join('.') || '(root)'}: ${issue?.message}` };
+}
+
+/** A Metadata payload as it was sent, before the union kept only what it knows; undefined when it is not a JSON object. */
+function eventAsSent(payload: Uint8Array): object | undefined {
+  try {
+    const value: unknown = JSON.parse(new TextDecoder().decode(payload));
+    return typeof value === 'object' && value !== null ? value : undefined;
+  } catch {
+    return undefined;
+  }
 }

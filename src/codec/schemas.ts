@@ -69,8 +69,8 @@ export const exitEventSchema = z.object({
   signal: z.number().int().nullable().optional(),
 });
 export const unsubscribedEventSchema = z.object({ type: z.literal('unsubscribed'), streamId: z.number().int() });
-/** A control event this build does not know, or a known one that fails its own schema: kept whole, so the caller can decide, and checkKnownEvent can name the field that failed. */
-export const otherEventSchema = z.looseObject({ type: z.string() });
+/** A control event this build does not know: kept as its type only, so the caller can decide. */
+export const otherEventSchema = z.object({ type: z.string() });
 
 export const ackSchema = z.object({ bytes: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER) });
 
