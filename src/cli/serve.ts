@@ -18,7 +18,9 @@ Options:
   --token-file PATH bearer token clients must present (default ${DEFAULT_TOKEN_FILE});
                     created with a random token, mode 0600, if missing; refused
                     when it is a symlink, not yours, readable or writable by
-                    others, or shorter than 128 bits
+                    others, under a directory (up to /) others can write or
+                    reached through a symlink, over 4 KiB, more than one
+                    line, or shorter than 128 bits
   --shell CMD       program to run in each terminal (default $SHELL or bash);
                     checked at startup
   -h, --help        show this help
