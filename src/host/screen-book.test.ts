@@ -46,4 +46,14 @@ describe('ScreenBook', () => {
     expect(titles).toEqual([MAX_SCREEN_ESCAPE_STRING - 2]); // "0;" is part of the string
     book.handle({ op: 'dispose', id: 3, token: 101 });
   });
+
+  it('clamps counts that make xterm loop (REP, scrolls): `y ESC[999b` draws the rest of the line, as in tmux, not 999 cells', async () => {
+    const { book, replies, parsed } = recordingBook();
+    book.handle({ op: 'open', id: 4, cols: 20, rows: 4, scrollback: 10 });
+    book.handle({ op: 'write', id: 4, data: 'y\x1b[999b', seq: 10 });
+    book.handle({ op: 'query', id: 4, token: 102, want: 'text' });
+    await parsed(4);
+    expect(replies.find((r) => r.kind === 'answer' && r.token === 102)).toMatchObject({ seq: 10, text: 'y'.repeat(20) });
+    book.handle({ op: 'dispose', id: 4, token: 103 });
+  });
 });

@@ -1,5 +1,6 @@
 import { type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 import { EscapeStringCap } from '../screen/escape-string-cap.js';
+import { clampParseWork } from '../screen/parse-work-clamp.js';
 import { serializeScreen } from '../screen/serialize-screen.js';
 import { screenText } from './screen-text.js';
 
@@ -45,10 +46,13 @@ class BookScreen {
   readonly escapeStrings = new EscapeStringCap();
 
   private readonly titleSubscription: { dispose(): void };
+  /** Counts that loop per unit (REP, scrolls, line inserts) are cut to what the screen can show: ten bytes once held the worker for seconds. */
+  private readonly parseWorkClamp: { dispose(): void };
 
   constructor(cols: number, rows: number, scrollback: number, onTitle: (title: string) => void) {
     this.pooled = screenTerminals.take(cols, rows, scrollback);
     this.titleSubscription = this.term.onTitleChange(onTitle);
+    this.parseWorkClamp = clampParseWork(this.term);
   }
 
   get term(): HeadlessTerminal {
@@ -66,6 +70,7 @@ class BookScreen {
    */
   release(): void {
     this.titleSubscription.dispose();
+    this.parseWorkClamp.dispose();
     if (this.inFlight === 0) screenTerminals.give(this.pooled);
     else this.term.dispose();
   }

@@ -49,6 +49,15 @@ export interface XtermLinkData {
   readonly uri: string;
 }
 
+/** A CSI sequence's parameters as xterm's handlers read them (its Params). */
+export interface XtermParams {
+  readonly params: Int32Array;
+  readonly length: number;
+}
+
+/** xterm's InputHandler: the pen, and the CSI handlers that parse-work-clamp.ts calls with a clamped count. */
+export type XtermInputHandler = { _curAttrData?: XtermAttributes } & Partial<Record<string, unknown>>;
+
 interface XtermCore {
   coreService?: {
     isCursorHidden?: boolean;
@@ -57,7 +66,7 @@ interface XtermCore {
   };
   coreMouseService?: { activeEncoding?: string };
   buffers?: { normal?: XtermBuffer; alt?: XtermBuffer };
-  _inputHandler?: { _curAttrData?: XtermAttributes };
+  _inputHandler?: XtermInputHandler;
   _oscLinkService?: { getLinkData?(urlId: number): XtermLinkData | undefined };
 }
 
