@@ -51,7 +51,7 @@ export interface HostLimits {
   readonly linkDrainCheckMs: number;
   /** Error replies a connection may provoke per second, as a bucket of this many refilled each second (1008 ERROR_RATE past it). Default 100. */
   readonly maxErrorRepliesPerSecond: number;
-  /** SnapshotRequests a connection may send per second, bucketed like Error replies (1008 SNAPSHOT_RATE past it). Default 20. */
+  /** Snapshots a connection may ask for per second, bucketed like Error replies: a SnapshotRequest or a resume past it closes the connection (1008 SNAPSHOT_RATE); a Subscribe past it waits for its turn. Default 20. */
   readonly maxSnapshotRequestsPerSecond: number;
   /** Longest terminal title published (OSC 0/2), in UTF-8 bytes; a longer one is cut at a code point boundary. A program can print any title: a `cat` of a binary file can set one of megabytes. Default 4 KiB. */
   readonly maxTitleBytes: number;
@@ -154,6 +154,8 @@ export interface HostCounters {
   droppedOutputBytes: number;
   recoverySnapshots: number;
   snapshotsSent: number;
+  /** Subscribes whose snapshot waited for its turn under maxSnapshotRequestsPerSecond. */
+  subscribesPaced: number;
   /** Output bytes not sent because their link was above linkSoftBufferedBytes (a recovery snapshot follows the drain). */
   congestedOutputBytes: number;
   /** Error replies not sent because their link was congested. */
@@ -180,6 +182,7 @@ export function newCounters(): HostCounters {
     droppedOutputBytes: 0,
     recoverySnapshots: 0,
     snapshotsSent: 0,
+    subscribesPaced: 0,
     congestedOutputBytes: 0,
     congestedErrorsDropped: 0,
     coalescedSnapshots: 0,
