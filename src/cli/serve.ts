@@ -69,10 +69,11 @@ export async function run(args: string[]): Promise<number> {
     if (e instanceof TokenFileError) return usageError(e.message);
     throw e;
   }
-  const host = new HostRuntime({ terminals: (name) => (TERMINAL_NAME.test(name) ? new PtyBackend({ command }) : undefined) });
+  const log = (line: string) => process.stderr.write(line + '\n');
+  const host = new HostRuntime({ terminals: (name) => (TERMINAL_NAME.test(name) ? new PtyBackend({ command }) : undefined), log });
   let server: WsServer;
   try {
-    server = await startWsServer({ host: values.host!, port, token, onLink: (link, peer) => host.accept(link, { source: networkSource(peer.remoteAddress) }), log: (line) => process.stderr.write(line + '\n') });
+    server = await startWsServer({ host: values.host!, port, token, onLink: (link, peer) => host.accept(link, { source: networkSource(peer.remoteAddress) }), log });
   } catch (e) {
     await host.close();
     const code = (e as NodeJS.ErrnoException).code;

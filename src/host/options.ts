@@ -59,7 +59,7 @@ export interface HostLimits {
   readonly maxQueuedInputBytes: number;
   /** A terminal's size changes at most once per this interval; sizes asked for sooner are coalesced, the last one winning, and applied at its end (Resize, ClaimViewport, a Subscribe viewport). Default 50 ms. */
   readonly minResizeIntervalMs: number;
-  /** Running terminals on this host; a Subscribe that would start one more gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
+  /** Running terminals on this host. A Subscribe that would start one more first ends the longest-detached terminal of the holder running the most, if it runs at least two more than the subscriber's (TERMINAL_EVICTED in the log); else it gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
   readonly maxTerminals: number;
   /** Running terminals one connection started, or its network when the transport names it (see HostRuntime.accept): a terminal counts until it ends, across reconnects; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
   readonly maxTerminalsPerConnection: number;
@@ -156,6 +156,8 @@ export interface HostCounters {
   snapshotsSent: number;
   /** Subscribes whose snapshot waited for its turn under maxSnapshotRequestsPerSecond. */
   subscribesPaced: number;
+  /** Detached terminals of the heaviest holder ended to make room for a newcomer at maxTerminals or maxTotalScreenCells (TERMINAL_EVICTED in the log). */
+  terminalsEvicted: number;
   /** Output bytes not sent because their link was above linkSoftBufferedBytes (a recovery snapshot follows the drain). */
   congestedOutputBytes: number;
   /** Error replies not sent because their link was congested. */
@@ -183,6 +185,7 @@ export function newCounters(): HostCounters {
     recoverySnapshots: 0,
     snapshotsSent: 0,
     subscribesPaced: 0,
+    terminalsEvicted: 0,
     congestedOutputBytes: 0,
     congestedErrorsDropped: 0,
     coalescedSnapshots: 0,
