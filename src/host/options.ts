@@ -67,6 +67,8 @@ export interface HostLimits {
   readonly detachedTerminalIdleMs: number;
   /** On close, a PTY child still running this long after SIGHUP gets SIGKILL. Default 500 ms. */
   readonly terminalKillGraceMs: number;
+  /** OSC 8 hyperlinks one screen model remembers (about 3 KB each in xterm); past it the oldest is forgotten before a new one is registered, and its cells snapshot as plain text. Default 1024. */
+  readonly maxScreenLinks: number;
   /** Output handed to a terminal's screen and not yet parsed; past it the terminal is not read until its screen catches up. Default 8 MiB. */
   readonly screenBacklogBytes: number;
   /** A terminal not read because every subscriber is behind (see streamQueueMaxBytes) is held at most this long without one catching up; then it is read again, and its subscribers that still do not read overflow into recovery snapshots. Default 10 s. */
@@ -77,6 +79,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   snapshotChunkBytes: 48 * KiB,
   outputFrameBytes: 64 * KiB,
   screenBacklogBytes: 8 * MiB,
+  maxScreenLinks: 1024,
   streamWindowInitialBytes: 512 * KiB,
   streamWindowMaxBytes: 2 * MiB,
   connectionWindowInitialBytes: 2 * MiB,

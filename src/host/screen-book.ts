@@ -1,12 +1,13 @@
 import { type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 import { EscapeStringCap } from '../screen/escape-string-cap.js';
+import { capScreenLinks } from '../screen/link-registry-cap.js';
 import { clampParseWork } from '../screen/parse-work-clamp.js';
 import { serializeScreen } from '../screen/serialize-screen.js';
 import { screenText } from './screen-text.js';
 
 /** What a screen is asked to do, in order, by the thread that forwards output. */
 export type ScreenRequest =
-  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number }
+  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number; readonly maxLinks: number }
   | { readonly op: 'write'; readonly id: number; readonly data: string | Uint8Array; readonly seq: number }
   | { readonly op: 'resize'; readonly id: number; readonly cols: number; readonly rows: number }
   /** Answered once every earlier write is parsed: the seq, with the snapshot text or the visible lines when asked. */
@@ -48,11 +49,14 @@ class BookScreen {
   private readonly titleSubscription: { dispose(): void };
   /** Counts that loop per unit (REP, scrolls, line inserts) are cut to what the screen can show: ten bytes once held the worker for seconds. */
   private readonly parseWorkClamp: { dispose(): void };
+  /** OSC 8 links remembered, at most maxScreenLinks: xterm kept every one, at about 3 KB each. */
+  private readonly linkCap: { dispose(): void };
 
-  constructor(cols: number, rows: number, scrollback: number, onTitle: (title: string) => void) {
+  constructor(cols: number, rows: number, scrollback: number, maxLinks: number, onTitle: (title: string) => void) {
     this.pooled = screenTerminals.take(cols, rows, scrollback);
     this.titleSubscription = this.term.onTitleChange(onTitle);
     this.parseWorkClamp = clampParseWork(this.term);
+    this.linkCap = capScreenLinks(this.term, maxLinks);
   }
 
   get term(): HeadlessTerminal {
@@ -71,6 +75,7 @@ class BookScreen {
   release(): void {
     this.titleSubscription.dispose();
     this.parseWorkClamp.dispose();
+    this.linkCap.dispose();
     if (this.inFlight === 0) screenTerminals.give(this.pooled);
     else this.term.dispose();
   }
@@ -99,7 +104,7 @@ export class ScreenBook {
   }
 
   private apply(request: ScreenRequest): void {
-    if (request.op === 'open') return this.open(request.id, request.cols, request.rows, request.scrollback);
+    if (request.op === 'open') return this.open(request.id, request.cols, request.rows, request.scrollback, request.maxLinks);
     const screen = this.screens.get(request.id);
     switch (request.op) {
       case 'write':
@@ -128,8 +133,8 @@ export class ScreenBook {
     this.reply({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error) });
   }
 
-  private open(id: number, cols: number, rows: number, scrollback: number): void {
-    this.screens.set(id, new BookScreen(cols, rows, scrollback, (title) => this.reply({ kind: 'title', id, title })));
+  private open(id: number, cols: number, rows: number, scrollback: number, maxLinks: number): void {
+    this.screens.set(id, new BookScreen(cols, rows, scrollback, maxLinks, (title) => this.reply({ kind: 'title', id, title })));
   }
 
   private write(screen: BookScreen, data: string | Uint8Array, seq: number): void {
