@@ -31,6 +31,8 @@ export interface TerminalLifecycleEvents {
   subscriberFailed?(terminal: HostedTerminal, error: unknown): void;
   /** Why this terminal may not grow to cols x rows given the others (the host-wide screen budget), or undefined. */
   sizeRefusal?(terminal: HostedTerminal, cols: number, rows: number): string | undefined;
+  /** This terminal's share of the host-wide screen backlog (maxTotalScreenBacklogBytes), when less than screenBacklogBytes. */
+  screenBacklogShare?(): number;
 }
 
 /** Marks a title the host cut: a viewer sees it is not the whole of what the program set. */
@@ -265,7 +267,8 @@ export class HostedTerminal {
    * terminal, instead of queueing without bound.
    */
   private watchScreenBacklog(): void {
-    const limit = this.limits.screenBacklogBytes;
+    // Its share of the host-wide budget when that is smaller: sixty detached printers once held 8 MiB each.
+    const limit = Math.min(this.limits.screenBacklogBytes, this.events.screenBacklogShare?.() ?? Infinity);
     const backlog = this.hwm - this.screenCaughtUp;
     if (backlog > limit) this.holdReads('screen', true);
     if (backlog <= limit / 2 || this.askingParsedSeq) return;

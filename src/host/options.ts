@@ -67,6 +67,8 @@ export interface HostLimits {
   readonly detachedTerminalIdleMs: number;
   /** On close, a PTY child still running this long after SIGHUP gets SIGKILL. Default 500 ms. */
   readonly terminalKillGraceMs: number;
+  /** Output handed to the screens of all terminals together and not yet parsed, detached ones included: each running terminal may hold an even share (never under outputFrameBytes), and one past its share is not read until its screen catches up, as at screenBacklogBytes. Default 64 MiB. */
+  readonly maxTotalScreenBacklogBytes: number;
   /** OSC 8 hyperlinks one screen model remembers (about 3 KB each in xterm); past it the oldest is forgotten before a new one is registered, and its cells snapshot as plain text. Default 1024. */
   readonly maxScreenLinks: number;
   /** Output handed to a terminal's screen and not yet parsed; past it the terminal is not read until its screen catches up. Default 8 MiB. */
@@ -80,6 +82,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   outputFrameBytes: 64 * KiB,
   screenBacklogBytes: 8 * MiB,
   maxScreenLinks: 1024,
+  maxTotalScreenBacklogBytes: 64 * MiB,
   streamWindowInitialBytes: 512 * KiB,
   streamWindowMaxBytes: 2 * MiB,
   connectionWindowInitialBytes: 2 * MiB,

@@ -116,6 +116,7 @@ export class HostRuntime implements ConnectionHost {
       subscribersChanged: (t) => this.watchIdle(t),
       subscriberFailed: () => void this.counters.internalErrors++,
       sizeRefusal: (t, cols, rows) => this.screenBudgetRefusal(t, cols, rows),
+      screenBacklogShare: () => this.screenBacklogShare(),
     }, this.options.newInstanceId, (this.screenThread ??= ScreenThread.of(this.options.screenThread ?? 'worker')));
     this.terminals.set(name, terminal);
     this.startedBy.set(terminal, starter);
@@ -166,6 +167,18 @@ export class HostRuntime implements ConnectionHost {
     let cells = 0;
     for (const t of [...this.terminals.values(), ...this.exitedWithViewers]) if (t !== except) cells += screenCells(t.plannedSize.cols, t.plannedSize.rows, this.limits);
     return cells;
+  }
+
+  /**
+   * The screen backlog each running terminal may have: maxTotalScreenBacklogBytes
+   * split evenly, never under one Output piece. Every terminal's backlog as it
+   * counts it is at least what its screen really has queued, so the queues of
+   * all screens together stay within the budget (plus a piece each): what gives
+   * way first is the pace of the printers, held until their screens catch up;
+   * no output is dropped.
+   */
+  private screenBacklogShare(): number {
+    return Math.max(this.limits.outputFrameBytes, Math.floor(this.limits.maxTotalScreenBacklogBytes / Math.max(1, this.terminals.size)));
   }
 
   /** A terminal may always shrink; it may grow only while all screens together stay within maxTotalScreenCells. */
