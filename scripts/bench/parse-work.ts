@@ -4,6 +4,7 @@
  * and without it, side by side, against the same bytes of plain text. The
  * counts are 999,999: 2,147,483,647 without the clamp does not finish.
  */
+import { ScreenBook } from '../../src/host/screen-book.js';
 import { clampParseWork } from '../../src/screen/parse-work-clamp.js';
 import { screenTerminals } from '../../src/screen/terminal-pool.js';
 import type { Row } from './lib/row.js';
@@ -25,8 +26,34 @@ async function parseMs(data: string, clamped: boolean): Promise<number> {
   return ms;
 }
 
+/** 8 MiB of log lines in 64 KiB writes, as the host hands them on: through a bare terminal, or through the ScreenBook (clamps, link cap, pause points, 4 KiB pieces). */
+async function logThroughputMs(throughBook: boolean): Promise<number> {
+  const line = 'INFO 2026-12-05T08:00:00Z request handled in 12 ms path=/api/v1/items status=200\r\n';
+  const chunk = new TextEncoder().encode(line.repeat(Math.floor(65536 / line.length)));
+  const writes = Math.ceil((8 * 1024 * 1024) / chunk.length);
+  const started = performance.now();
+  if (throughBook) {
+    await new Promise<void>((resolve) => {
+      const book = new ScreenBook((reply) => reply.kind === 'answer' && resolve());
+      book.handle({ op: 'open', id: 1, cols: 80, rows: 24, scrollback: 1000, maxLinks: 1024 });
+      for (let i = 1; i <= writes; i++) book.handle({ op: 'write', id: 1, data: chunk, seq: i * chunk.length });
+      book.handle({ op: 'query', id: 1, token: 1, want: 'seq' });
+    });
+  } else {
+    const pooled = screenTerminals.take(80, 24, 1000);
+    for (let i = 1; i < writes; i++) pooled.term.write(chunk);
+    await new Promise<void>((resolve) => pooled.term.write(chunk, resolve));
+    pooled.term.dispose();
+  }
+  return performance.now() - started;
+}
+
 export async function run(): Promise<Row[]> {
   const rows: Row[] = [];
+  await logThroughputMs(false); // warm-up
+  const bare = await logThroughputMs(false);
+  const book = await logThroughputMs(true);
+  rows.push({ section: name, name: '8 MiB of log lines at 80x24 through the host screen', value: book, unit: 'ms', ratio: bare / book, baseline: 'bare xterm', note: `bare xterm ${bare.toFixed(0)} ms: the guards' cost on ordinary output` });
   for (const attack of ATTACKS) {
     const plain = await parseMs('y'.repeat(attack.length), true);
     const without = await parseMs(attack, false);

@@ -69,4 +69,37 @@ describe('ScreenBook', () => {
     expect(text.match(/https:\/\/example\.com\/\d/g)).toEqual(['https://example.com/6', 'https://example.com/7', 'https://example.com/8', 'https://example.com/9']);
     book.handle({ op: 'dispose', id: 5, token: 105 });
   });
+
+  /**
+   * How long a task queued as `heavy` begins to be parsed on a new screen waited, against how long
+   * the whole write took. The task is queued from the title the write starts with: xterm reports it
+   * from inside its parse, just before the heavy part.
+   */
+  async function otherTaskWait(cols: number, rows: number, scrollback: number, heavy: string): Promise<{ waited: number; parsedIn: number }> {
+    let ranAt: number | undefined;
+    let answered!: () => void;
+    const done = new Promise<void>((resolve) => (answered = resolve));
+    const book = new ScreenBook((reply) => {
+      if (reply.kind === 'title') setTimeout(() => (ranAt = performance.now()), 0);
+      if (reply.kind === 'answer') answered();
+    });
+    book.handle({ op: 'open', id: 1, cols, rows, scrollback, maxLinks: 1024 });
+    const started = performance.now();
+    book.handle({ op: 'write', id: 1, data: `\x1b]0;go\x07${heavy}`, seq: 1 });
+    book.handle({ op: 'query', id: 1, token: 1, want: 'seq' });
+    await done;
+    const parsedIn = performance.now() - started;
+    book.handle({ op: 'dispose', id: 1, token: 2 });
+    return { waited: (ranAt ?? Infinity) - started, parsedIn };
+  }
+
+  it('lets other work run while one screen of 1000x1000 parses a write of alternate screen switches (pause points)', async () => {
+    const { waited, parsedIn } = await otherTaskWait(1000, 1000, 0, '\x1b[?1049h\x1b[?1049l'.repeat(64));
+    expect(waited).toBeLessThan(parsedIn / 4);
+  });
+
+  it('lets other work run while one screen of 1000x1000 parses 128 KiB of line feeds in one write (handed to xterm in pieces)', async () => {
+    const { waited, parsedIn } = await otherTaskWait(1000, 1000, 1000, 'y\n'.repeat(64 * 1024));
+    expect(waited).toBeLessThan(parsedIn / 4);
+  });
 });
