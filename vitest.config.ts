@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import { privateTempRoot } from './scripts/lib/private-temp.js';
 import { SELF_TEST_LANES } from './test/compat/helpers/self-test-lanes.js';
 
 export default defineConfig({
@@ -14,5 +15,7 @@ export default defineConfig({
     maxWorkers: 2,
     // Concurrent tests within a file: the gate's self-test fixtures, one lane more than the cores (see the helper).
     maxConcurrency: SELF_TEST_LANES,
+    // Token files live in temp dirs, and serve and attach refuse one under a directory others can write (a 1777 /tmp).
+    env: { TMPDIR: privateTempRoot() },
   },
 });

@@ -4,7 +4,7 @@ import { DEFAULT_HOST_OPTIONS, HOST_CLOSE_REASONS } from '../src/host/options.js
 
 const doc = readFileSync(new URL('../docs/host-limits.md', import.meta.url), 'utf8');
 // The limits issue 9 added, and the screen backlog; older options are documented in their code.
-const NEW_LIMITS = ['screenBacklogBytes', 'maxCols', 'maxRows', 'maxScrollbackLines', 'maxScreenCells', 'maxStreamsPerConnection', 'linkSoftBufferedBytes', 'linkHardBufferedBytes', 'linkDrainDeadlineMs', 'linkDrainCheckMs', 'maxErrorRepliesPerSecond', 'maxSnapshotRequestsPerSecond', 'maxTitleBytes', 'maxQueuedInputBytes', 'minResizeIntervalMs', 'maxTotalScreenCells'] as const;
+const NEW_LIMITS = ['screenBacklogBytes', 'maxCols', 'maxRows', 'maxScrollbackLines', 'maxScreenCells', 'maxStreamsPerConnection', 'linkSoftBufferedBytes', 'linkHardBufferedBytes', 'linkDrainDeadlineMs', 'linkDrainCheckMs', 'maxErrorRepliesPerSecond', 'maxSnapshotRequestsPerSecond', 'maxTitleBytes', 'maxQueuedInputBytes', 'minResizeIntervalMs', 'maxTotalScreenCells', 'maxScreenLinks', 'maxTerminals', 'maxTotalScreenBacklogBytes'] as const;
 
 describe('docs/host-limits.md', () => {
   it('names every limit, its error codes and every close reason', () => {
@@ -12,6 +12,6 @@ describe('docs/host-limits.md', () => {
       expect(DEFAULT_HOST_OPTIONS).toHaveProperty(name);
       expect(doc).toContain(`\`${name}\``);
     }
-    for (const code of ['RESIZE_TOO_LARGE', 'TOO_MANY_STREAMS', ...Object.keys(HOST_CLOSE_REASONS)]) expect(doc).toContain(`\`${code}\``);
+    for (const code of ['RESIZE_TOO_LARGE', 'TOO_MANY_STREAMS', 'TERMINAL_EVICTED', 'CONNECTION_EVICTED_IDLE', ...Object.keys(HOST_CLOSE_REASONS)]) expect(doc).toContain(`\`${code}\``);
   });
 });

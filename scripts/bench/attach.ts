@@ -9,7 +9,7 @@
  * not take with a snapshot, which would make a fast figure a hollow one).
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { privateTempRoot } from '../lib/private-temp.js';
 import { join } from 'node:path';
 import { percentile } from '../lib/percentile.js';
 import { interleave, measure, type Sample } from './lib/interleave.js';
@@ -61,7 +61,7 @@ async function catTrial(session: PtySession, file: string, processes: Readonly<R
 }
 
 export async function run(): Promise<Row[]> {
-  const dir = mkdtempSync(join(tmpdir(), 'termwire-bench-attach-'));
+  const dir = mkdtempSync(join(privateTempRoot(), 'termwire-bench-attach-'));
   const file = join(dir, 'build.log');
   const text = logFile(FILE_MIB * MiB);
   writeFileSync(file, text);

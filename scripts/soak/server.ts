@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { privateTempRoot } from '../lib/private-temp.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -30,7 +30,7 @@ function rssBytes(pid: number): number {
 }
 
 export async function startSoakServer(): Promise<SoakServer> {
-  const dir = mkdtempSync(join(tmpdir(), 'termwire-soak-'));
+  const dir = mkdtempSync(join(privateTempRoot(), 'termwire-soak-'));
   const tokenFile = join(dir, 'token');
   const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token-file', tokenFile, '--shell', 'bash'], {
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -18,7 +18,9 @@ Options:
   --token-file PATH bearer token clients must present (default ${DEFAULT_TOKEN_FILE});
                     created with a random token, mode 0600, if missing; refused
                     when it is a symlink, not yours, readable or writable by
-                    others, or shorter than 128 bits
+                    others, under a directory (up to /) others can write or
+                    reached through a symlink, over 4 KiB, more than one
+                    line, or shorter than 128 bits
   --shell CMD       program to run in each terminal (default $SHELL or bash);
                     checked at startup
   -h, --help        show this help
@@ -67,10 +69,11 @@ export async function run(args: string[]): Promise<number> {
     if (e instanceof TokenFileError) return usageError(e.message);
     throw e;
   }
-  const host = new HostRuntime({ terminals: (name) => (TERMINAL_NAME.test(name) ? new PtyBackend({ command }) : undefined) });
+  const log = (line: string) => process.stderr.write(line + '\n');
+  const host = new HostRuntime({ terminals: (name) => (TERMINAL_NAME.test(name) ? new PtyBackend({ command }) : undefined), log });
   let server: WsServer;
   try {
-    server = await startWsServer({ host: values.host!, port, token, onLink: (link, peer) => host.accept(link, { source: networkSource(peer.remoteAddress) }), log: (line) => process.stderr.write(line + '\n') });
+    server = await startWsServer({ host: values.host!, port, token, onLink: (link, peer) => host.accept(link, { source: networkSource(peer.remoteAddress) }), log });
   } catch (e) {
     await host.close();
     const code = (e as NodeJS.ErrnoException).code;

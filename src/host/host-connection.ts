@@ -56,6 +56,9 @@ export class HostConnection implements StreamContext {
   private readonly guard: LinkGuard;
   private readonly errorReplies: RateBucket;
   private readonly snapshotRequests: RateBucket;
+  /** Subscribes whose snapshot waits for a token of snapshotRequests, oldest first (at most maxStreamsPerConnection). */
+  private readonly waitingSubscribes: Array<{ readonly stream: HostStream; readonly start: () => void }> = [];
+  private waitingTimer: NodeJS.Timeout | undefined;
 
   /** What started terminals count against (see Starter). */
   private readonly starter: Starter;
@@ -280,6 +283,53 @@ export class HostConnection implements StreamContext {
     const inputSession = hasCapability(negotiated, 'inputAck') && request.inputSessionId !== undefined ? this.host.ledger.open(terminal.name, request.inputSessionId) : undefined;
     const stream = new HostStream(streamId, terminal, negotiated, this, inputSession);
     this.streams.set(streamId, stream);
+    this.whenSnapshotAllowed(stream, () => this.startStream(stream, request));
+  }
+
+  /**
+   * A Subscribe's snapshot costs what a requested one does, so it spends the
+   * same tokens (maxSnapshotRequestsPerSecond); without one it waits its turn,
+   * and only this connection waits: Subscribe/Unsubscribe churn slows the
+   * churner. A stream closed meanwhile is never started.
+   */
+  private whenSnapshotAllowed(stream: HostStream, start: () => void): void {
+    if (this.waitingSubscribes.length === 0 && this.snapshotRequests.take()) return start();
+    stream.waitingToStart = true;
+    this.host.counters.subscribesPaced++;
+    this.waitingSubscribes.push({ stream, start });
+    this.startWaitingSubscribes();
+  }
+
+  private startWaitingSubscribes(): void {
+    if (this.waitingTimer || this.closed) return;
+    while (this.waitingSubscribes.length > 0) {
+      const next = this.waitingSubscribes[0]!;
+      if (this.streams.get(next.stream.id) !== next.stream) {
+        this.waitingSubscribes.shift();
+        continue;
+      }
+      const wait = this.snapshotRequests.msUntilToken();
+      if (wait > 0) {
+        this.waitingTimer = setTimeout(() => {
+          this.waitingTimer = undefined;
+          this.startWaitingSubscribes();
+        }, wait);
+        return;
+      }
+      this.snapshotRequests.take();
+      this.waitingSubscribes.shift();
+      next.stream.waitingToStart = false;
+      try {
+        next.start();
+      } catch (error) {
+        this.internalError(error);
+      }
+    }
+  }
+
+  private startStream(stream: HostStream, request: SubscribePayload): void {
+    const { streamId } = request;
+    const { terminal, negotiated, inputSession } = stream;
     stream.requestSnapshot('subscribe', undefined, (seq) => {
       stream.send('Metadata', {
         type: 'subscribed',
@@ -300,6 +350,9 @@ export class HostConnection implements StreamContext {
   }
 
   private unsubscribe(stream: HostStream): void {
+    // Pruned at once, so Subscribe/Unsubscribe churn cannot pile up waiting entries.
+    const waiting = this.waitingSubscribes.findIndex((w) => w.stream === stream);
+    if (waiting >= 0) this.waitingSubscribes.splice(waiting, 1);
     stream.send('Metadata', { type: 'unsubscribed', streamId: stream.id }, stream.terminal.seq);
     stream.close();
     this.streams.delete(stream.id);
@@ -316,6 +369,8 @@ export class HostConnection implements StreamContext {
   private dispose(): void {
     if (this.closed) return;
     this.closed = true;
+    clearTimeout(this.waitingTimer);
+    this.waitingSubscribes.length = 0;
     this.guard.stop();
     for (const stream of this.streams.values()) stream.close();
     this.streams.clear();

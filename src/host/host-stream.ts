@@ -223,7 +223,16 @@ export class HostStream implements TerminalSubscriber {
 
   // TerminalSubscriber: the terminal's events.
 
+  /**
+   * Set while the Subscribe that made this stream waits for its snapshot's
+   * turn under maxSnapshotRequestsPerSecond: nothing is sent, and output and
+   * events are dropped, since the snapshot taken at the start (with the
+   * terminal's title and exit) covers them.
+   */
+  waitingToStart = false;
+
   output(payload: Uint8Array, seqAfter: number): void {
+    if (this.waitingToStart) return;
     if (this.pendingSnapshots > 0) this.held.push({ kind: 'output', payload, seq: seqAfter });
     else this.deliverOutput(payload, seqAfter);
   }
@@ -241,6 +250,7 @@ export class HostStream implements TerminalSubscriber {
   }
 
   private event(send: () => void): void {
+    if (this.waitingToStart) return;
     if (this.pendingSnapshots > 0) this.held.push({ kind: 'event', send });
     else if (this.queue.length > 0) this.queue.push({ kind: 'event', send });
     else send();

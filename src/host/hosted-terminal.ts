@@ -31,6 +31,8 @@ export interface TerminalLifecycleEvents {
   subscriberFailed?(terminal: HostedTerminal, error: unknown): void;
   /** Why this terminal may not grow to cols x rows given the others (the host-wide screen budget), or undefined. */
   sizeRefusal?(terminal: HostedTerminal, cols: number, rows: number): string | undefined;
+  /** This terminal's share of the host-wide screen backlog (maxTotalScreenBacklogBytes), when less than screenBacklogBytes. */
+  screenBacklogShare?(): number;
 }
 
 /** Marks a title the host cut: a viewer sees it is not the whole of what the program set. */
@@ -92,7 +94,7 @@ export class HostedTerminal {
   ) {
     this.instanceId = newInstanceId();
     this.exitSeen = new Promise((resolve) => (this.markExited = resolve));
-    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines }, screenThread);
+    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines, maxLinks: limits.maxScreenLinks }, screenThread);
     this.detach.push(this.screen.onTitle((title) => this.onTitle(title)));
     // A screen that cannot follow its terminal's output would serve wrong snapshots: the terminal ends instead.
     this.detach.push(this.screen.onFailed(() => this.backend.kill()));
@@ -265,7 +267,8 @@ export class HostedTerminal {
    * terminal, instead of queueing without bound.
    */
   private watchScreenBacklog(): void {
-    const limit = this.limits.screenBacklogBytes;
+    // Its share of the host-wide budget when that is smaller: sixty detached printers once held 8 MiB each.
+    const limit = Math.min(this.limits.screenBacklogBytes, this.events.screenBacklogShare?.() ?? Infinity);
     const backlog = this.hwm - this.screenCaughtUp;
     if (backlog > limit) this.holdReads('screen', true);
     if (backlog <= limit / 2 || this.askingParsedSeq) return;

@@ -51,7 +51,7 @@ export interface HostLimits {
   readonly linkDrainCheckMs: number;
   /** Error replies a connection may provoke per second, as a bucket of this many refilled each second (1008 ERROR_RATE past it). Default 100. */
   readonly maxErrorRepliesPerSecond: number;
-  /** SnapshotRequests a connection may send per second, bucketed like Error replies (1008 SNAPSHOT_RATE past it). Default 20. */
+  /** Snapshots a connection may ask for per second, bucketed like Error replies: a SnapshotRequest or a resume past it closes the connection (1008 SNAPSHOT_RATE); a Subscribe past it waits for its turn. Default 20. */
   readonly maxSnapshotRequestsPerSecond: number;
   /** Longest terminal title published (OSC 0/2), in UTF-8 bytes; a longer one is cut at a code point boundary. A program can print any title: a `cat` of a binary file can set one of megabytes. Default 4 KiB. */
   readonly maxTitleBytes: number;
@@ -59,7 +59,7 @@ export interface HostLimits {
   readonly maxQueuedInputBytes: number;
   /** A terminal's size changes at most once per this interval; sizes asked for sooner are coalesced, the last one winning, and applied at its end (Resize, ClaimViewport, a Subscribe viewport). Default 50 ms. */
   readonly minResizeIntervalMs: number;
-  /** Running terminals on this host; a Subscribe that would start one more gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
+  /** Running terminals on this host. A Subscribe that would start one more first ends the longest-detached terminal of the holder running the most, if it runs at least two more than the subscriber's (TERMINAL_EVICTED in the log); else it gets TERMINALS_PER_SERVER_LIMIT. Default 64. */
   readonly maxTerminals: number;
   /** Running terminals one connection started, or its network when the transport names it (see HostRuntime.accept): a terminal counts until it ends, across reconnects; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
   readonly maxTerminalsPerConnection: number;
@@ -67,6 +67,10 @@ export interface HostLimits {
   readonly detachedTerminalIdleMs: number;
   /** On close, a PTY child still running this long after SIGHUP gets SIGKILL. Default 500 ms. */
   readonly terminalKillGraceMs: number;
+  /** Output handed to the screens of all terminals together and not yet parsed, detached ones included: each running terminal may hold an even share (never under outputFrameBytes), and one past its share is not read until its screen catches up, as at screenBacklogBytes. Default 64 MiB. */
+  readonly maxTotalScreenBacklogBytes: number;
+  /** OSC 8 hyperlinks one screen model remembers (about 3 KB each in xterm); past it the oldest is forgotten before a new one is registered, and its cells snapshot as plain text. Default 1024. */
+  readonly maxScreenLinks: number;
   /** Output handed to a terminal's screen and not yet parsed; past it the terminal is not read until its screen catches up. Default 8 MiB. */
   readonly screenBacklogBytes: number;
   /** A terminal not read because every subscriber is behind (see streamQueueMaxBytes) is held at most this long without one catching up; then it is read again, and its subscribers that still do not read overflow into recovery snapshots. Default 10 s. */
@@ -77,6 +81,8 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   snapshotChunkBytes: 48 * KiB,
   outputFrameBytes: 64 * KiB,
   screenBacklogBytes: 8 * MiB,
+  maxScreenLinks: 1024,
+  maxTotalScreenBacklogBytes: 64 * MiB,
   streamWindowInitialBytes: 512 * KiB,
   streamWindowMaxBytes: 2 * MiB,
   connectionWindowInitialBytes: 2 * MiB,
@@ -154,6 +160,10 @@ export interface HostCounters {
   droppedOutputBytes: number;
   recoverySnapshots: number;
   snapshotsSent: number;
+  /** Subscribes whose snapshot waited for its turn under maxSnapshotRequestsPerSecond. */
+  subscribesPaced: number;
+  /** Detached terminals of the heaviest holder ended to make room for a newcomer at maxTerminals or maxTotalScreenCells (TERMINAL_EVICTED in the log). */
+  terminalsEvicted: number;
   /** Output bytes not sent because their link was above linkSoftBufferedBytes (a recovery snapshot follows the drain). */
   congestedOutputBytes: number;
   /** Error replies not sent because their link was congested. */
@@ -180,6 +190,8 @@ export function newCounters(): HostCounters {
     droppedOutputBytes: 0,
     recoverySnapshots: 0,
     snapshotsSent: 0,
+    subscribesPaced: 0,
+    terminalsEvicted: 0,
     congestedOutputBytes: 0,
     congestedErrorsDropped: 0,
     coalescedSnapshots: 0,

@@ -41,6 +41,8 @@ export class PtyBackend implements TerminalBackend {
   private readonly reads: ReadGatherer;
   private childWatch: NodeJS.Timeout | undefined;
   private childGone = false;
+  /** kill() was called: input is refused from then on (see stopWriting). */
+  private killed = false;
   cols: number;
   rows: number;
 
@@ -77,7 +79,7 @@ export class PtyBackend implements TerminalBackend {
   }
 
   write(data: string): WriteOutcome {
-    if (this.exited) return 'refused';
+    if (this.exited || this.killed) return 'refused';
     try {
       this.proc.write(data);
     } catch {
@@ -98,7 +100,23 @@ export class PtyBackend implements TerminalBackend {
   }
 
   private writeQueue(): Array<{ buffer: Uint8Array; offset: number }> | undefined {
-    return (this.proc as unknown as { _writeStream?: { _writeQueue?: Array<{ buffer: Uint8Array; offset: number }> } })._writeStream?._writeQueue;
+    return this.writeStream()?._writeQueue;
+  }
+
+  private writeStream(): { _writeQueue?: Array<{ buffer: Uint8Array; offset: number }>; dispose?(): void } | undefined {
+    return (this.proc as unknown as { _writeStream?: ReturnType<PtyBackend['writeStream']> })._writeStream;
+  }
+
+  /**
+   * Input the program never read is dropped when it is killed, and nothing is
+   * written after: node-pty retries its queue on every turn, and a retry that
+   * met the PTY closed printed `Unhandled pty write error EBADF` to stderr at
+   * every shutdown after an input flood.
+   */
+  private stopWriting(): void {
+    this.killed = true;
+    this.writeQueue()?.splice(0);
+    this.writeStream()?.dispose?.(); // its retry already scheduled
   }
 
   resize(cols: number, rows: number): void {
@@ -140,6 +158,7 @@ export class PtyBackend implements TerminalBackend {
 
   kill(graceMs?: number): void {
     if (this.exited) return;
+    this.stopWriting();
     this.signal('SIGHUP');
     // A shell that ignores SIGHUP (trap '' HUP, nohup) must not outlive the host.
     if (graceMs !== undefined && this.forceKillTimer === undefined) {

@@ -17,11 +17,21 @@ export class RateBucket {
 
   /** Takes one token; false when the bucket is empty (the rate is exceeded). */
   take(): boolean {
-    const t = this.now();
-    this.tokens = Math.min(this.perSecond, this.tokens + ((t - this.last) / 1000) * this.perSecond);
-    this.last = t;
+    this.refill();
     if (this.tokens < 1) return false;
     this.tokens -= 1;
     return true;
+  }
+
+  /** How long until take() can succeed; 0 when it can now. */
+  msUntilToken(): number {
+    this.refill();
+    return this.tokens >= 1 ? 0 : Math.ceil(((1 - this.tokens) / this.perSecond) * 1000);
+  }
+
+  private refill(): void {
+    const t = this.now();
+    this.tokens = Math.min(this.perSecond, this.tokens + ((t - this.last) / 1000) * this.perSecond);
+    this.last = t;
   }
 }

@@ -33,6 +33,8 @@ export interface HostRuntimeOptions {
   readonly newInstanceId?: () => string;
   /** Where terminal screens are parsed (see ScreenThreadKind). Default 'worker'. */
   readonly screenThread?: ScreenThreadKind;
+  /** Where the host says what it did on its own (a detached terminal ended for a newcomer), one line each. Default: nowhere. */
+  readonly log?: (line: string) => void;
 }
 
 /**
@@ -114,6 +116,7 @@ export class HostRuntime implements ConnectionHost {
       subscribersChanged: (t) => this.watchIdle(t),
       subscriberFailed: () => void this.counters.internalErrors++,
       sizeRefusal: (t, cols, rows) => this.screenBudgetRefusal(t, cols, rows),
+      screenBacklogShare: () => this.screenBacklogShare(),
     }, this.options.newInstanceId, (this.screenThread ??= ScreenThread.of(this.options.screenThread ?? 'worker')));
     this.terminals.set(name, terminal);
     this.startedBy.set(terminal, starter);
@@ -166,6 +169,18 @@ export class HostRuntime implements ConnectionHost {
     return cells;
   }
 
+  /**
+   * The screen backlog each running terminal may have: maxTotalScreenBacklogBytes
+   * split evenly, never under one Output piece. Every terminal's backlog as it
+   * counts it is at least what its screen really has queued, so the queues of
+   * all screens together stay within the budget (plus a piece each): what gives
+   * way first is the pace of the printers, held until their screens catch up;
+   * no output is dropped.
+   */
+  private screenBacklogShare(): number {
+    return Math.max(this.limits.outputFrameBytes, Math.floor(this.limits.maxTotalScreenBacklogBytes / Math.max(1, this.terminals.size)));
+  }
+
   /** A terminal may always shrink; it may grow only while all screens together stay within maxTotalScreenCells. */
   private screenBudgetRefusal(terminal: HostedTerminal, cols: number, rows: number): string | undefined {
     const wanted = screenCells(cols, rows, this.limits);
@@ -176,11 +191,14 @@ export class HostRuntime implements ConnectionHost {
 
   private startRefusal(starter: Starter): TerminalLookup | undefined {
     const { maxTerminals, maxTerminalsPerConnection, maxTotalScreenCells } = this.limits;
+    const needed = screenCells(this.limits.defaultCols, this.limits.defaultRows, this.limits);
+    while (this.terminals.size >= maxTerminals || this.screenCellsInUse() + needed > maxTotalScreenCells) {
+      if (!this.evictForNewcomer(starter)) break;
+    }
     if (this.terminals.size >= maxTerminals) {
       return { refused: 'TERMINALS_PER_SERVER_LIMIT', message: `${this.terminals.size} running terminals, maxTerminals ${maxTerminals}` };
     }
     const inUse = this.screenCellsInUse();
-    const needed = screenCells(this.limits.defaultCols, this.limits.defaultRows, this.limits);
     if (inUse + needed > maxTotalScreenCells) {
       return { refused: 'TERMINALS_PER_SERVER_LIMIT', message: `the screens on this host hold ${inUse} cells and a new terminal needs ${needed} > maxTotalScreenCells ${maxTotalScreenCells}` };
     }
@@ -191,6 +209,39 @@ export class HostRuntime implements ConnectionHost {
       return { refused: 'TERMINALS_PER_CONNECTION_LIMIT', message: `${mine} running terminals started ${by}, maxTerminalsPerConnection ${maxTerminalsPerConnection}` };
     }
     return undefined;
+  }
+
+  /**
+   * Makes room for a starter the host is full for: the detached terminal
+   * (no subscriber) detached longest, of the holder running the most
+   * terminals, gives way, as long as that holder runs at least two more than
+   * `starter` does. Five clients that left 16 terminals each could otherwise
+   * lock everyone out of maxTerminals for detachedTerminalIdleMs (an hour).
+   * An attached terminal is never ended for this. False when nothing may go.
+   */
+  private evictForNewcomer(starter: Starter): boolean {
+    const held = new Map<Starter, number>();
+    for (const s of this.startedBy.values()) held.set(s, (held.get(s) ?? 0) + 1);
+    const mine = held.get(starter) ?? 0;
+    let victim: HostedTerminal | undefined;
+    // idleTimers holds exactly the detached terminals, in the order they were detached.
+    for (const terminal of this.idleTimers.keys()) {
+      const holder = this.startedBy.get(terminal);
+      if (holder === undefined || holder === starter || holder === this) continue;
+      const count = held.get(holder)!;
+      if (count < mine + 2) continue;
+      if (!victim || count > held.get(this.startedBy.get(victim)!)!) victim = terminal;
+    }
+    if (!victim) return false;
+    const holder = this.startedBy.get(victim)!;
+    this.terminals.delete(victim.name);
+    this.startedBy.delete(victim);
+    this.clearIdle(victim);
+    this.counters.terminalsEvicted++;
+    const by = typeof holder === 'string' ? `from ${holder}` : 'by a connection';
+    this.options.log?.(`termwire: TERMINAL_EVICTED: detached terminal '${victim.name}' ended for a newcomer: ${held.get(holder)} running terminals started ${by}, the most on this host, at maxTerminals ${this.limits.maxTerminals}`);
+    void victim.end(this.limits.terminalKillGraceMs);
+    return true;
   }
 
   /** The process exited: the name is free again; the screen stays until its last stream lets go, and counts in the screen budget until then. */

@@ -23,11 +23,11 @@ function recordingBook() {
 describe('ScreenBook', () => {
   it("reports a reused terminal's title changes for its new screen only", async () => {
     const { book, replies, parsed } = recordingBook();
-    book.handle({ op: 'open', id: 1, cols: 20, rows: 4, scrollback: 10 });
+    book.handle({ op: 'open', id: 1, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024 });
     book.handle({ op: 'dispose', id: 1, token: 100 });
     await screenTerminals.whenIdle();
     const built = screenTerminals.built;
-    book.handle({ op: 'open', id: 2, cols: 20, rows: 4, scrollback: 10 });
+    book.handle({ op: 'open', id: 2, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024 });
     expect(screenTerminals.built).toBe(built); // screen 2 got screen 1's terminal
     book.handle({ op: 'write', id: 2, data: '\x1b]0;second\x07', seq: 11 });
     await parsed(2);
@@ -36,7 +36,7 @@ describe('ScreenBook', () => {
 
   it('hands xterm a title printed by a program cut to MAX_SCREEN_ESCAPE_STRING: xterm would collect 9 MB of it at about 32 bytes a character', async () => {
     const { book, replies, parsed } = recordingBook();
-    book.handle({ op: 'open', id: 3, cols: 20, rows: 4, scrollback: 10 });
+    book.handle({ op: 'open', id: 3, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024 });
     const piece = new Uint8Array(1024 * 1024).fill(0x61);
     book.handle({ op: 'write', id: 3, data: new TextEncoder().encode('\x1b]0;'), seq: 4 });
     for (let i = 1; i <= 9; i++) book.handle({ op: 'write', id: 3, data: piece, seq: 4 + i * piece.length });
@@ -45,5 +45,61 @@ describe('ScreenBook', () => {
     const titles = replies.filter((r) => r.kind === 'title').map((r) => (r.kind === 'title' ? r.title.length : 0));
     expect(titles).toEqual([MAX_SCREEN_ESCAPE_STRING - 2]); // "0;" is part of the string
     book.handle({ op: 'dispose', id: 3, token: 101 });
+  });
+
+  it('clamps counts that make xterm loop (REP, scrolls): `y ESC[999b` draws the rest of the line, as in tmux, not 999 cells', async () => {
+    const { book, replies, parsed } = recordingBook();
+    book.handle({ op: 'open', id: 4, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024 });
+    book.handle({ op: 'write', id: 4, data: 'y\x1b[999b', seq: 10 });
+    book.handle({ op: 'query', id: 4, token: 102, want: 'text' });
+    await parsed(4);
+    expect(replies.find((r) => r.kind === 'answer' && r.token === 102)).toMatchObject({ seq: 10, text: 'y'.repeat(20) });
+    book.handle({ op: 'dispose', id: 4, token: 103 });
+  });
+
+  it('remembers at most maxLinks OSC 8 links per screen, the newest: a flood of fresh links once grew the host past 1.7 GB', async () => {
+    const { book, replies, parsed } = recordingBook();
+    book.handle({ op: 'open', id: 5, cols: 80, rows: 4, scrollback: 10, maxLinks: 4 });
+    const links = Array.from({ length: 10 }, (_, i) => `\x1b]8;id=${i};https://example.com/${i}\x1b\\${i}\x1b]8;;\x1b\\`).join('');
+    book.handle({ op: 'write', id: 5, data: links, seq: 1 });
+    book.handle({ op: 'query', id: 5, token: 104, want: 'snapshot' });
+    await parsed(5);
+    const answer = replies.find((r) => r.kind === 'answer' && r.token === 104);
+    const text = answer?.kind === 'answer' ? (answer.text ?? '') : '';
+    expect(text.match(/https:\/\/example\.com\/\d/g)).toEqual(['https://example.com/6', 'https://example.com/7', 'https://example.com/8', 'https://example.com/9']);
+    book.handle({ op: 'dispose', id: 5, token: 105 });
+  });
+
+  /**
+   * How long a task queued as `heavy` begins to be parsed on a new screen waited, against how long
+   * the whole write took. The task is queued from the title the write starts with: xterm reports it
+   * from inside its parse, just before the heavy part.
+   */
+  async function otherTaskWait(cols: number, rows: number, scrollback: number, heavy: string): Promise<{ waited: number; parsedIn: number }> {
+    let ranAt: number | undefined;
+    let answered!: () => void;
+    const done = new Promise<void>((resolve) => (answered = resolve));
+    const book = new ScreenBook((reply) => {
+      if (reply.kind === 'title') setTimeout(() => (ranAt = performance.now()), 0);
+      if (reply.kind === 'answer') answered();
+    });
+    book.handle({ op: 'open', id: 1, cols, rows, scrollback, maxLinks: 1024 });
+    const started = performance.now();
+    book.handle({ op: 'write', id: 1, data: `\x1b]0;go\x07${heavy}`, seq: 1 });
+    book.handle({ op: 'query', id: 1, token: 1, want: 'seq' });
+    await done;
+    const parsedIn = performance.now() - started;
+    book.handle({ op: 'dispose', id: 1, token: 2 });
+    return { waited: (ranAt ?? Infinity) - started, parsedIn };
+  }
+
+  it('lets other work run while one screen of 1000x1000 parses a write of alternate screen switches (pause points)', async () => {
+    const { waited, parsedIn } = await otherTaskWait(1000, 1000, 0, '\x1b[?1049h\x1b[?1049l'.repeat(64));
+    expect(waited).toBeLessThan(parsedIn / 4);
+  });
+
+  it('lets other work run while one screen of 1000x1000 parses 128 KiB of line feeds in one write (handed to xterm in pieces)', async () => {
+    const { waited, parsedIn } = await otherTaskWait(1000, 1000, 1000, 'y\n'.repeat(64 * 1024));
+    expect(waited).toBeLessThan(parsedIn / 4);
   });
 });

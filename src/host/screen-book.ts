@@ -1,11 +1,17 @@
 import { type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 import { EscapeStringCap } from '../screen/escape-string-cap.js';
+import { capScreenLinks } from '../screen/link-registry-cap.js';
+import { clampParseWork } from '../screen/parse-work-clamp.js';
+import { pauseAtSizeBoundSequences } from '../screen/parse-yield.js';
 import { serializeScreen } from '../screen/serialize-screen.js';
 import { screenText } from './screen-text.js';
 
+/** The largest piece of output handed to xterm at once (see ScreenBook.write). */
+const MAX_WRITE_PIECE = 4096;
+
 /** What a screen is asked to do, in order, by the thread that forwards output. */
 export type ScreenRequest =
-  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number }
+  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number; readonly maxLinks: number }
   | { readonly op: 'write'; readonly id: number; readonly data: string | Uint8Array; readonly seq: number }
   | { readonly op: 'resize'; readonly id: number; readonly cols: number; readonly rows: number }
   /** Answered once every earlier write is parsed: the seq, with the snapshot text or the visible lines when asked. */
@@ -45,10 +51,19 @@ class BookScreen {
   readonly escapeStrings = new EscapeStringCap();
 
   private readonly titleSubscription: { dispose(): void };
+  /** Counts that loop per unit (REP, scrolls, line inserts) are cut to what the screen can show: ten bytes once held the worker for seconds. */
+  private readonly parseWorkClamp: { dispose(): void };
+  /** OSC 8 links remembered, at most maxScreenLinks: xterm kept every one, at about 3 KB each. */
+  private readonly linkCap: { dispose(): void };
+  /** Sequences that cost what the screen's size costs are points where xterm may pause, so one screen cannot hold the worker. */
+  private readonly pausePoints: { dispose(): void };
 
-  constructor(cols: number, rows: number, scrollback: number, onTitle: (title: string) => void) {
+  constructor(cols: number, rows: number, scrollback: number, maxLinks: number, onTitle: (title: string) => void) {
     this.pooled = screenTerminals.take(cols, rows, scrollback);
     this.titleSubscription = this.term.onTitleChange(onTitle);
+    this.parseWorkClamp = clampParseWork(this.term);
+    this.linkCap = capScreenLinks(this.term, maxLinks);
+    this.pausePoints = pauseAtSizeBoundSequences(this.term);
   }
 
   get term(): HeadlessTerminal {
@@ -66,6 +81,9 @@ class BookScreen {
    */
   release(): void {
     this.titleSubscription.dispose();
+    this.parseWorkClamp.dispose();
+    this.linkCap.dispose();
+    this.pausePoints.dispose();
     if (this.inFlight === 0) screenTerminals.give(this.pooled);
     else this.term.dispose();
   }
@@ -94,7 +112,7 @@ export class ScreenBook {
   }
 
   private apply(request: ScreenRequest): void {
-    if (request.op === 'open') return this.open(request.id, request.cols, request.rows, request.scrollback);
+    if (request.op === 'open') return this.open(request.id, request.cols, request.rows, request.scrollback, request.maxLinks);
     const screen = this.screens.get(request.id);
     switch (request.op) {
       case 'write':
@@ -123,13 +141,19 @@ export class ScreenBook {
     this.reply({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error) });
   }
 
-  private open(id: number, cols: number, rows: number, scrollback: number): void {
-    this.screens.set(id, new BookScreen(cols, rows, scrollback, (title) => this.reply({ kind: 'title', id, title })));
+  private open(id: number, cols: number, rows: number, scrollback: number, maxLinks: number): void {
+    this.screens.set(id, new BookScreen(cols, rows, scrollback, maxLinks, (title) => this.reply({ kind: 'title', id, title })));
   }
 
   private write(screen: BookScreen, data: string | Uint8Array, seq: number): void {
+    const filtered = screen.escapeStrings.filter(data);
+    // xterm checks its time slice only between writes: in pieces, a 64 KiB write of line feeds on a
+    // 1000-row screen (1.2 s) is many short ones. Its decoders carry a code point cut between pieces.
+    const piece = (from: number, to?: number) => (typeof filtered === 'string' ? filtered.slice(from, to) : filtered.subarray(from, to));
+    for (let at = 0; at + MAX_WRITE_PIECE < filtered.length; at += MAX_WRITE_PIECE) screen.term.write(piece(at, at + MAX_WRITE_PIECE));
+    const last = filtered.length > MAX_WRITE_PIECE ? piece(Math.floor((filtered.length - 1) / MAX_WRITE_PIECE) * MAX_WRITE_PIECE) : filtered;
     screen.inFlight++;
-    screen.term.write(screen.escapeStrings.filter(data), () => {
+    screen.term.write(last, () => {
       screen.inFlight--;
       screen.parsed = seq;
       screen.serialized = undefined;

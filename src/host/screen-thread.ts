@@ -53,10 +53,10 @@ export class ScreenThread {
     return kind === 'worker' ? ScreenThread.worker() : ScreenThread.inline();
   }
 
-  open(cols: number, rows: number, scrollback: number, listeners: ScreenListeners): number {
+  open(cols: number, rows: number, scrollback: number, maxLinks: number, listeners: ScreenListeners): number {
     const id = this.nextId++;
     this.listeners.set(id, listeners);
-    this.post({ op: 'open', id, cols, rows, scrollback });
+    this.post({ op: 'open', id, cols, rows, scrollback, maxLinks });
     return id;
   }
 

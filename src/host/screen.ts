@@ -1,4 +1,5 @@
 import type { ScreenSize } from './screen-book.js';
+import { DEFAULT_HOST_OPTIONS } from './options.js';
 import { ScreenThread } from './screen-thread.js';
 
 export type { ScreenSize } from './screen-book.js';
@@ -10,6 +11,8 @@ export interface ScreenOptions {
   readonly rows: number;
   /** Scrollback lines kept (and serialised into snapshots). */
   readonly scrollback: number;
+  /** OSC 8 links remembered; past it the oldest is forgotten (its cells snapshot plain). Default DEFAULT_HOST_OPTIONS.maxScreenLinks. */
+  readonly maxLinks?: number;
 }
 
 /**
@@ -34,7 +37,7 @@ export class ScreenModel {
     private readonly thread: ScreenThread = ScreenThread.inline(),
   ) {
     this.size = { cols: options.cols, rows: options.rows };
-    this.id = thread.open(options.cols, options.rows, options.scrollback, {
+    this.id = thread.open(options.cols, options.rows, options.scrollback, options.maxLinks ?? DEFAULT_HOST_OPTIONS.maxScreenLinks, {
       title: (title) => {
         for (const cb of [...this.titleListeners]) cb(title);
       },

@@ -49,6 +49,29 @@ export interface XtermLinkData {
   readonly uri: string;
 }
 
+/** A CSI sequence's parameters as xterm's handlers read them (its Params). */
+export interface XtermParams {
+  readonly params: Int32Array;
+  readonly length: number;
+}
+
+/** xterm's InputHandler: the pen, and the CSI handlers that parse-work-clamp.ts calls with a clamped count. */
+export type XtermInputHandler = { _curAttrData?: XtermAttributes } & Partial<Record<string, unknown>>;
+
+/** A registered link: the markers of the lines holding it; it is forgotten when the last is disposed. */
+export interface XtermLinkEntry {
+  readonly lines?: Array<{ dispose(): void }>;
+  /** Set for a link opened with an id: its key in _entriesWithId. */
+  readonly key?: string;
+}
+
+/** xterm's OscLinkService: every OSC 8 link the screen has registered, oldest first. */
+export interface XtermLinkService {
+  getLinkData?(urlId: number): XtermLinkData | undefined;
+  readonly _dataByLinkId?: Map<number, XtermLinkEntry>;
+  readonly _entriesWithId?: Map<string, XtermLinkEntry>;
+}
+
 interface XtermCore {
   coreService?: {
     isCursorHidden?: boolean;
@@ -57,8 +80,8 @@ interface XtermCore {
   };
   coreMouseService?: { activeEncoding?: string };
   buffers?: { normal?: XtermBuffer; alt?: XtermBuffer };
-  _inputHandler?: { _curAttrData?: XtermAttributes };
-  _oscLinkService?: { getLinkData?(urlId: number): XtermLinkData | undefined };
+  _inputHandler?: XtermInputHandler;
+  _oscLinkService?: XtermLinkService;
 }
 
 export const xtermCore = (term: HeadlessTerminal): XtermCore | undefined => (term as unknown as { _core?: XtermCore })._core;

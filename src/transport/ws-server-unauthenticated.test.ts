@@ -64,6 +64,26 @@ describe('unauthenticated sockets', () => {
     expect(server!.stats.pendingDropped).toBeGreaterThanOrEqual(1_100 - 64);
   });
 
+  it("drops a flooding network's own pending sockets at maxPendingSockets, not a token holder's slow handshake from another address", async () => {
+    const { port } = await start({ maxPendingSockets: 8 });
+    // The token holder connects first and is slow to send its upgrade: the oldest pending socket.
+    const holder = await idleSocket(port);
+    // 100 idle sockets from another loopback address (another network to the server).
+    for (let i = 0; i < 100; i++) {
+      const socket = connect({ port, host: '127.0.0.1', localAddress: '127.0.0.2' });
+      socket.on('error', () => {});
+      sockets.push(socket);
+      await new Promise((resolve) => socket.once('connect', resolve));
+    }
+    await waitFor(() => server!.stats.pendingDropped >= 100 - 8, { what: 'the flood trimmed to maxPendingSockets' });
+    expect(holder.destroyed).toBe(false);
+    let answer = '';
+    holder.on('data', (b: Buffer) => (answer += b.toString()));
+    holder.write(`GET / HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer ${TOKEN}\r\n\r\n`);
+    await waitFor(() => answer.includes('\r\n'), { what: "the holder's upgrade answered" });
+    expect(answer.split('\r\n')[0]).toBe('HTTP/1.1 101 Switching Protocols');
+  });
+
   it('judges each attempt from a network that failed later than the last, however many sockets it opens at once, and logs each failure', async () => {
     const { url } = await start({ authFailureDelayMs: 40, authFailureMaxDelayMs: 160, authFailuresPerSecond: 1000 });
     expect((await attempt(url, 'wrong-0')).status).toBe(401); // judged at once: loopback had no failure

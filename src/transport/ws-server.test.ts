@@ -7,7 +7,7 @@ import { Op } from '../codec/opcodes.js';
 import { RawPeer } from '../../test/helpers/raw-peer.js';
 import { waitFor } from '../../test/helpers/wait-for.js';
 import type { FrameLink } from './link.js';
-import { startWsServer, type WsServer } from './ws-server.js';
+import { startWsServer, type WsServer, type WsServerOptions } from './ws-server.js';
 import { upgradeStatus } from '../../test/helpers/upgrade-status.js';
 
 const TOKEN = 'correct horse battery staple';
@@ -25,7 +25,7 @@ afterEach(async () => {
 });
 
 /** A server whose links echo every frame back, so a test can see a connection still works. */
-async function start(options: { maxMessageBytes?: number; maxIncompleteMessageBytes?: number; incompleteMessageDeadlineMs?: number; incompleteMessageBytesPerSecond?: number; pingIntervalMs?: number; pongDeadlineMs?: number; authFailureDelayMs?: number } = {}): Promise<WsServer> {
+async function start(options: Partial<WsServerOptions> = {}): Promise<WsServer> {
   server = await startWsServer({
     token: TOKEN,
     ...options,
@@ -69,6 +69,28 @@ describe('WebSocket server transport', () => {
       }).on('error', reject).end();
     });
     expect(status).toBe(426);
+  });
+
+  it.each([
+    ['maxConnections', { maxConnections: 2 }],
+    ['maxConnectionsPerSource', { maxConnectionsPerSource: 2 }],
+  ] as const)('lets a newcomer in at %s by closing the connection that sent nothing for longest, with 1008 CONNECTION_EVICTED_IDLE', async (limit, options) => {
+    const { url } = await start({ ...options, evictIdleAfterMs: 0 });
+    const busy = await RawPeer.connect(url, TOKEN);
+    const idle = await RawPeer.connect(url, TOKEN);
+    await waitFor(() => links.length === 2, { what: 'both links' });
+    busy.sendRaw(frame(1));
+    await waitFor(() => busy.frames.length === 1, { what: "the busy connection's echo" });
+    const newcomer = await RawPeer.connect(url, TOKEN);
+    await waitFor(() => idle.closeInfo !== undefined, { what: 'the idle connection closed' });
+    expect(idle.closeInfo?.code).toBe(1008);
+    expect(idle.closeInfo?.reason).toMatch(new RegExp(`^CONNECTION_EVICTED_IDLE: idle \\d+ ms, the longest >= evictIdleAfterMs 0, at ${limit} 2$`));
+    expect(server!.stats).toMatchObject({ idleEvicted: 1, connectionsRefused: 0 });
+    for (const peer of [busy, newcomer]) {
+      peer.sendRaw(frame(2));
+      await waitFor(() => peer.frames.some((f) => f.streamId === 2), { what: 'an echo on a connection that stayed' });
+      expect(peer.closeInfo).toBeUndefined();
+    }
   });
 
   it('closes only the connection that sent an oversized message, with 1009 naming the limit and the size', async () => {

@@ -39,6 +39,14 @@ export interface WsServerOptions {
   readonly maxConnections: number;
   /** Authenticated connections open at once from one network (an IPv4 /24, an IPv6 /64, one loopback address); one more is answered 503 CONNECTIONS_PER_SOURCE_LIMIT. Default 64. */
   readonly maxConnectionsPerSource: number;
+  /**
+   * At maxConnections (or a network at maxConnectionsPerSource), a newcomer
+   * takes the place of the connection (of that network) that has sent no
+   * frame for longest, if that is at least this long: it is closed 1008
+   * CONNECTION_EVICTED_IDLE, and only when none is that idle is the newcomer
+   * answered 503. Answering pings is not activity. Default 60000 ms.
+   */
+  readonly evictIdleAfterMs: number;
   /** On close(), sockets still open this long after their close frame are destroyed. Default 500 ms. */
   readonly closeGraceMs: number;
   /**
@@ -72,6 +80,7 @@ export const DEFAULT_WS_SERVER_OPTIONS: WsServerOptions = Object.freeze({
   authFailuresPerSecond: 20,
   maxConnections: 256,
   maxConnectionsPerSource: 64,
+  evictIdleAfterMs: 60_000,
   authLogLinesPerMinute: 20,
   closeGraceMs: 500,
   maxIncompleteMessageBytes: 64 * 1024 * 1024,
@@ -98,6 +107,8 @@ export interface WsServerStats {
   authRefused: number;
   /** Authenticated upgrades answered 503 for maxConnections or maxConnectionsPerSource. */
   connectionsRefused: number;
+  /** Connections closed 1008 CONNECTION_EVICTED_IDLE to let a newcomer in at maxConnections or maxConnectionsPerSource. */
+  idleEvicted: number;
   /** Upgrades refused 429 unjudged: their turn was further off than the handshake deadline. */
   authBusy: number;
   /** Upgrades held before their token was judged, their network having failed recently. */
@@ -154,16 +165,36 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, authBusy: 0, connectionsRefused: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0, incompletePaced: 0 };
+  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, authBusy: 0, connectionsRefused: 0, idleEvicted: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0, incompletePaced: 0 };
   const links = new Set<WsServerLink>();
   /** Authenticated connections by network, and in total, for maxConnectionsPerSource and maxConnections. */
   const open = new Map<string, number>();
   let openTotal = 0;
+  /** Links closed to make room whose sockets have not closed yet: their places are already given away. */
+  let evicting = 0;
   const connectionRefusal = (network: string): string | undefined => {
-    if (openTotal >= opts.maxConnections) return `CONNECTIONS_PER_SERVER_LIMIT: ${openTotal} connections open, maxConnections ${opts.maxConnections}`;
+    if (openTotal - evicting >= opts.maxConnections && !evictIdle(undefined)) return `CONNECTIONS_PER_SERVER_LIMIT: ${openTotal} connections open, maxConnections ${opts.maxConnections}`;
     const fromNetwork = open.get(network) ?? 0;
-    if (fromNetwork >= opts.maxConnectionsPerSource) return `CONNECTIONS_PER_SOURCE_LIMIT: ${fromNetwork} connections open from ${network}, maxConnectionsPerSource ${opts.maxConnectionsPerSource}`;
+    if (fromNetwork - evictingFrom(network) >= opts.maxConnectionsPerSource && !evictIdle(network)) return `CONNECTIONS_PER_SOURCE_LIMIT: ${fromNetwork} connections open from ${network}, maxConnectionsPerSource ${opts.maxConnectionsPerSource}`;
     return undefined;
+  };
+  const evictingFrom = (network: string): number => [...links].filter((l) => l.evicted && l.network === network).length;
+  /** Closes the link (of `network`, or any) idle longest, if idle at least evictIdleAfterMs; false when none is. */
+  const evictIdle = (network: string | undefined): boolean => {
+    const now = performance.now();
+    let idlest: WsServerLink | undefined;
+    for (const link of links) {
+      if (link.evicted || (network !== undefined && link.network !== network)) continue;
+      if (now - link.lastMessageAt >= opts.evictIdleAfterMs && (!idlest || link.lastMessageAt < idlest.lastMessageAt)) idlest = link;
+    }
+    if (!idlest) return false;
+    stats.idleEvicted++;
+    idlest.evicted = true;
+    evicting++;
+    // A close reason holds 123 bytes: the network is left out (the peer knows its own).
+    const scope = network === undefined ? `maxConnections ${opts.maxConnections}` : `maxConnectionsPerSource ${opts.maxConnectionsPerSource}`;
+    idlest.close(`CONNECTION_EVICTED_IDLE: idle ${Math.round(now - idlest.lastMessageAt)} ms, the longest >= evictIdleAfterMs ${opts.evictIdleAfterMs}, at ${scope}`, CLOSE_POLICY);
+    return true;
   };
   const sockets = new Set<Socket>();
   const pending = new PendingSockets(opts, stats);
@@ -204,24 +235,26 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
       // Counted from here until the socket closes, upgraded or not: two upgrades at once cannot both take the last place.
       open.set(network, (open.get(network) ?? 0) + 1);
       openTotal++;
+      let link: WsServerLink | undefined;
       socket.once('close', () => {
         openTotal--;
+        if (link?.evicted) evicting--;
         const left = (open.get(network) ?? 1) - 1;
         if (left > 0) open.set(network, left);
         else open.delete(network);
       });
       pending.authenticated(socket);
       wss.handleUpgrade(request, socket, head, (ws) => {
-        const link = new WsServerLink(ws, opts, stats);
-        links.add(link);
-        unfinished.watch(link, ws);
-        ws.once('close', () => links.delete(link));
+        const served = (link = new WsServerLink(ws, opts, stats, network));
+        links.add(served);
+        unfinished.watch(served, ws);
+        ws.once('close', () => links.delete(served));
         // A link the application cannot take (a host closing while a client reconnects) is closed, never a crash of the process.
         try {
-          options.onLink(link, { remoteAddress: request.socket.remoteAddress ?? '', remotePort: request.socket.remotePort ?? 0 });
+          options.onLink(served, { remoteAddress: request.socket.remoteAddress ?? '', remotePort: request.socket.remotePort ?? 0 });
         } catch (error) {
           options.log?.(`termwire: a connection was refused: ${(error as Error).message}`);
-          link.close('not accepted');
+          served.close('not accepted');
         }
       });
     };
@@ -297,6 +330,8 @@ function whenAllClosed(sockets: Set<Socket>, timeoutMs: number): Promise<void> {
  */
 class PendingSockets {
   private readonly deadlines = new Map<Socket, NodeJS.Timeout>();
+  /** Each pending socket's network, for choosing whom to drop. */
+  private readonly networks = new Map<Socket, string>();
 
   constructor(
     private readonly opts: WsServerOptions,
@@ -309,11 +344,27 @@ class PendingSockets {
       this.drop(socket);
     }, this.opts.handshakeTimeoutMs);
     this.deadlines.set(socket, timer);
+    this.networks.set(socket, networkSource(socket.remoteAddress ?? 'unknown'));
     socket.once('close', () => this.forget(socket));
     while (this.deadlines.size > this.opts.maxPendingSockets) {
       this.stats.pendingDropped++;
-      this.drop(this.deadlines.keys().next().value!);
+      this.drop(this.oldestOfBusiestNetwork());
     }
+  }
+
+  /**
+   * The oldest pending socket of the network holding the most: a flood from a
+   * few networks drops its own sockets, not a token holder's handshake from
+   * elsewhere (131,000 sockets from 40 addresses once cost 3 of 21 healthy
+   * clients their connection).
+   */
+  private oldestOfBusiestNetwork(): Socket {
+    const counts = new Map<string, number>();
+    for (const network of this.networks.values()) counts.set(network, (counts.get(network) ?? 0) + 1);
+    let busiest: string | undefined;
+    for (const [network, count] of counts) if (busiest === undefined || count > counts.get(busiest)!) busiest = network;
+    for (const [socket, network] of this.networks) if (network === busiest) return socket;
+    return this.deadlines.keys().next().value!;
   }
 
   authenticated(socket: Socket): void {
@@ -332,6 +383,7 @@ class PendingSockets {
   private forget(socket: Socket): void {
     clearTimeout(this.deadlines.get(socket));
     this.deadlines.delete(socket);
+    this.networks.delete(socket);
   }
 }
 
@@ -455,10 +507,16 @@ interface WsInternals {
 
 /** The host side: lets the client ping first, closes with 1001, counts what it refuses. */
 class WsServerLink extends WsFrameLink {
+  /** When the peer last sent a message (pongs are not messages), for evictIdleAfterMs. */
+  lastMessageAt = performance.now();
+  /** Closed to let a newcomer in; its socket may not have closed yet. */
+  evicted = false;
+
   constructor(
     ws: WebSocket,
     private readonly opts: WsServerOptions,
     private readonly stats: WsServerStats,
+    readonly network: string,
   ) {
     super(ws, opts, { closeCode: CLOSE_GOING_AWAY, defaultCloseReason: 'closed by host', pingAtOnce: false, onLivenessDrop: () => stats.livenessDropped++ });
     // ws refuses an oversized message as soon as its length is read (nothing
@@ -473,6 +531,7 @@ class WsServerLink extends WsFrameLink {
       ws.close(CLOSE_MESSAGE_TOO_BIG, this.closeReason.slice(0, 123)); // a close reason holds at most 123 bytes
     });
     ws.on('message', (data: Buffer | ArrayBuffer | Buffer[], isBinary: boolean) => {
+      this.lastMessageAt = performance.now();
       if (isBinary) this.receive(toBytes(data));
       else this.refuseText(toBytes(data).length);
     });

@@ -1,14 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, rmSync, statSync, symlinkSync, truncateSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { readOrCreateToken, readToken, tokenBits } from '../../src/cli/token-file.js';
+import { MAX_TOKEN_FILE_BYTES, readOrCreateToken, readToken, TokenFileError, tokenBits, type TokenFileErrorCode } from '../../src/cli/token-file.js';
 import { killLeftoverServes, refusedServe, startServe } from './serve-process.js';
 
 // `termwire serve` refuses to start, with one line and exit 2, on anything
 // wrong with its token file, its shell or its port. Runs the built bin.
+// tmpdir() is a private one (vitest.config.ts): a 1777 /tmp up the path is itself refused.
 
 const dir = mkdtempSync(join(tmpdir(), 'termwire-startup-'));
 afterEach(killLeftoverServes);
@@ -69,7 +70,7 @@ describe('termwire serve refuses a bad token file', () => {
     chmodSync(open, 0o777);
     const path = join(open, 'token');
     writeFileSync(path, GOOD_TOKEN, { mode: 0o600 });
-    return expectRefusal(['--token-file', path], /the directory \S+ of token file \S+ has mode 0777: others can replace the file/);
+    return expectRefusal(['--token-file', path], /^termwire serve: the directory \S+ has mode 0777: others can replace what is in it; run chmod go-w \S+ \(holding token file \S+\)$/m);
   });
   it('a file in a directory owned by another user', async () => {
     if (process.getuid!() !== 0) return; // only root can give a directory away
@@ -78,7 +79,7 @@ describe('termwire serve refuses a bad token file', () => {
     const path = join(theirs, 'token');
     writeFileSync(path, GOOD_TOKEN, { mode: 0o600 });
     chownSync(theirs, 4242, 4242);
-    await expectRefusal(['--token-file', path], /the directory \S+ of token file \S+ is owned by uid 4242/);
+    await expectRefusal(['--token-file', path], /the directory \S+ is owned by uid 4242/);
   });
   it('never creates a file through a symlink at the token path', async () => {
     const target = join(dir, `target-${++n}`);
@@ -87,6 +88,71 @@ describe('termwire serve refuses a bad token file', () => {
     await expectRefusal(['--token-file', link], /is a symbolic link; refusing it/);
     expect(existsSync(target)).toBe(false);
     expect(lstatSync(link).isSymbolicLink()).toBe(true);
+  });
+});
+
+/** readToken's refusal: its stable code and its one-line message. */
+function refusal(path: string): { code: TokenFileErrorCode; message: string } {
+  try {
+    readToken(path);
+  } catch (error) {
+    if (error instanceof TokenFileError) return { code: error.code, message: error.message };
+    throw error;
+  }
+  throw new Error(`${path} was accepted`);
+}
+
+function subdirectory(parent: string, mode: number): string {
+  const path = join(parent, `sub-${++n}`);
+  mkdirSync(path);
+  chmodSync(path, mode);
+  return path;
+}
+
+describe('the token file is checked as sshd StrictModes checks it', () => {
+  it('refuses a directory with the sticky bit that others can write (1777, like /tmp)', () => {
+    const sticky = subdirectory(dir, 0o1777);
+    writeFileSync(join(sticky, 'token'), GOOD_TOKEN, { mode: 0o600 });
+    expect(refusal(join(sticky, 'token'))).toEqual({ code: 'TOKEN_FILE_DIRECTORY_MODE', message: `the directory ${sticky} has mode 01777: others can replace what is in it; run chmod go-w ${sticky} (holding token file ${join(sticky, 'token')})` });
+  });
+  it('refuses a 0700 directory inside a 0777 one: every directory up the path is checked', () => {
+    const open = subdirectory(dir, 0o777);
+    const mine = subdirectory(open, 0o700);
+    writeFileSync(join(mine, 'token'), GOOD_TOKEN, { mode: 0o600 });
+    expect(refusal(join(mine, 'token'))).toMatchObject({ code: 'TOKEN_FILE_DIRECTORY_MODE', message: expect.stringContaining(`the directory ${open} has mode 0777`) });
+  });
+  it('refuses a path through a symlinked parent, naming the real path', () => {
+    const real = subdirectory(dir, 0o700);
+    writeFileSync(join(real, 'token'), GOOD_TOKEN, { mode: 0o600 });
+    const alias = join(dir, `alias-${n}`);
+    symlinkSync(real, alias);
+    expect(refusal(join(alias, 'token'))).toEqual({ code: 'TOKEN_FILE_SYMLINKED_PARENT', message: `token file ${join(alias, 'token')} is reached through a symbolic link: its real path is ${join(real, 'token')}; point --token-file at the real path` });
+  });
+  it('refuses a second line, and takes one line with or without its newline', () => {
+    expect(refusal(tokenFile(`${GOOD_TOKEN}\nsecond`))).toMatchObject({ code: 'TOKEN_FILE_LINES', message: expect.stringMatching(/holds 2 lines; a token file holds exactly one$/) });
+    expect(refusal(tokenFile(`${GOOD_TOKEN}\n\n`))).toMatchObject({ code: 'TOKEN_FILE_LINES' });
+    expect(readToken(tokenFile(`${GOOD_TOKEN}\n`))).toBe(GOOD_TOKEN);
+    expect(readToken(tokenFile(`${GOOD_TOKEN}\r\n`))).toBe(GOOD_TOKEN);
+    expect(readToken(tokenFile(GOOD_TOKEN))).toBe(GOOD_TOKEN);
+  });
+  it('refuses a large file by its size before reading it (a 700 MB sparse file)', () => {
+    const sparse = tokenFile(GOOD_TOKEN);
+    truncateSync(sparse, 700_000_000);
+    // The size fstat gives, not the MAX_TOKEN_FILE_BYTES + 1 a bounded read would stop at.
+    expect(refusal(sparse)).toEqual({ code: 'TOKEN_FILE_TOO_LARGE', message: `token file ${sparse} holds 700000000 bytes > ${MAX_TOKEN_FILE_BYTES}; refusing to read it (a token is one line)` });
+    expect(refusal(tokenFile('a'.repeat(MAX_TOKEN_FILE_BYTES + 1)))).toMatchObject({ code: 'TOKEN_FILE_TOO_LARGE' });
+  });
+  it('gives each old refusal its stable code', () => {
+    expect(refusal(join(dir, 'no-such-file')).code).toBe('TOKEN_FILE_MISSING');
+    expect(refusal(tokenFile(GOOD_TOKEN, 0o644)).code).toBe('TOKEN_FILE_MODE');
+    expect(refusal(tokenFile('\n')).code).toBe('TOKEN_FILE_EMPTY');
+    expect(refusal(tokenFile('0123456789abcdef')).code).toBe('TOKEN_FILE_WEAK');
+    expect(refusal(dir).code).toBe('TOKEN_FILE_NOT_REGULAR');
+  });
+  it('does not create a token where it would refuse to read it', () => {
+    const open = subdirectory(dir, 0o777);
+    expect(() => readOrCreateToken(join(open, 'new', 'token'))).toThrow(/the directory \S+ has mode 0777/);
+    expect(existsSync(join(open, 'new', 'token'))).toBe(false);
   });
 });
 

@@ -102,4 +102,28 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     terminal.dispose();
     neighbour.dispose();
   });
+
+  it('splits maxTotalScreenBacklogBytes between the running terminals, detached ones included: printers past their share are held, and all of it is parsed in the end', async () => {
+    const backends = new Map<string, HoldableScript>();
+    const host = new HostRuntime({
+      limits: { screenBacklogBytes: 8 * 1024 * KiB, maxTotalScreenBacklogBytes: 512 * KiB },
+      screenThread: 'inline',
+      terminals: (name) => {
+        const backend = new HoldableScript({ banner: '' });
+        backends.set(name, backend);
+        return backend;
+      },
+    });
+    const names = Array.from({ length: 8 }, (_, i) => `printer${i}`);
+    const terminals = names.map((name) => host.openTerminal(name)!);
+    const line = `${'p'.repeat(1023)}\n`;
+    // Nobody is attached: 1 MiB each, in one go, well within each one's own screenBacklogBytes.
+    for (const name of names) for (let i = 0; i < 256; i++) backends.get(name)!.emit(line.repeat(4));
+    const handedOn = terminals.reduce((sum, t) => sum + t.seq, 0);
+    // A share of 64 KiB each, overshot by at most one 64 KiB piece, where 8 MiB went unchecked before.
+    expect(handedOn).toBeLessThanOrEqual(512 * KiB + names.length * 64 * KiB);
+    for (const name of names) expect(backends.get(name)!.holds[0]).toBe('pause');
+    await waitFor(async () => (await Promise.all(terminals.map((t) => t.screen.settled()))).every((seq) => seq === 1024 * KiB), { what: 'every printer handed on and parsed in full' });
+    await host.close();
+  });
 });

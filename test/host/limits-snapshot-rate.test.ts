@@ -39,4 +39,29 @@ describe('limit: snapshot requests per second (maxSnapshotRequestsPerSecond)', (
     expect(abuser.closeInfo?.reason).toMatch(/^SNAPSHOT_RATE: /);
     expect(await rig.echo()).toBeLessThan(5000);
   });
+
+  it('counts the snapshot of a Subscribe against the same rate: a client subscribing in bulk is paced, not closed, and slows no one else', async () => {
+    rig = await startLimitsRig();
+    const rate = DEFAULT_HOST_OPTIONS.maxSnapshotRequestsPerSecond;
+    const streams = 3 * rate;
+    const churner = await rig.connect();
+    churner.subscribe(1, 'churned');
+    await churner.waitFor(() => churner.snapshots(1).length === 1, 'the churned terminal opened');
+    rig.backends.get('churned')!.emit(`${'z'.repeat(79)}\r\n`.repeat(1000));
+    const started = performance.now();
+    for (let id = 2; id < 2 + streams; id++) churner.subscribe(id, 'churned');
+    // Another connection's Subscribe is answered from its own tokens while the churner waits for its own.
+    const newcomer = await rig.connect();
+    newcomer.subscribe(1, 'churned');
+    await newcomer.waitFor(() => newcomer.snapshots(1).length === 1, "the newcomer's snapshot");
+    const answered = (id: number) => churner.snapshots(id).length === 1;
+    const churnerDone = () => Array.from({ length: streams }, (_, i) => 2 + i).every(answered);
+    expect(churnerDone(), 'the newcomer was answered before the churner had all its snapshots').toBe(false);
+    expect(await rig.echo()).toBeLessThan(5000);
+    await churner.waitFor(churnerDone, "every one of the churner's snapshots", 20_000);
+    // A bucket of `rate` at once, then `rate` a second: the last of 3 × rate waits about 2 s.
+    expect(performance.now() - started).toBeGreaterThan(((streams - rate - 1) / rate) * 1000 * 0.9);
+    expect(rig.host.counters.subscribesPaced).toBeGreaterThanOrEqual(streams - rate);
+    expect(churner.closeInfo).toBeUndefined();
+  });
 });

@@ -14,10 +14,13 @@ describe('limit: streams per connection (maxStreamsPerConnection)', () => {
     const cap = DEFAULT_HOST_OPTIONS.maxStreamsPerConnection;
     const abuser = await rig.abuser();
     const asked = cap + 20;
+    const snapshotsBefore = rig.host.counters.snapshotsSent;
     for (let id = 1; id <= asked; id++) abuser.send('Subscribe', 0, { streamId: id, terminal: 'abuse' });
     await rig.healthy.waitFor(() => abuser.errorsWithCode('TOO_MANY_STREAMS').length === 20, '20 TOO_MANY_STREAMS errors');
     expect(abuser.errorsWithCode('TOO_MANY_STREAMS')[0]).toBe(`TOO_MANY_STREAMS: stream ${cap + 1} would be number ${cap + 1} > maxStreamsPerConnection ${cap}`);
 
+    // Subscribes past maxSnapshotRequestsPerSecond wait for their snapshot, and output before it is in it: let every stream start.
+    await rig.healthy.waitFor(() => rig.host.counters.snapshotsSent - snapshotsBefore >= cap, 'every allowed stream started', 30_000);
     // Small enough that the fan-out (64 copies) stays under the link's soft ceiling even when a loaded
     // machine reads slowly: past it, output would be coalesced into snapshots, which is the link limits' test.
     const burst = 'y'.repeat(100);
