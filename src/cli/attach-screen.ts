@@ -1,5 +1,5 @@
 import { AltScreenFilter, ENTER_LOCAL_ALTERNATE_SCREEN } from './attach-alt-screen.js';
-import { RESTORE_TERMINAL_MODES, TERMINAL_MODE_RESETS } from './attach-terminal-modes.js';
+import { RESET_MODES_ON_SCREEN, RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
 
 /**
  * Before a repaint, the terminal is put in a known state: the modes, scroll
@@ -8,11 +8,9 @@ import { RESTORE_TERMINAL_MODES, TERMINAL_MODE_RESETS } from './attach-terminal-
  * leaves none behind), then the screen is cleared. Not ED 3 (erase
  * scrollback): the user's own scrollback from before attach is theirs, and stays.
  */
-const RESET_AND_CLEAR = `${RESTORE_TERMINAL_MODES}\x1b[r\x1b[0 q\x1b[H\x1b[2J`;
+const RESET_AND_CLEAR = `${RESTORE_TERMINAL_MODES}\x1b[H\x1b[2J`;
 /** The same on the local alternate screen, which the repaint must not leave. */
-const RESET_AND_CLEAR_ON_CANVAS = `${TERMINAL_MODE_RESETS.filter((m) => m.mode !== 'alternate screen')
-  .map((m) => m.reset)
-  .join('')}\x1b[r\x1b[0 q\x1b[H\x1b[2J`;
+const RESET_AND_CLEAR_ON_CANVAS = `${RESET_MODES_ON_SCREEN}\x1b[H\x1b[2J`;
 const SAVE_CURSOR = '\x1b7'; // DECSC also saves the text attributes, so the remote's colours survive the status line
 const RESTORE_CURSOR = '\x1b8';
 

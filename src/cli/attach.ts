@@ -7,7 +7,7 @@ import { InstanceWatch } from './attach-instance-watch.js';
 import { passOutputThrough } from './attach-output-mode.js';
 import { SnapshotRefresher } from './attach-refresh.js';
 import { AttachScreen, STATUS_LINE_SHOWN_MS } from './attach-screen.js';
-import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
+import { restoreTerminalModes } from './attach-terminal-modes.js';
 import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
 
 /** The first connection must come up within this, else attach gives up. */
@@ -187,55 +187,80 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   stream.on('inputNotice', ({ message }) => screen.notice(message));
   stream.on('exit', ({ exitCode, signal }) => end(remoteExitEnding(exitCode, signal)));
 
-  screen.begin();
-  screen.notice(`connecting to ${url} (terminal ${opts.terminal})`);
-  client.start();
-
-  // Saved before raw mode, so putting it back restores the terminal as attach found it.
-  const restoreOutputMode = out.isTTY ? passOutputThrough(out.fd) : undefined;
-  if (stdin.isTTY) stdin.setRawMode(true);
-  stdin.setEncoding('utf8');
+  let restoreOutputMode: (() => void) | undefined;
+  let terminalLeft = false;
+  /**
+   * The remote program's modes were relayed here; it never got to reset them
+   * in this terminal. Run once, on the way out, whichever way that is: also
+   * from the process's 'exit' when attach dies of a bug (an uncaught
+   * exception still emits it, and a terminal's writes are synchronous).
+   */
+  const leaveTerminal = () => {
+    if (terminalLeft) return;
+    terminalLeft = true;
+    screen.dispose();
+    if (stdin.isTTY) stdin.setRawMode(false);
+    restoreOutputMode?.();
+    out.write(restoreTerminalModes(viewport().cols));
+  };
+  process.once('exit', leaveTerminal);
   const onResize = () => {
     const size = viewport();
     stream.resize(size.cols, size.rows);
   };
-  out.on('resize', onResize);
   const onTerminate = () => end({ code: ATTACH_EXIT.terminated, notice: 'terminated' });
-  process.once('SIGTERM', onTerminate);
-  const detached = (): Ending => ({ code: ATTACH_EXIT.detached, notice: everConnected ? 'detached' : 'detached before the link came up' });
-  let quietSpellAnnounced: number | undefined;
-  const announceQuietLink = () => {
-    const heard = client.lastHeardAt;
-    if (heard === undefined || !client.connected || quietSpellAnnounced === heard) return;
-    const quietMs = Date.now() - heard;
-    if (quietMs < QUIET_LINK_NOTICE_MS) return;
-    quietSpellAnnounced = heard;
-    // On the status line: on a slow but live link this is passing news, and the repaint takes it away.
-    screen.status(`no answer for ${(quietMs / 1000).toFixed(1)} s; keys typed now wait for the link`);
-  };
-  stdin.on('data', (data: string) => {
-    announceQuietLink();
-    const detachAt = data.indexOf(DETACH_KEY);
-    if (detachAt < 0) return void stream.write(data);
-    if (detachAt > 0) stream.write(data.slice(0, detachAt));
-    end(detached());
-  });
-  stdin.on('end', () => end(detached()));
-
-  const ending = await ended;
-  clearTimeout(deadline);
-  process.off('SIGTERM', onTerminate);
-  if (stdin.isTTY) stdin.setRawMode(false);
-  restoreOutputMode?.();
-  out.off('resize', onResize);
-  screen.dispose();
-  stdin.pause();
-  // The remote program's modes were relayed here; it never got to reset them in this terminal.
-  out.write(RESTORE_TERMINAL_MODES);
+  let ending: Ending;
+  try {
+    ending = await runAttached();
+  } finally {
+    clearTimeout(deadline);
+    process.off('SIGTERM', onTerminate);
+    out.off('resize', onResize);
+    stdin.pause();
+    leaveTerminal();
+    process.off('exit', leaveTerminal);
+    client.close();
+  }
   if (ending.notice) screen.notice(ending.notice);
   if (ending.error) process.stderr.write(`termwire attach: ${ending.error}\n`);
-  client.close();
   return ending.code;
+
+  async function runAttached(): Promise<Ending> {
+    screen.begin();
+    screen.notice(`connecting to ${url} (terminal ${opts.terminal})`);
+    client.start();
+
+    // Saved before raw mode, so putting it back restores the terminal as attach found it.
+    restoreOutputMode = out.isTTY ? passOutputThrough(out.fd) : undefined;
+    if (stdin.isTTY) stdin.setRawMode(true);
+    stdin.setEncoding('utf8');
+    out.on('resize', onResize);
+    process.once('SIGTERM', onTerminate);
+    const detached = (): Ending => ({ code: ATTACH_EXIT.detached, notice: everConnected ? 'detached' : 'detached before the link came up' });
+    let quietSpellAnnounced: number | undefined;
+    const announceQuietLink = () => {
+      const heard = client.lastHeardAt;
+      if (heard === undefined || !client.connected || quietSpellAnnounced === heard) return;
+      const quietMs = Date.now() - heard;
+      if (quietMs < QUIET_LINK_NOTICE_MS) return;
+      quietSpellAnnounced = heard;
+      // On the status line: on a slow but live link this is passing news, and the repaint takes it away.
+      screen.status(`no answer for ${(quietMs / 1000).toFixed(1)} s; keys typed now wait for the link`);
+    };
+    // A test's way to make attach die of a bug while attached (an exception in an event handler), to see the terminal left as found.
+    const crashOn = process.env.TERMWIRE_ATTACH_CRASH_ON_INPUT;
+    stdin.on('data', (data: string) => {
+      if (crashOn && data.includes(crashOn)) throw new Error(`crash on input ${JSON.stringify(crashOn)}, as TERMWIRE_ATTACH_CRASH_ON_INPUT asked`);
+      announceQuietLink();
+      const detachAt = data.indexOf(DETACH_KEY);
+      if (detachAt < 0) return void stream.write(data);
+      if (detachAt > 0) stream.write(data.slice(0, detachAt));
+      end(detached());
+    });
+    stdin.on('end', () => end(detached()));
+
+    return ended;
+  }
 }
 
 function formatBytes(bytes: number): string {

@@ -105,6 +105,47 @@ describe('termwire attach in tmux against termwire serve', () => {
     await waitForPane('modes', /^pasted-text\^\[\[A$/m, 'the paste without bracket marks, then Up as ^[[A');
   });
 
+  /** Every mode of a pane tmux reports: the local terminal's state a remote program could change through attach. */
+  const ALL_PANE_MODES = [
+    'alternate_on', 'cursor_flag', 'insert_flag', 'keypad_cursor_flag', 'keypad_flag', 'mouse_all_flag', 'mouse_any_flag', 'mouse_button_flag',
+    'mouse_sgr_flag', 'mouse_standard_flag', 'mouse_utf8_flag', 'origin_flag', 'scroll_region_upper', 'scroll_region_lower', 'wrap_flag', 'pane_tabs',
+  ].map((f) => `${f}=#{${f}}`).join(' ');
+  /** What a remote program switches on and never switches off: a scroll region, no wrap, insert, origin, a cursor shape, keys, mouse, paste, charset, tabs, colour. */
+  const REMOTE_SETS_EVERYTHING = "printf '\\033[3;10r\\033[?6h\\033[?7l\\033[4h\\033[5 q\\033[?1h\\033=\\033[?1003h\\033[?1005h\\033[?1006h\\033[?2004h\\033[?25l\\033(0\\033[3g\\033[1;4;31;44m'; cat";
+  const REMOTE_MODES_ARRIVED = /insert_flag=1 .*origin_flag=1 scroll_region_upper=2 scroll_region_lower=9 wrap_flag=0 pane_tabs= ?$/;
+
+  for (const way of ['detach', 'crash'] as const) {
+    it(`leaves the local terminal exactly as it found it after a ${way}, whatever the remote program switched on`, async () => {
+      const name = `as-found-${way}`;
+      const crash = way === 'crash' ? 'TERMWIRE_ATTACH_CRASH_ON_INPUT=@@ ' : '';
+      // The pane waits for Enter before attach starts, so its modes can be read untouched; after attach, cat -v echoes what is typed.
+      startSession(name, `read _; ${crash}${attachCommand(name)}; exec cat -v`);
+      await waitFor(() => paneFormat(name, '#{pane_current_command}') !== '', { what: 'the pane to start', timeoutMs: 15_000 });
+      const before = paneFormat(name, ALL_PANE_MODES);
+      tmux('send-keys', '-t', name, 'Enter');
+      await waitForPane(name, /^\$\s*$/m, 'the remote prompt');
+      tmux('send-keys', '-t', name, REMOTE_SETS_EVERYTHING, 'Enter');
+      await waitFor(() => REMOTE_MODES_ARRIVED.test(paneFormat(name, ALL_PANE_MODES)), { what: `the remote program's modes in the local pane (${ALL_PANE_MODES})`, timeoutMs: 15_000 });
+
+      if (way === 'detach') {
+        tmux('send-keys', '-t', name, 'C-]');
+        await waitForPane(name, /\[termwire: detached\]/, 'the detach notice on the main screen');
+      } else {
+        tmux('send-keys', '-l', '-t', name, '@@');
+        await waitForPane(name, /TERMWIRE_ATTACH_CRASH_ON_INPUT asked/, 'attach to die of the injected bug');
+      }
+      expect(paneFormat(name, ALL_PANE_MODES)).toBe(before);
+      // Typed text echoes plain: no colour, underline or line-drawing characters left set; a paste has no bracket marks.
+      tmux('send-keys', '-t', name, 'Enter', 'plain-qx', 'Enter');
+      await waitForPane(name, /^plain-qx$/m, 'the typed text echoed back as typed');
+      expect(tmux('capture-pane', '-p', '-e', '-t', name)).toMatch(/^plain-qx$/m);
+      tmux('set-buffer', 'pasted-text');
+      tmux('paste-buffer', '-p', '-t', name);
+      tmux('send-keys', '-t', name, 'Enter');
+      await waitForPane(name, /^pasted-text$/m, 'the paste without bracket marks');
+    });
+  }
+
   it("relays output as the remote terminal processed it: a bare LF stays a line feed, and the local terminal's output mode is put back", async () => {
     // With ONLCR off remotely (as full-screen programs set it), LF moves down without a carriage return.
     // A local terminal that processed output again would turn it into CR LF and start the step at column 0.
