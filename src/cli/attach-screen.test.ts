@@ -136,6 +136,17 @@ describe('AttachScreen', () => {
     expect([term.modes.mouseTrackingMode, term.modes.bracketedPasteMode, term.modes.applicationCursorKeysMode]).toEqual(['none', false, false]);
   });
 
+  it("keeps the user's scrollback through a remote `clear` (ED 3), its sequence cut between two chunks of output", async () => {
+    const { out, term } = localTerminalWithHistory();
+    await write(term, Array.from({ length: 30 }, (_, i) => `mine ${i}`).join('\r\n'));
+    const screen = new AttachScreen(out);
+    screen.output('\x1b[H\x1b[2J\x1b[', () => undefined);
+    screen.output('3J$ ', () => undefined);
+    const lines = await allLines(out, term);
+    expect(lines[0]).toBe('mine 0');
+    expect(lines.filter((l) => l === '$ ')).toHaveLength(1);
+  });
+
   it("draws nothing of the remote once attach is ending: a repaint still being prepared and later output stay off the user's screen", async () => {
     const written: string[] = [];
     const screen = new AttachScreen({ write: (text: string) => written.push(text) }, undefined, () => undefined);

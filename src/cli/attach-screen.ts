@@ -1,4 +1,5 @@
 import { AltScreenFilter, ENTER_LOCAL_ALTERNATE_SCREEN } from './attach-alt-screen.js';
+import { ScrollbackGuard } from './attach-scrollback-guard.js';
 import { RESET_MODES_ON_SCREEN, RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
 
 /**
@@ -48,6 +49,8 @@ export class AttachScreen {
   private repaints: Promise<void> = Promise.resolve();
   private painted = false;
   private closed = false;
+  /** The remote's output never erases the user's scrollback, on a canvas or not. */
+  private readonly scrollbackGuard = new ScrollbackGuard();
 
   /** Drawing on the local alternate screen: the remote's own screen switches are taken out of what is written. */
   private readonly canvas: { readonly filter: AltScreenFilter; readonly remoteLeftAlternate: () => void } | undefined;
@@ -121,8 +124,9 @@ export class AttachScreen {
   repaint(snapshotText: string): void {
     if (this.closed) return;
     this.retryShown = false;
+    // A sequence a filter holds half of belongs to output the snapshot replaces.
+    this.scrollbackGuard.reset();
     if (this.canvas) {
-      // A sequence the filter holds half of belongs to output the snapshot replaces.
       this.canvas.filter.reset();
       // The snapshot's own switch to the remote's alternate screen becomes a clear, like the live one.
       this.out.write(RESET_AND_CLEAR_ON_CANVAS + new AltScreenFilter().filter(snapshotText).text);
@@ -157,8 +161,9 @@ export class AttachScreen {
     else this.write(text, written);
   }
 
-  private write(text: string, written: () => void): void {
+  private write(remoteText: string, written: () => void): void {
     if (this.closed) return written();
+    const text = this.scrollbackGuard.filter(remoteText);
     if (!this.canvas) return void this.out.write(text, written);
     const filtered = this.canvas.filter.filter(text);
     this.out.write(filtered.text, written);

@@ -212,7 +212,8 @@ describe('termwire attach in tmux against termwire serve', () => {
     await waitForPane('scrollback', /^\$\s*$/m, 'the remote prompt');
     expect(tmux('display-message', '-p', '-t', 'scrollback', '#{alternate_on}').trim()).toBe('1');
     // A full-screen program comes and goes first: its switches between screens must not take the local terminal off attach's.
-    tmux('send-keys', '-t', 'scrollback', "printf '\\033[?1049hfull-screen\\033[?1049l'; seq -f remote-%g 1 60", 'Enter');
+    // Then a `clear` (ED 3) and a full reset (RIS), which must not reach the user's scrollback or take attach off its screen.
+    tmux('send-keys', '-t', 'scrollback', "printf '\\033[?1049hfull-screen\\033[?1049l'; clear; printf '\\033c'; seq -f remote-%g 1 60", 'Enter');
     await waitForPane('scrollback', /^remote-60$/m, 'remote output');
     tmux('send-keys', '-t', 'scrollback', 'C-]');
     await waitForPane('scrollback', /\[termwire: detached\]/, 'the detach notice');
