@@ -146,6 +146,33 @@ describe('termwire attach in tmux against termwire serve', () => {
     });
   }
 
+  it('passes a bracketed paste containing Ctrl-] whole, and detaches with ~. after Enter', async () => {
+    startSession('paste', `${attachCommand('paste')}; echo attach-exited-$?`);
+    await waitForPane('paste', /^\$\s*$/m, 'the remote prompt');
+    // The remote asks for bracketed paste, as bash's readline does, and shows what it reads.
+    tmux('send-keys', '-t', 'paste', "printf '\\033[?2004h'; cat -v", 'Enter');
+    await waitFor(() => paneFormat('paste', '#{pane_current_command}') !== '' && /cat -v\s*$/m.test(pane('paste')), { what: 'cat to run', timeoutMs: 15_000 });
+    tmux('set-buffer', 'before\x1dafter');
+    tmux('paste-buffer', '-p', '-t', 'paste');
+    tmux('send-keys', '-t', 'paste', 'Enter');
+    await waitForPane('paste', /^\^\[\[200~before\^\]after\^\[\[201~$/m, 'the whole paste, Ctrl-] included, at the remote');
+    tmux('send-keys', '-t', 'paste', 'C-d', 'Enter');
+    tmux('send-keys', '-l', '-t', 'paste', '~.');
+    await waitForPane('paste', /^attach-exited-0$/m, 'attach to detach on ~.');
+    expect(pane('paste')).toMatch(/\[termwire: detached\]/);
+  });
+
+  it('with --escape-key none, Ctrl-] reaches the remote (vim following a help link)', async () => {
+    startSession('no-key', `${attachCommand('no-key')} --escape-key none --no-tilde-escape; echo attach-exited-$?`);
+    await waitForPane('no-key', /^\$\s*$/m, 'the remote prompt');
+    tmux('send-keys', '-t', 'no-key', 'cat -v', 'Enter');
+    await waitForPane('no-key', /cat -v\s*$/m, 'cat to run');
+    tmux('send-keys', '-t', 'no-key', 'C-]', 'Enter', '~.', 'Enter');
+    await waitForPane('no-key', /^\^\]\n~\.$/m, 'Ctrl-] and ~. at the remote');
+    tmux('send-keys', '-t', 'no-key', 'C-d', 'exit', 'Enter');
+    await waitForPane('no-key', /^attach-exited-0$/m, 'attach to end with the remote shell');
+  });
+
   it("relays output as the remote terminal processed it: a bare LF stays a line feed, and the local terminal's output mode is put back", async () => {
     // With ONLCR off remotely (as full-screen programs set it), LF moves down without a carriage return.
     // A local terminal that processed output again would turn it into CR LF and start the step at column 0.
