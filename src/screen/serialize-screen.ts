@@ -12,6 +12,19 @@ function leavesAttributesSet(text: string): boolean {
 }
 
 /**
+ * The addon writes application keypad mode as `CSI ? 66 h` (DECNKM), which
+ * tmux and many terminals ignore; programs set it with `ESC =` (DECKPAM),
+ * which every terminal knows. Its modes come last, after every cell, so the
+ * last occurrence is the mode's.
+ */
+function keypadAsProgramsSetIt(text: string): string {
+  const at = text.lastIndexOf(DECNKM_ON);
+  return at < 0 ? text : `${text.slice(0, at)}${DECKPAM}${text.slice(at + DECNKM_ON.length)}`;
+}
+const DECNKM_ON = '\x1b[?66h';
+const DECKPAM = '\x1b=';
+
+/**
  * The screen as text that, written to a fresh terminal, reproduces it: the
  * serializer's text, with what it leaves out added.
  * - The attributes the serializer leaves set after the main screen (it ends
@@ -19,6 +32,7 @@ function leavesAttributesSet(text: string): boolean {
  *   not reach the switch to the alternate screen: they would be saved with
  *   the cursor there and come back when the program leaves it (the shell
  *   stayed in bold reverse video after vim).
+ * - Application keypad mode as programs set it (`ESC =`).
  * - A hidden cursor, and the SGR mouse encoding (a mouse program's clicks
  *   otherwise arrive in a form it did not ask for).
  * - Underline styles and colours, links, scroll regions, the cursor shape,
@@ -27,7 +41,7 @@ function leavesAttributesSet(text: string): boolean {
  *   releases' snapshots are compared byte for byte.
  */
 export function serializeScreen(pooled: PooledTerminal): string {
-  let text = pooled.serializer.serialize();
+  let text = keypadAsProgramsSetIt(pooled.serializer.serialize());
   const additions = new ScreenStateAdditions(pooled.term);
   const altAt = text.indexOf(ALT_SCREEN_ON);
   if (altAt >= 0) {
