@@ -173,6 +173,47 @@ describe('termwire attach in tmux against termwire serve', () => {
     await waitForPane('no-key', /^attach-exited-0$/m, 'attach to end with the remote shell');
   });
 
+  /**
+   * The same program in a local pane and through attach, then attach
+   * detached and attached again: the repaint (from the host's snapshot) must
+   * show what the local pane shows, cell for cell with attributes, the cursor
+   * where it is there, and the keypad mode the program set. (Blank cells'
+   * background, a screen cleared blue, is not in tmux's capture-pane: the
+   * screen corpus test, serialize-screen-corpus.test.ts, checks it.)
+   */
+  const REPAINTED_SCREENS = [
+    { name: 'the bottom row filled to the last column, the cursor moved up', program: "printf '\\033[2J\\033[30;1H'; printf '%100s' '' | tr ' ' b; printf '\\033[5;7H'" },
+    { name: 'application keypad mode set with ESC =', program: "printf '\\033=\\033[2J\\033[Hkeypad'" },
+  ];
+  const SCREEN_STATE = '#{cursor_x},#{cursor_y} keypad=#{keypad_flag} cursor-keys=#{keypad_cursor_flag}';
+  for (const [i, { name, program }] of REPAINTED_SCREENS.entries()) {
+    it(`repaints ${name} on re-attach as the program drew it locally`, async () => {
+      const local = `repaint-local-${i}`;
+      const remote = `repaint-${i}`;
+      // `read` holds the program's screen as it left it, with no prompt drawn after it.
+      startSession(local, `sh -c "${program.replaceAll('"', '\\"')}; read x"`);
+      startSession(remote, attachCommand(remote));
+      await waitForPane(remote, /^\$\s*$/m, 'the remote prompt');
+      tmux('send-keys', '-t', remote, `${program}; read x`, 'Enter');
+      const localScreen = () => tmux('capture-pane', '-p', '-e', '-t', local);
+      const live = () => `${tmux('capture-pane', '-p', '-e', '-t', remote)}\n${paneFormat(remote, SCREEN_STATE)}`;
+      await waitFor(() => live() === `${localScreen()}\n${paneFormat(local, SCREEN_STATE)}`, { what: 'the live screen equal to the local one', timeoutMs: 15_000 }).catch((e: Error) => {
+        expect(live(), e.message).toBe(`${localScreen()}\n${paneFormat(local, SCREEN_STATE)}`);
+      });
+
+      tmux('send-keys', '-t', remote, 'C-]');
+      await waitForPane(remote, /\[termwire: detached\]/, 'the detach');
+      tmux('kill-session', '-t', remote);
+      startSession(remote, attachCommand(remote));
+      let shown = '';
+      try {
+        await waitFor(() => (shown = `${tmux('capture-pane', '-p', '-e', '-t', remote)}\n${paneFormat(remote, SCREEN_STATE)}`) === `${localScreen()}\n${paneFormat(local, SCREEN_STATE)}`, { what: 'the repaint equal to the local screen', timeoutMs: 15_000 });
+      } catch (e) {
+        expect(shown, (e as Error).message).toBe(`${localScreen()}\n${paneFormat(local, SCREEN_STATE)}`);
+      }
+    });
+  }
+
   it("relays output as the remote terminal processed it: a bare LF stays a line feed, and the local terminal's output mode is put back", async () => {
     // With ONLCR off remotely (as full-screen programs set it), LF moves down without a carriage return.
     // A local terminal that processed output again would turn it into CR LF and start the step at column 0.
