@@ -214,6 +214,44 @@ describe('termwire attach in tmux against termwire serve', () => {
     });
   }
 
+  /** Programs people run through attach, how to see each is up, and how to leave it. */
+  const PROGRAMS = [
+    { name: 'vim', start: 'vim', up: /^~\s*$/m, quit: [':q!', 'Enter'] },
+    { name: 'less', start: 'seq 1000 | less', up: /^:\s*$/m, quit: ['q'] },
+    { name: 'htop', start: 'htop', up: /F10Quit/, quit: ['q'] },
+    { name: 'a plain shell', start: '', up: /^\$\s*$/m, quit: [] },
+  ] as const;
+
+  for (const program of PROGRAMS) {
+    for (const way of ['detach', 'exit'] as const) {
+      it(`leaves the local terminal as it found it after ${program.name}, on ${way === 'detach' ? 'a detach while it runs' : 'the remote shell exiting after it'}`, async () => {
+        const name = `found-${program.name.replaceAll(' ', '-')}-${way}`;
+        // The user's own lines on screen, then attach once Enter is pressed; afterwards cat -v shows how keys arrive.
+        startSession(name, `seq -f mine-%g 1 5; read _; ${attachCommand(name)}; exec cat -v`);
+        await waitForPane(name, /^mine-5$/m, "the user's own lines");
+        const before = { modes: paneFormat(name, ALL_PANE_MODES), lines: pane(name).split('\n').filter((l) => l.trim() !== '') };
+        tmux('send-keys', '-t', name, 'Enter');
+        await waitForPane(name, /^\$\s*$/m, 'the remote prompt');
+        if (program.start) tmux('send-keys', '-t', name, program.start, 'Enter');
+        await waitForPane(name, program.up, `${program.name} to be up`);
+        if (way === 'detach') {
+          tmux('send-keys', '-t', name, 'C-]');
+          await waitForPane(name, /\[termwire: detached\]/, 'the detach notice');
+        } else {
+          if (program.quit.length) tmux('send-keys', '-t', name, ...program.quit);
+          await waitForPane(name, /^\$\s*$/m, `the prompt after ${program.name}`);
+          tmux('send-keys', '-t', name, 'exit', 'Enter');
+          await waitForPane(name, /\[termwire: remote shell exited with code 0\]/, 'the exit notice');
+        }
+        expect(paneFormat(name, ALL_PANE_MODES)).toBe(before.modes);
+        // The user's screen is back: their lines, and attach's notice below them, nothing of the remote's.
+        expect(pane(name).split('\n').filter((l) => l.trim() !== '' && !l.startsWith('[termwire: '))).toEqual(before.lines);
+        tmux('send-keys', '-t', name, 'Up', 'Enter');
+        await waitForPane(name, /^\^\[\[A$/m, 'the Up key arriving as in a plain terminal (normal cursor keys)');
+      });
+    }
+  }
+
   it("relays output as the remote terminal processed it: a bare LF stays a line feed, and the local terminal's output mode is put back", async () => {
     // With ONLCR off remotely (as full-screen programs set it), LF moves down without a carriage return.
     // A local terminal that processed output again would turn it into CR LF and start the step at column 0.
