@@ -154,6 +154,11 @@ const PROGRAMS: readonly Program[] = [
     then: ['Z'],
   },
   {
+    name: 'an empty row above a wrapped row (vttest 8.9: insert and delete line)',
+    output: `\x1b[3;1H${'x'.repeat(COLS + 5)}\x1b[3;1H\x1b[2K\x1b[1;1Htop`,
+    then: ['Z', SCROLLS],
+  },
+  {
     name: 'application keypad mode (DECKPAM)',
     output: '\x1b=keypad',
     then: ['x'],
