@@ -17,6 +17,7 @@ function localTerminal() {
   const out = {
     rows: ROWS,
     columns: COLS,
+    term,
     write: (text: string) => (pending = pending.then(() => new Promise<void>((resolve) => term.write(text, resolve)))),
   };
   const settled = async () => {
@@ -49,7 +50,7 @@ describe('AttachScreen', () => {
     screen.noticeOverRepaint('link back');
     screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
     screen.repaint(SNAPSHOT);
-    expect((await settled()).lines[ROWS - 1]).toBe("[termwire: link back; the host's termin");
+    expect((await settled()).lines[ROWS - 1]).toBe("[termwire: link back; the host's term…]");
     screen.repaint(SNAPSHOT);
     expect((await settled()).lines[ROWS - 1]).toBe('');
   });
@@ -136,6 +137,72 @@ describe('AttachScreen', () => {
     expect([term.modes.mouseTrackingMode, term.modes.bracketedPasteMode, term.modes.applicationCursorKeysMode]).toEqual(['none', false, false]);
   });
 
+  it("keeps the user's scrollback through a remote `clear` (ED 3), its sequence cut between two chunks of output", async () => {
+    const { out, term } = localTerminalWithHistory();
+    await write(term, Array.from({ length: 30 }, (_, i) => `mine ${i}`).join('\r\n'));
+    const screen = new AttachScreen(out);
+    screen.output('\x1b[H\x1b[2J\x1b[', () => undefined);
+    screen.output('3J$ ', () => undefined);
+    const lines = await allLines(out, term);
+    expect(lines[0]).toBe('mine 0');
+    expect(lines.filter((l) => l === '$ ')).toHaveLength(1);
+  });
+
+  it('fits every notice in one row of the terminal, the cut shown, no stray bracket on the next row', async () => {
+    const { out, settled } = localTerminal();
+    const screen = new AttachScreen(out);
+    screen.notice(`link down (liveness: no pong within 2000ms); reconnecting, keys are held until it is back`);
+    const shown = (await settled()).lines.filter((l) => l !== '');
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatch(/^\[termwire: link down \(liveness: .*…\]$/);
+    expect(shown[0]!.length).toBe(COLS - 1);
+  });
+
+  it("draws a notice over a painted canvas on the status line: the remote's output goes on where its cursor was", async () => {
+    const { out, settled } = localTerminal();
+    const screen = new AttachScreen(out, undefined, () => undefined);
+    screen.begin();
+    screen.repaint('$ ');
+    screen.output('ech', () => undefined);
+    screen.notice('link down (closed)');
+    screen.output('o hi', () => undefined);
+    const { lines, cursor } = await settled();
+    expect(lines[0]).toBe('$ echo hi');
+    expect(lines.slice(1, ROWS - 1).every((l) => l === '')).toBe(true);
+    expect(lines[ROWS - 1]).toBe('[termwire: link down (closed)]');
+    expect(cursor).toEqual({ x: 9, y: 0 });
+  });
+
+  it('puts the newest notice first on the status line, so a cut takes the oldest news, and replaces a retry notice with the next', async () => {
+    const { out, settled } = localTerminal();
+    const screen = new AttachScreen(out, undefined, () => undefined);
+    screen.begin();
+    screen.repaint('$ ');
+    screen.status('no answer for 1.5 s; keys typed now wait');
+    screen.notice('link down (liveness)');
+    expect((await settled()).lines[ROWS - 1]).toBe('[termwire: link down (liveness); no a…]');
+    screen.retryNotice('retry in 0.5 s');
+    screen.retryNotice('retry in 1.0 s');
+    expect((await settled()).lines[ROWS - 1]).toBe('[termwire: retry in 1.0 s; link down …]');
+  });
+
+  it('draws the status line on the bottom row of the screen whatever the program set: a scroll region with origin mode, insert mode, line drawing', async () => {
+    const { out, settled, term } = localTerminalWithModes();
+    const screen = new AttachScreen(out, undefined, () => undefined);
+    screen.begin();
+    screen.repaint('');
+    screen.output(`keep\x1b[${ROWS};1Hbottom-row-text\x1b[2;4r\x1b[?6h\x1b[4h\x1b(0\x1b[2;3H`, () => undefined);
+    screen.status('link back');
+    screen.output('q', () => undefined);
+    const { lines, cursor } = await settled();
+    expect(lines[ROWS - 1]).toBe('[termwire: link back]');
+    expect(lines[0]).toBe('keep');
+    // The program's cursor, region, origin mode, insert mode and character set are as it left them: its q is a line.
+    expect(lines[2]).toBe('  ─');
+    expect(cursor).toEqual({ x: 3, y: 2 });
+    expect([term.modes.originMode, term.modes.insertMode]).toEqual([true, true]);
+  });
+
   it("draws nothing of the remote once attach is ending: a repaint still being prepared and later output stay off the user's screen", async () => {
     const written: string[] = [];
     const screen = new AttachScreen({ write: (text: string) => written.push(text) }, undefined, () => undefined);
@@ -153,6 +220,12 @@ describe('AttachScreen', () => {
 });
 
 const write = (term: InstanceType<typeof Terminal>, text: string) => new Promise<void>((resolve) => term.write(text, resolve));
+
+/** A real terminal whose modes the test reads, with the same `settled` as localTerminal. */
+function localTerminalWithModes() {
+  const { out, settled } = localTerminal();
+  return { out, settled, term: (out as unknown as { term: InstanceType<typeof Terminal> }).term };
+}
 
 /** The person's terminal with scrollback, written in order. */
 function localTerminalWithHistory() {

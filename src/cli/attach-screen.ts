@@ -1,5 +1,6 @@
 import { AltScreenFilter, ENTER_LOCAL_ALTERNATE_SCREEN } from './attach-alt-screen.js';
-import { RESTORE_TERMINAL_MODES, TERMINAL_MODE_RESETS } from './attach-terminal-modes.js';
+import { ScrollbackGuard } from './attach-scrollback-guard.js';
+import { RESET_MODES_ON_SCREEN, RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
 
 /**
  * Before a repaint, the terminal is put in a known state: the modes, scroll
@@ -8,11 +9,9 @@ import { RESTORE_TERMINAL_MODES, TERMINAL_MODE_RESETS } from './attach-terminal-
  * leaves none behind), then the screen is cleared. Not ED 3 (erase
  * scrollback): the user's own scrollback from before attach is theirs, and stays.
  */
-const RESET_AND_CLEAR = `${RESTORE_TERMINAL_MODES}\x1b[r\x1b[0 q\x1b[H\x1b[2J`;
+const RESET_AND_CLEAR = `${RESTORE_TERMINAL_MODES}\x1b[H\x1b[2J`;
 /** The same on the local alternate screen, which the repaint must not leave. */
-const RESET_AND_CLEAR_ON_CANVAS = `${TERMINAL_MODE_RESETS.filter((m) => m.mode !== 'alternate screen')
-  .map((m) => m.reset)
-  .join('')}\x1b[r\x1b[0 q\x1b[H\x1b[2J`;
+const RESET_AND_CLEAR_ON_CANVAS = `${RESET_MODES_ON_SCREEN}\x1b[H\x1b[2J`;
 const SAVE_CURSOR = '\x1b7'; // DECSC also saves the text attributes, so the remote's colours survive the status line
 const RESTORE_CURSOR = '\x1b8';
 
@@ -39,17 +38,29 @@ export const STATUS_LINE_SHOWN_MS = 3_000;
  * follows it, so such notices are drawn again after that repaint, on the
  * bottom row, with the cursor put back where the remote program left it;
  * a while later the screen is repainted without it, so it leaves no trace.
+ * Once the remote screen is drawn on a canvas, every notice goes there, on
+ * the bottom row: written in the output's stream it would scroll the remote
+ * screen and leave its cursor a line below where the program thinks it is.
+ * On a terminal every notice fits in one row.
  */
 export class AttachScreen {
   private afterRepaint: string[] = [];
   /** The last thing written was a retry notice: the next one replaces it rather than adding a line. */
   private retryShown = false;
+  /** The notices on the status line now, joined; a repaint takes them away. */
+  private statusTexts: string[] = [];
+  /** The last of them is a retry notice, which the next one replaces. */
+  private statusEndsInRetry = false;
+  /** Whether the remote left origin mode on, as the text written here says (whole sequences: the filters hold cut ones). */
+  private originMode = false;
   private removal: NodeJS.Timeout | undefined;
   /** Output waiting for repaints still being prepared, one list per repaint, oldest first. */
   private readonly outputHeld: Array<Array<() => void>> = [];
   private repaints: Promise<void> = Promise.resolve();
   private painted = false;
   private closed = false;
+  /** The remote's output never erases the user's scrollback, on a canvas or not. */
+  private readonly scrollbackGuard = new ScrollbackGuard();
 
   /** Drawing on the local alternate screen: the remote's own screen switches are taken out of what is written. */
   private readonly canvas: { readonly filter: AltScreenFilter; readonly remoteLeftAlternate: () => void } | undefined;
@@ -82,16 +93,18 @@ export class AttachScreen {
     this.closed = true;
   }
 
-  /** A notice on its own line, now. */
+  /** A notice now: on the status line over a drawn canvas, else on its own line. */
   notice(text: string): void {
+    if (this.onStatusLine()) return this.status(text);
     this.retryShown = false;
-    this.out.write(`\r\n${noticeLine(text)}\r\n`);
+    this.out.write(`\r\n${noticeLine(text, this.out.columns || undefined)}\r\n`);
   }
 
   /** A notice about an attempt that will be retried: on a terminal a run of them shares one line (cut to the width, so it is one row), the latest shown. */
   retryNotice(text: string): void {
     // Not a terminal (a log): every line kept, whole, with no cursor movement.
     if (!this.out.columns) return this.notice(text);
+    if (this.onStatusLine()) return this.status(text, true);
     const line = noticeLine(text, this.width());
     // After a retry notice: up to its row, cleared, and written over.
     this.out.write(this.retryShown ? `\x1b[1A\r\x1b[2K${line}\r\n` : `\r\n${line}\r\n`);
@@ -123,11 +136,16 @@ export class AttachScreen {
   repaint(snapshotText: string): void {
     if (this.closed) return;
     this.retryShown = false;
+    this.statusTexts = [];
+    this.statusEndsInRetry = false;
+    // A sequence a filter holds half of belongs to output the snapshot replaces.
+    this.scrollbackGuard.reset();
     if (this.canvas) {
-      // A sequence the filter holds half of belongs to output the snapshot replaces.
       this.canvas.filter.reset();
       // The snapshot's own switch to the remote's alternate screen becomes a clear, like the live one.
-      this.out.write(RESET_AND_CLEAR_ON_CANVAS + new AltScreenFilter().filter(snapshotText).text);
+      const text = RESET_AND_CLEAR_ON_CANVAS + new AltScreenFilter().filter(snapshotText).text;
+      this.originMode = originModeAfter(text, this.originMode);
+      this.out.write(text);
     } else {
       // The first time, what the user's screen showed goes up into their scrollback rather than being erased.
       const keepUserScreen = this.painted ? '' : `\x1b[${this.out.rows || 24};1H${'\n'.repeat(this.out.rows || 24)}`;
@@ -139,11 +157,19 @@ export class AttachScreen {
     this.afterRepaint = [];
   }
 
-  /** A notice on the bottom row, over the remote screen, which is repainted without it a while later. */
-  status(text: string): void {
+  /**
+   * A notice on the bottom row, over the remote screen, which is repainted
+   * without it a while later; before the notices already there (joined), or
+   * in place of the last one when both are retry notices.
+   */
+  status(text: string, retry = false): void {
     if (this.closed) return;
     this.retryShown = false;
-    this.statusLine(text);
+    if (retry && this.statusEndsInRetry) this.statusTexts.pop();
+    this.statusTexts.push(text);
+    this.statusEndsInRetry = retry;
+    // The newest first: a cut takes the oldest news.
+    this.statusLine([...this.statusTexts].reverse().join('; '));
     const removal = this.statusLineRemoval;
     if (!removal) return;
     clearTimeout(this.removal);
@@ -159,17 +185,31 @@ export class AttachScreen {
     else this.write(text, written);
   }
 
-  private write(text: string, written: () => void): void {
+  private write(remoteText: string, written: () => void): void {
     if (this.closed) return written();
+    const text = this.scrollbackGuard.filter(remoteText);
     if (!this.canvas) return void this.out.write(text, written);
     const filtered = this.canvas.filter.filter(text);
+    this.originMode = originModeAfter(filtered.text, this.originMode);
     this.out.write(filtered.text, written);
     if (filtered.leftAlternateScreen) this.canvas.remoteLeftAlternate();
   }
 
+  private onStatusLine(): boolean {
+    return this.canvas !== undefined && this.painted && !this.closed;
+  }
+
+  /**
+   * The bottom row, whatever the remote program set: origin mode off, so the
+   * row is the screen's, not the region's, and set again before DECRC puts
+   * the cursor back (xterm.js's DECRC does not restore it, xterm's and
+   * tmux's do); ASCII (DECRC puts the program's character set back). Insert
+   * mode may push the row's old text right: the erase after the notice takes it.
+   */
   private statusLine(text: string): void {
     const rows = this.out.rows || 24;
-    this.out.write(`${SAVE_CURSOR}\x1b[${rows};1H\x1b[0m${noticeLine(text, this.width())}\x1b[K${RESTORE_CURSOR}`);
+    const origin = this.originMode ? ['\x1b[?6l', '\x1b[?6h'] : ['', ''];
+    this.out.write(`${SAVE_CURSOR}${origin[0]}\x1b(B\x0f\x1b[${rows};1H\x1b[0m${noticeLine(text, this.width())}\x1b[K${origin[1]}${RESTORE_CURSOR}`);
   }
 
   private width(): number {
@@ -177,8 +217,27 @@ export class AttachScreen {
   }
 }
 
-/** A notice in reverse video; cut to one column short of `width` when given (a character in a row's last cell may wrap or scroll). */
-function noticeLine(text: string, width?: number): string {
+const ORIGIN_MODE_SWITCH = /\x1b\[\?([0-9;]*)([hl])|\x1b\[!p|\x1bc/g;
+
+/** Whether origin mode (DECOM) is on after `text`, from `before`: the last DECSET/DECRST 6, soft reset or full reset decides. */
+function originModeAfter(text: string, before: boolean): boolean {
+  if (!text.includes('\x1b')) return before;
+  let on = before;
+  for (const [whole, params, action] of text.matchAll(ORIGIN_MODE_SWITCH)) {
+    if (whole === '\x1b[!p' || whole === '\x1bc') on = false;
+    else if (params!.split(';').includes('6')) on = action === 'h';
+  }
+  return on;
+}
+
+/**
+ * A notice in reverse video; when `width` is given, at most one column short
+ * of it (a character in a row's last cell may wrap or scroll), a cut one
+ * ending in `…]`. Counted in UTF-16 units: notices are ASCII but for names
+ * and messages a host sent.
+ */
+export function noticeLine(text: string, width?: number): string {
   const notice = `[termwire: ${text}]`;
-  return `\x1b[7m${width === undefined ? notice : notice.slice(0, Math.max(1, width - 1))}\x1b[0m`;
+  const room = width === undefined ? Infinity : Math.max(3, width - 1);
+  return `\x1b[7m${notice.length <= room ? notice : `${notice.slice(0, room - 2)}…]`}\x1b[0m`;
 }

@@ -3,11 +3,12 @@ import { TerminalClient } from '../client/client.js';
 import { screenWithoutScrollback } from '../screen/screen-without-scrollback.js';
 import { connectWs } from '../transport/ws-client.js';
 import { describeConnectError } from './attach-connect-error.js';
+import { DEFAULT_DETACH_KEY, describeKey, EscapeKeyReader, type EscapeKeyOptions, parseDetachKey } from './attach-escape-keys.js';
 import { InstanceWatch } from './attach-instance-watch.js';
 import { passOutputThrough } from './attach-output-mode.js';
 import { SnapshotRefresher } from './attach-refresh.js';
 import { AttachScreen, STATUS_LINE_SHOWN_MS } from './attach-screen.js';
-import { RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
+import { restoreTerminalModes } from './attach-terminal-modes.js';
 import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
 
 /** The first connection must come up within this, else attach gives up. */
@@ -23,7 +24,7 @@ export const ATTACH_EXIT = {
   terminated: 143,
 } as const;
 
-const HELP = `Usage: termwire attach <url> [--terminal NAME] [--token-file PATH] [--connect-timeout-ms N]
+const HELP = `Usage: termwire attach <url> [--terminal NAME] [--token-file PATH] [--connect-timeout-ms N] [--escape-key KEY|none] [--no-tilde-escape]
 
 Attaches this terminal to a terminal served by \`termwire serve\`. Keys go to
 the remote terminal; its screen is drawn here; the size follows this window.
@@ -36,19 +37,24 @@ Options:
   --connect-timeout-ms N   give up when no connection is up within N ms
                            (default ${DEFAULT_CONNECT_TIMEOUT_MS}); once connected, reconnects go on
                            until you detach
+  --escape-key KEY         the detach key: a control key in caret notation (^], ^A, ^?)
+                           or none, so every key reaches the remote (default ^])
+  --no-tilde-escape        do not read ~. typed after Enter as detach (as ssh does)
   -h, --help               show this help
 
 On a terminal, attach draws on its alternate screen, as tmux does: your own
 screen and scrollback stay beneath, untouched, and are back as they were when
-attach ends. Detach with Ctrl-] (the session keeps running on the host). On
-the way out the local terminal's modes are put back (main screen, cursor keys,
-keypad, mouse, bracketed paste, visible cursor).
+attach ends. Detach with Ctrl-], or with ~. at the start of a line, as in ssh
+(~~ sends one ~); the session keeps running on the host. A bracketed paste is
+never read as a command. On the way out (detach, exit, failure) the local
+terminal's modes are put back (main screen, scroll region, wrap, insert mode,
+cursor shape and visibility, cursor keys, keypad, mouse, bracketed paste,
+character sets, tab stops, text attributes); the remote never erases your
+scrollback.
 
 Exit codes: 0 detached; the remote shell's own code when it exits; 1 no
 connection within --connect-timeout-ms; 2 usage error or token refused.
 `;
-
-const DETACH_KEY = '\x1d'; // Ctrl-]
 
 /** How attach ends: its exit code, and a notice for the terminal or one error line for stderr. */
 interface Ending {
@@ -67,6 +73,8 @@ export async function run(args: string[]): Promise<number> {
         terminal: { type: 'string', default: 'main' },
         'token-file': { type: 'string', default: DEFAULT_TOKEN_FILE },
         'connect-timeout-ms': { type: 'string', default: String(DEFAULT_CONNECT_TIMEOUT_MS) },
+        'escape-key': { type: 'string', default: describeKey(DEFAULT_DETACH_KEY) },
+        'no-tilde-escape': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -89,6 +97,12 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`termwire attach: --connect-timeout-ms must be a positive integer, got '${values['connect-timeout-ms']}'\n`);
     return ATTACH_EXIT.usage;
   }
+  const detachKey = parseDetachKey(values['escape-key']!);
+  if ('error' in detachKey) {
+    process.stderr.write(`termwire attach: ${detachKey.error}\n`);
+    return ATTACH_EXIT.usage;
+  }
+  const escapeKeys = { detachKey: detachKey.key, tildeEscape: !values['no-tilde-escape'] };
   const tokenFile = values['token-file']!;
   let token: string;
   try {
@@ -97,7 +111,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`termwire attach: ${(e as Error).message}\n`);
     return ATTACH_EXIT.usage;
   }
-  return attach({ url, terminal: values.terminal!, token, tokenFile, connectTimeoutMs });
+  return attach({ url, terminal: values.terminal!, token, tokenFile, connectTimeoutMs, escapeKeys });
 }
 
 /**
@@ -115,7 +129,7 @@ const ATTACH_LIVENESS = { pingIntervalMs: 1_000, pongDeadlineMs: 2_000 } as cons
  */
 const QUIET_LINK_NOTICE_MS = 1_500;
 
-async function attach(opts: { url: string; terminal: string; token: string; tokenFile: string; connectTimeoutMs: number }): Promise<number> {
+async function attach(opts: { url: string; terminal: string; token: string; tokenFile: string; connectTimeoutMs: number; escapeKeys: EscapeKeyOptions }): Promise<number> {
   const { url, connectTimeoutMs } = opts;
   const out = process.stdout;
   const stdin = process.stdin;
@@ -187,55 +201,80 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   stream.on('inputNotice', ({ message }) => screen.notice(message));
   stream.on('exit', ({ exitCode, signal }) => end(remoteExitEnding(exitCode, signal)));
 
-  screen.begin();
-  screen.notice(`connecting to ${url} (terminal ${opts.terminal})`);
-  client.start();
-
-  // Saved before raw mode, so putting it back restores the terminal as attach found it.
-  const restoreOutputMode = out.isTTY ? passOutputThrough(out.fd) : undefined;
-  if (stdin.isTTY) stdin.setRawMode(true);
-  stdin.setEncoding('utf8');
+  let restoreOutputMode: (() => void) | undefined;
+  let terminalLeft = false;
+  /**
+   * The remote program's modes were relayed here; it never got to reset them
+   * in this terminal. Run once, on the way out, whichever way that is: also
+   * from the process's 'exit' when attach dies of a bug (an uncaught
+   * exception still emits it, and a terminal's writes are synchronous).
+   */
+  const leaveTerminal = () => {
+    if (terminalLeft) return;
+    terminalLeft = true;
+    screen.dispose();
+    if (stdin.isTTY) stdin.setRawMode(false);
+    restoreOutputMode?.();
+    out.write(restoreTerminalModes(viewport().cols));
+  };
+  process.once('exit', leaveTerminal);
   const onResize = () => {
     const size = viewport();
     stream.resize(size.cols, size.rows);
   };
-  out.on('resize', onResize);
   const onTerminate = () => end({ code: ATTACH_EXIT.terminated, notice: 'terminated' });
-  process.once('SIGTERM', onTerminate);
-  const detached = (): Ending => ({ code: ATTACH_EXIT.detached, notice: everConnected ? 'detached' : 'detached before the link came up' });
-  let quietSpellAnnounced: number | undefined;
-  const announceQuietLink = () => {
-    const heard = client.lastHeardAt;
-    if (heard === undefined || !client.connected || quietSpellAnnounced === heard) return;
-    const quietMs = Date.now() - heard;
-    if (quietMs < QUIET_LINK_NOTICE_MS) return;
-    quietSpellAnnounced = heard;
-    // On the status line: on a slow but live link this is passing news, and the repaint takes it away.
-    screen.status(`no answer for ${(quietMs / 1000).toFixed(1)} s; keys typed now wait for the link`);
-  };
-  stdin.on('data', (data: string) => {
-    announceQuietLink();
-    const detachAt = data.indexOf(DETACH_KEY);
-    if (detachAt < 0) return void stream.write(data);
-    if (detachAt > 0) stream.write(data.slice(0, detachAt));
-    end(detached());
-  });
-  stdin.on('end', () => end(detached()));
-
-  const ending = await ended;
-  clearTimeout(deadline);
-  process.off('SIGTERM', onTerminate);
-  if (stdin.isTTY) stdin.setRawMode(false);
-  restoreOutputMode?.();
-  out.off('resize', onResize);
-  screen.dispose();
-  stdin.pause();
-  // The remote program's modes were relayed here; it never got to reset them in this terminal.
-  out.write(RESTORE_TERMINAL_MODES);
+  let ending: Ending;
+  try {
+    ending = await runAttached();
+  } finally {
+    clearTimeout(deadline);
+    process.off('SIGTERM', onTerminate);
+    out.off('resize', onResize);
+    stdin.pause();
+    leaveTerminal();
+    process.off('exit', leaveTerminal);
+    client.close();
+  }
   if (ending.notice) screen.notice(ending.notice);
   if (ending.error) process.stderr.write(`termwire attach: ${ending.error}\n`);
-  client.close();
   return ending.code;
+
+  async function runAttached(): Promise<Ending> {
+    screen.begin();
+    screen.notice(`connecting to ${url} (terminal ${opts.terminal})`);
+    client.start();
+
+    // Saved before raw mode, so putting it back restores the terminal as attach found it.
+    restoreOutputMode = out.isTTY ? passOutputThrough(out.fd) : undefined;
+    if (stdin.isTTY) stdin.setRawMode(true);
+    stdin.setEncoding('utf8');
+    out.on('resize', onResize);
+    process.once('SIGTERM', onTerminate);
+    const detached = (): Ending => ({ code: ATTACH_EXIT.detached, notice: everConnected ? 'detached' : 'detached before the link came up' });
+    let quietSpellAnnounced: number | undefined;
+    const announceQuietLink = () => {
+      const heard = client.lastHeardAt;
+      if (heard === undefined || !client.connected || quietSpellAnnounced === heard) return;
+      const quietMs = Date.now() - heard;
+      if (quietMs < QUIET_LINK_NOTICE_MS) return;
+      quietSpellAnnounced = heard;
+      // On the status line: on a slow but live link this is passing news, and the repaint takes it away.
+      screen.status(`no answer for ${(quietMs / 1000).toFixed(1)} s; keys typed now wait for the link`);
+    };
+    // A test's way to make attach die of a bug while attached (an exception in an event handler), to see the terminal left as found.
+    const crashOn = process.env.TERMWIRE_ATTACH_CRASH_ON_INPUT;
+    const keys = new EscapeKeyReader(opts.escapeKeys);
+    stdin.on('data', (data: string) => {
+      if (crashOn && data.includes(crashOn)) throw new Error(`crash on input ${JSON.stringify(crashOn)}, as TERMWIRE_ATTACH_CRASH_ON_INPUT asked`);
+      announceQuietLink();
+      const read = keys.read(data);
+      if (read.toRemote) stream.write(read.toRemote);
+      if (read.detach) end(detached());
+    });
+    stdin.on('end', () => end(detached()));
+
+    return ended;
+  }
 }
 
 function formatBytes(bytes: number): string {

@@ -8,3 +8,4 @@ export { AckBatcher } from './ack-batcher.js';
 export { SnapshotAssembler, type AssembledSnapshot } from './snapshot-assembler.js';
 export { OutputTracker, parseErrorText, type OutputVerdict } from './output-tracker.js';
 export { LocalScreen } from './screen.js';
+export { InputNotAppliedError, type PasteHandle } from './stream-input.js';

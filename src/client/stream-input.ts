@@ -1,7 +1,7 @@
 import { hasCapability } from '../capabilities/negotiate.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
 import type { InputAckStatus } from '../codec/input-ack-flags.js';
-import { InputJournal } from '../delivery/journal.js';
+import { INPUT_NOT_APPLIED_CODES, InputJournal, type InputNotAppliedCode } from '../delivery/journal.js';
 import type { DeliveryNotice } from '../delivery/notices.js';
 import { splitPaste, utf8Length } from '../delivery/paste.js';
 import type { ClientOptions } from './options.js';
@@ -63,6 +63,24 @@ export class StreamInput {
     return true;
   }
 
+  /**
+   * Like write(), with the outcome: resolves once the host confirmed it
+   * applied the input (its InputAck), rejects with an InputNotAppliedError
+   * saying why it was not, or cannot be confirmed (a host without inputAck).
+   */
+  writeApplied(data: string): Promise<void> {
+    return new Promise((resolve, reject) => {
+      const settled = (outcome: { applied: true } | { applied: false; code: InputNotAppliedCode; message: string }) =>
+        outcome.applied ? resolve() : reject(new InputNotAppliedError(outcome.code, outcome.message));
+      if (this.mode === 'unsequenced') {
+        this.owner.sendInput(0, data);
+        return settled({ applied: false, code: 'UNCONFIRMABLE', message: INPUT_NOT_APPLIED_CODES.UNCONFIRMABLE });
+      }
+      if (this.mode === 'down' && !this.mayHold(utf8Length(data))) return settled({ applied: false, code: 'REFUSED', message: INPUT_NOT_APPLIED_CODES.REFUSED });
+      this.journal.append(data, settled);
+    });
+  }
+
   paste(text: string): PasteHandle | undefined {
     if (this.mode === 'unsequenced') {
       const chunks = splitPaste(text, this.options.delivery.pasteChunkBytes);
@@ -118,5 +136,16 @@ export class StreamInput {
     if (held + bytes <= this.options.maxHeldInputBytes) return true;
     this.owner.refused(held + bytes, this.options.maxHeldInputBytes);
     return false;
+  }
+}
+
+/** Why an input written with writeApplied() was not applied, or cannot be confirmed; `code` is stable (INPUT_NOT_APPLIED_CODES, DELIVERY_NOTICE_CODES). */
+export class InputNotAppliedError extends Error {
+  override readonly name = 'InputNotAppliedError';
+  constructor(
+    readonly code: InputNotAppliedCode,
+    message: string,
+  ) {
+    super(`${code}: ${message}`);
   }
 }

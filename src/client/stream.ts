@@ -16,7 +16,8 @@ import type { OutputSink, ReceivingStream, StreamReceiveState } from './receivin
 import { LocalScreen } from './screen.js';
 import { SnapshotAssembler } from './snapshot-assembler.js';
 import { type ClientStreamEvents, emptyStreamCounters, type StreamCounters, type StreamState } from './stream-events.js';
-import { type PasteHandle, StreamInput } from './stream-input.js';
+import { INPUT_NOT_APPLIED_CODES } from '../delivery/journal.js';
+import { InputNotAppliedError, type PasteHandle, StreamInput } from './stream-input.js';
 import { receiveStreamFrame } from './stream-receive.js';
 
 /** What a stream needs from the client that owns it. */
@@ -126,6 +127,21 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
     const accepted = this.input.write(data);
     if (accepted && this.currentState !== 'live') this.counters.inputHeld++;
     return accepted;
+  }
+
+  /**
+   * Sends input as write() does, and tells how it ended: resolves once the
+   * host confirmed it applied it (InputAck), rejects with an
+   * InputNotAppliedError whose `code` says why not: DELIVERY_UNKNOWN (it may
+   * have run), TERMINAL_REPLACED, LEDGER_CHANGED, OLD_HOST, BUDGET_EXCEEDED,
+   * UNCONFIRMABLE (a host without inputAck: sent, never confirmed), CLOSED,
+   * REFUSED. write() keeps its boolean: its callers ignore or test it, and a
+   * promise nobody awaits would reject unhandled.
+   */
+  writeApplied(data: string): Promise<void> {
+    if (this.currentState === 'closing' || this.currentState === 'closed') return Promise.reject(new InputNotAppliedError('REFUSED', INPUT_NOT_APPLIED_CODES.REFUSED));
+    if (this.currentState !== 'live') this.counters.inputHeld++;
+    return this.input.writeApplied(data);
   }
 
   /**

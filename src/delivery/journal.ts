@@ -6,6 +6,25 @@ import { DEFAULT_DELIVERY_OPTIONS, type DeliveryClock, type DeliveryOptions } fr
 /** Where the journal sends sequenced Input: the current stream, once the host echoed inputAck. */
 export type InputSink = (seq: number, data: string) => void;
 
+/**
+ * Why an input was not applied, or cannot be said to have been: a delivery
+ * notice's code, or one of these. Stable once shipped.
+ */
+export const INPUT_NOT_APPLIED_CODES = {
+  WITHDRAWN: 'the input was withdrawn (a cancelled paste) before the host applied it; it was never written',
+  UNCONFIRMABLE: 'the host does not sequence input (no inputAck): the input was sent, but nothing can confirm it was applied',
+  CLOSED: 'the stream closed before the host confirmed the input',
+  REFUSED: 'the input was refused before it was sent (held input past maxHeldInputBytes, or the stream is closing)',
+} as const;
+
+export type InputNotAppliedCode = keyof typeof INPUT_NOT_APPLIED_CODES | Exclude<DeliveryNoticeCode, 'PERSISTENT_REFUSAL' | 'BOGUS_ACK'>;
+
+/** How one input ended: applied by the host (its InputAck), or not, with the reason. */
+export type InputOutcome = { readonly applied: true } | { readonly applied: false; readonly code: InputNotAppliedCode; readonly message: string };
+
+/** Told once, when an input's outcome is known. */
+export type InputSettled = (outcome: InputOutcome) => void;
+
 interface Entry {
   seq: number;
   /** '' once withdrawn, or once dropped past the retention budget: resent as an empty slot. */
@@ -15,6 +34,10 @@ interface Entry {
   withdrawn: boolean;
   /** Handed to a sink at least once: it may have reached a ledger. */
   sent: boolean;
+  /** Sent once past a budget gap, then emptied: its ack may be for the empty slot. */
+  budgetDropped?: boolean;
+  /** Told the outcome once, then cleared. */
+  settled?: InputSettled | undefined;
 }
 
 export interface JournalEvents {
@@ -78,9 +101,9 @@ export class InputJournal {
     return this.resendTimer !== undefined || this.stallTimer !== undefined;
   }
 
-  /** Journals one input as one sequence, and sends it when a stream is attached. */
-  append(data: string): number {
-    return this.add(data, undefined);
+  /** Journals one input as one sequence, and sends it when a stream is attached; `settled` hears its outcome once. */
+  append(data: string, settled?: InputSettled): number {
+    return this.add(data, undefined, utf8Length(data), settled);
   }
 
   /** Journals a paste as chunks of at most pasteChunkBytes, each its own sequence; returns the operation id. */
@@ -119,6 +142,7 @@ export class InputJournal {
       }
       e.withdrawn = true;
       e.data = '';
+      settle(e, notApplied('TERMINAL_REPLACED', why));
     }
     if (dropped.length > 0) this.notice('TERMINAL_REPLACED', `${why}: ${dropped.length} input(s) not typed into the new terminal (some may have reached the old one)`, dropped);
     return dropped.length;
@@ -145,6 +169,7 @@ export class InputJournal {
   attachUnsequenced(): string[] {
     if (this.entries.some((e) => e.sent)) this.restartNumbering('OLD_HOST', 'the new stream did not negotiate inputAck');
     const held = this.entries.filter((e) => !e.withdrawn).map((e) => e.data);
+    for (const e of this.entries) settle(e, notApplied(e.withdrawn ? 'WITHDRAWN' : 'UNCONFIRMABLE'));
     this.entries = [];
     this.retainedBytes = 0;
     this.budgetGapSeq = undefined;
@@ -166,6 +191,7 @@ export class InputJournal {
   /** Drops everything (the stream is closed for good). */
   clear(): void {
     this.detach();
+    for (const e of this.entries) settle(e, notApplied('CLOSED'));
     this.entries = [];
     this.retainedBytes = 0;
     this.budgetGapSeq = undefined;
@@ -181,9 +207,9 @@ export class InputJournal {
     if (status === 'resend' && seq === this.acked && this.entries.length > 0) this.resendRequested();
   }
 
-  private add(data: string, op: number | undefined, bytes = utf8Length(data)): number {
+  private add(data: string, op: number | undefined, bytes = utf8Length(data), settled?: InputSettled): number {
     const seq = this.nextSeq++;
-    const entry: Entry = { seq, data, bytes, op, withdrawn: false, sent: false };
+    const entry: Entry = { seq, data, bytes, op, withdrawn: false, sent: false, settled };
     if (this.budgetGapSeq === undefined && this.retainedBytes + bytes > this.options.journalBudgetBytes) {
       this.budgetGapSeq = seq;
       this.notice('BUDGET_EXCEEDED', `unacked input ${this.retainedBytes + bytes} bytes > journalBudgetBytes ${this.options.journalBudgetBytes}`, [{ seq, data }]);
@@ -206,6 +232,13 @@ export class InputJournal {
     const done = this.entries.slice(0, i);
     this.entries = this.entries.slice(i);
     this.acked = seq;
+    // Cumulative: the host applied every write up to seq, but the last one when it says it cannot tell.
+    for (const e of done) {
+      if (e.withdrawn) settle(e, notApplied('WITHDRAWN'));
+      else if (e.budgetDropped) settle(e, notApplied('BUDGET_EXCEEDED'));
+      else if (status === 'deliveryUnknown' && e.seq === seq) settle(e, notApplied('DELIVERY_UNKNOWN'));
+      else settle(e, { applied: true });
+    }
     if (this.entries.length === 0) this.budgetGapSeq = undefined;
     if (status === 'deliveryUnknown') {
       const last = done[done.length - 1];
@@ -249,6 +282,7 @@ export class InputJournal {
     if (this.budgetGapSeq !== undefined && entry.seq >= this.budgetGapSeq && entry.data.length > 0) {
       this.retainedBytes -= entry.bytes;
       entry.data = '';
+      entry.budgetDropped = true;
     }
   }
 
@@ -260,12 +294,13 @@ export class InputJournal {
     }, this.options.stallResendMs);
   }
 
-  private restartNumbering(code: DeliveryNoticeCode, why: string): void {
+  private restartNumbering(code: 'LEDGER_CHANGED' | 'OLD_HOST', why: string): void {
     const dropped: DeliveryNoticeEntry[] = [];
     const kept: Entry[] = [];
     for (const e of this.entries) {
       if (e.sent) {
         if (!e.withdrawn) dropped.push({ seq: e.seq, data: e.data });
+        settle(e, notApplied(e.withdrawn ? 'WITHDRAWN' : code, why));
       } else kept.push(e);
     }
     this.acked = 0;
@@ -290,4 +325,15 @@ export class InputJournal {
   private notice(code: DeliveryNoticeCode, detail: string, entries: DeliveryNoticeEntry[]): void {
     this.events.notice({ code, message: `${code}: ${detail} (${DELIVERY_NOTICE_CODES[code]})`, entries });
   }
+}
+
+function settle(entry: Entry, outcome: InputOutcome): void {
+  const settled = entry.settled;
+  entry.settled = undefined;
+  settled?.(outcome);
+}
+
+function notApplied(code: InputNotAppliedCode, detail?: string): InputOutcome {
+  const why = code in INPUT_NOT_APPLIED_CODES ? INPUT_NOT_APPLIED_CODES[code as keyof typeof INPUT_NOT_APPLIED_CODES] : DELIVERY_NOTICE_CODES[code as DeliveryNoticeCode];
+  return { applied: false, code, message: detail ? `${why} (${detail})` : why };
 }

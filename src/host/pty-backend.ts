@@ -1,17 +1,23 @@
+import { homedir } from 'node:os';
 import * as pty from 'node-pty';
 import { readTailAtEnd } from './pty-tail.js';
 import { ReadGatherer, type ReadGathererOptions } from './read-gatherer.js';
 import { Listeners, type TerminalBackend, type TerminalExit, type Unsubscribe, type WriteOutcome } from './terminal.js';
+import { chooseTerm, loginShellArgs } from './terminal-type.js';
 
 export interface PtyBackendOptions {
   /** Program to run; default $SHELL, else bash. */
   readonly command?: string;
   /** Its arguments; default ['--noprofile', '--norc'] when the command is bash, else []. */
   readonly args?: readonly string[];
-  /** Extra environment, merged over process.env; TERM is always xterm-256color. */
+  /** Extra environment, merged over process.env; TERM is set by `term`. */
   readonly env?: Readonly<Record<string, string>>;
-  /** Working directory; default process.cwd(). */
+  /** Working directory; default the user's home with `login`, else process.cwd(). */
   readonly cwd?: string;
+  /** A session as sshd starts one: a login shell (`-l` before `args`, and no bash default arguments) in the user's home. Default false. */
+  readonly login?: boolean;
+  /** The TERM asked for (a client's): kept when allowed and this host has its terminfo, else xterm-256color (terminal-type.ts). Default xterm-256color. */
+  readonly term?: string;
   /** Initial size; default 80x24. */
   readonly cols?: number;
   readonly rows?: number;
@@ -48,13 +54,15 @@ export class PtyBackend implements TerminalBackend {
 
   constructor(options: PtyBackendOptions = {}) {
     const command = options.command ?? process.env.SHELL ?? 'bash';
-    const args = options.args ?? (/(^|\/)bash$/.test(command) ? ['--noprofile', '--norc'] : []);
+    const args = options.login ? loginShellArgs(command, options.args ?? []) : (options.args ?? (/(^|\/)bash$/.test(command) ? ['--noprofile', '--norc'] : []));
+    const term = chooseTerm(options.term);
     this.cols = options.cols ?? 80;
     this.rows = options.rows ?? 24;
     const env: Record<string, string> = {};
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
-    Object.assign(env, options.env, { TERM: 'xterm-256color' });
-    this.proc = pty.spawn(command, [...args], { name: 'xterm-256color', cols: this.cols, rows: this.rows, cwd: options.cwd ?? process.cwd(), env });
+    Object.assign(env, options.env, { TERM: term });
+    const cwd = options.cwd ?? (options.login ? (env.HOME ?? homedir()) : process.cwd());
+    this.proc = pty.spawn(command, [...args], { name: term, cols: this.cols, rows: this.rows, cwd, env });
     this.reads = new ReadGatherer((data) => this.dataListeners.emit(data), options.readGather);
     this.proc.onData((data) => this.reads.add(data));
     readTailAtEnd(this.proc, (tail) => this.reads.add(tail));

@@ -74,6 +74,14 @@ export class CellWriter {
     return true;
   }
 
+  /** Erases `count` cells from (row, col) with the cell's attributes (ECH fills with the pen's background); the cursor stays. */
+  erase(cell: Cell, row: number, col: number, count: number): void {
+    if (!this.isAt(row, col)) this.out += cursorTo(row, col);
+    this.pen(fullSgr(cell, cellExtended(cell)), 0);
+    this.out += `\x1b[${count}X`;
+    this.next = { row, col };
+  }
+
   /** Sets the pen: an SGR that sets every attribute, and the link (0 for none). */
   pen(sgr: string, urlId: number): void {
     if (sgr !== this.sgr) this.out += this.sgr = sgr;

@@ -1,7 +1,7 @@
 import type { IBuffer } from '@xterm/headless';
 import { fullSgr, hasLostAttributes } from './attribute-sgr.js';
 import { type Cell, CellWriter, cursorTo, LinkTexts } from './cell-writer.js';
-import { writeLostCells } from './lost-cells.js';
+import { writeBackgroundOnlyRows, writeLostCells } from './lost-cells.js';
 import type { HeadlessTerminal } from './terminal-pool.js';
 import { type XtermBuffer, xtermCore, xtermLinkData, xtermPen } from './xterm-internals.js';
 
@@ -27,9 +27,10 @@ export class ScreenStateAdditions {
    */
   normalUnderAlternate(): string {
     const writer = new CellWriter(this.links);
-    const wroteCells = writeLostCells(writer, this.term.buffer.normal, this.term.rows, this.term.cols);
+    const wroteLost = writeLostCells(writer, this.term.buffer.normal, this.term.rows, this.term.cols);
+    const wroteCells = writeBackgroundOnlyRows(writer, this.term.buffer.normal, this.term.rows, this.term.cols) || wroteLost;
     const region = this.scrollRegion(this.core?.buffers?.normal, false);
-    if (!wroteCells && !region) return '';
+    if (!wroteCells && !region && !this.addonCursorMovedFromPastTheEdge(this.term.buffer.normal)) return '';
     writer.closeLink();
     const { cursorX, cursorY } = this.term.buffer.normal;
     // Leaving the alternate screen puts a cursor past the last column back on it.
@@ -46,12 +47,13 @@ export class ScreenStateAdditions {
     const buffer = this.term.buffer.active;
     const internal = buffer.type === 'alternate' ? this.core?.buffers?.alt : this.core?.buffers?.normal;
     const writer = new CellWriter(this.links);
-    const wroteCells = writeLostCells(writer, buffer, this.term.rows, this.term.cols);
+    const wroteLost = writeLostCells(writer, buffer, this.term.rows, this.term.cols);
+    const wroteCells = writeBackgroundOnlyRows(writer, buffer, this.term.rows, this.term.cols) || wroteLost;
     const region = this.scrollRegion(internal, this.regionWritten);
     const { originMode, insertMode } = this.term.modes;
     const pen = xtermPen(this.term);
     // The addon's `CSI ? 6 h` homed the cursor: origin mode alone needs it put back.
-    const cursorLost = wroteCells || region !== '' || originMode;
+    const cursorLost = wroteCells || region !== '' || originMode || this.addonCursorMovedFromPastTheEdge(buffer);
     if (!cursorLost && !(pen && hasLostAttributes(pen, pen.extended))) return '';
     let setAside = '';
     if (cursorLost) {
@@ -73,6 +75,30 @@ export class ScreenStateAdditions {
     const modes = this.core?.coreService?.decPrivateModes;
     const shape = modes?.cursorStyle === undefined ? undefined : CURSOR_SHAPES[modes.cursorStyle];
     return shape === undefined ? '' : `\x1b[${shape + (modes?.cursorBlink ? 0 : 1)} q`;
+  }
+
+  /**
+   * Whether the addon put the cursor back with relative moves that start past
+   * the last column: it counts from where its text ends, and when that is a
+   * character in a row's last column, it counts from column `cols`, where a
+   * real terminal's cursor (and xterm's, once it moves) sits on the last
+   * column, the wrap pending. Every move left then lands one column short,
+   * once per serialization (host, then attach). Its text ends on its last
+   * row with content, or on the bottom row when there is scrollback above.
+   */
+  private addonCursorMovedFromPastTheEdge(buffer: IBuffer): boolean {
+    const { rows, cols } = this.term;
+    let row = rows - 1;
+    if (buffer.baseY === 0) {
+      while (row >= 0 && !hasCharacters(buffer, row, cols)) row--;
+    }
+    if (row < 0 || (buffer.cursorY === row && buffer.cursorX >= cols)) return false;
+    const line = buffer.getLine(buffer.baseY + row);
+    const last = line?.getCell(cols - 1);
+    if (!last) return false;
+    if (last.getChars() !== '') return true;
+    // The second half of a wide character ends the row too.
+    return last.getWidth() === 0 && (line?.getCell(cols - 2)?.getChars() ?? '') !== '';
   }
 
   /** DECSTBM when the region is not the whole screen, or when `always`. It homes the cursor. */
@@ -104,4 +130,11 @@ export class ScreenStateAdditions {
     // The writer positions by viewport row; under origin mode that is the row within the region.
     if (!cell || !writer.cell(cell, row, col)) writer.raw(cursorTo(row, cols - 1));
   }
+}
+
+/** Whether any cell of the row holds a character (a printed space counts: the addon writes it). */
+function hasCharacters(buffer: IBuffer, row: number, cols: number): boolean {
+  const line = buffer.getLine(buffer.baseY + row);
+  for (let col = 0; col < cols; col++) if (line?.getCell(col)?.getChars()) return true;
+  return false;
 }

@@ -118,6 +118,51 @@ const PROGRAMS: readonly Program[] = [
     output: `${Array.from({ length: 12 }, (_, i) => `line ${i}`).join('\r\n')}\x1b[4:4m dotted`,
     then: [SCROLLS],
   },
+  {
+    name: 'blank rows that carry only a background colour, below the last written row (a screen cleared blue)',
+    output: '\x1b[44m\x1b[2J\x1b[Htop\x1b[0m',
+    then: ['x', SCROLLS],
+  },
+  {
+    name: 'a background colour erased to the end of a row and across part of another',
+    output: 'a\x1b[42m\x1b[K\r\n\x1b[45mb\x1b[K\x1b[0m\r\nc',
+    then: ['x'],
+  },
+  {
+    name: 'the bottom row filled to the last column, the wrap still pending',
+    output: `${'\r\n'.repeat(ROWS - 1)}${'b'.repeat(COLS)}`,
+    then: ['Z', SCROLLS],
+  },
+  {
+    name: 'the bottom row filled to the last column on the alternate screen, the wrap still pending',
+    output: `$ app\x1b[?1049h\x1b[${ROWS};1H${'a'.repeat(COLS)}`,
+    then: ['Z', '\x1b[?1049l', 'Q'],
+  },
+  {
+    name: 'the bottom row filled to the last column, then the cursor moved up (vttest)',
+    output: `\x1b[${ROWS};1H${'b'.repeat(COLS)}\x1b[3;6H`,
+    then: ['Z', SCROLLS],
+  },
+  {
+    name: 'the last row written filled to the last column, then the cursor moved left on it',
+    output: `top\x1b[${ROWS};1H${'b'.repeat(COLS)}\x1b[${ROWS};10H`,
+    then: ['Z'],
+  },
+  {
+    name: 'a middle row filled to the last column as the last content, then the cursor moved to the top',
+    output: `x\r\n${'b'.repeat(COLS)}\x1b[1;3H`,
+    then: ['Z'],
+  },
+  {
+    name: 'an empty row above a wrapped row (vttest 8.9: insert and delete line)',
+    output: `\x1b[3;1H${'x'.repeat(COLS + 5)}\x1b[3;1H\x1b[2K\x1b[1;1Htop`,
+    then: ['Z', SCROLLS],
+  },
+  {
+    name: 'application keypad mode (DECKPAM)',
+    output: '\x1b=keypad',
+    then: ['x'],
+  },
   ...[1, 2, 3, 4, 5, 6].map((shape) => ({ name: `cursor shape ${shape} (DECSCUSR)`, output: `shape\x1b[${shape} q`, then: ['x'] })),
 ];
 
@@ -134,6 +179,16 @@ describe('serializeScreen: a repaint rebuilds the screen cell for cell, and it g
       await Promise.all([write(original, more), write(copy, more)]);
       expect(screenState(copy), `after further output #${i} ${JSON.stringify(more)}; ${why}`).toEqual(screenState(original));
     }
+  });
+
+  it.each(PROGRAMS)('$name, serialized twice (by the host, then by attach without scrollback)', async ({ output }) => {
+    const original = take();
+    await write(original, output);
+    const once = take();
+    await write(once, serializeScreen(original));
+    const twice = take();
+    await write(twice, serializeScreen(once));
+    expect(screenState(twice)).toEqual(screenState(original));
   });
 
   it(`writes at most ${MAX_LINK_TEXT_PER_SNAPSHOT} code units of links: cells alternating between two long links do not multiply them`, async () => {

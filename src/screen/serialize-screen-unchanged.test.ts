@@ -16,7 +16,8 @@ function releasedSerializeScreen(pooled: PooledTerminal): string {
     const lastReset = Math.max(text.lastIndexOf(SGR_RESET), text.lastIndexOf('\x1b[m'));
     return /\x1b\[[0-9;:]*m/.test(text.slice(lastReset < 0 ? 0 : lastReset + 3));
   };
-  let text = pooled.serializer.serialize();
+  // Changed on purpose since: application keypad as ESC = (DECKPAM), which tmux knows, where the addon writes CSI ? 66 h (serialize-screen.ts).
+  let text = pooled.serializer.serialize().replace('\x1b[?66h', '\x1b=');
   const altAt = text.indexOf('\x1b[?1049h');
   if (altAt >= 0 && leavesAttributesSet(text.slice(0, altAt))) text = `${text.slice(0, altAt)}${SGR_RESET}${text.slice(altAt)}`;
   const core = (pooled.term as unknown as { _core: { coreService: { isCursorHidden: boolean }; coreMouseService: { activeEncoding: string } } })._core;

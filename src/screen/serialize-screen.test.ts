@@ -51,6 +51,15 @@ describe('serializeScreen: a screen rebuilt from its text behaves as the origina
     give(original, copy);
   });
 
+  it('repaints application keypad mode as programs set it, ESC = (tmux ignores the CSI ? 66 h the addon writes)', async () => {
+    const [original, copy] = await original_and_copy('\x1b=keypad');
+    const text = serializeScreen(original);
+    expect(text).toContain('\x1b=');
+    expect(text).not.toContain('\x1b[?66h');
+    expect(copy.term.modes.applicationKeypadMode).toBe(true);
+    give(original, copy);
+  });
+
   it('counts an emoji two columns wide, as modern terminals do (Unicode 11 widths)', async () => {
     const p = screenTerminals.take(30, 6, 10);
     await write(p, 'a\u{1F600}b');

@@ -12,6 +12,31 @@ function leavesAttributesSet(text: string): boolean {
 }
 
 /**
+ * The addon writes application keypad mode as `CSI ? 66 h` (DECNKM), which
+ * tmux and many terminals ignore; programs set it with `ESC =` (DECKPAM),
+ * which every terminal knows. Its modes come last, after every cell, so the
+ * last occurrence is the mode's.
+ */
+function keypadAsProgramsSetIt(text: string): string {
+  const at = text.lastIndexOf(DECNKM_ON);
+  return at < 0 ? text : `${text.slice(0, at)}${DECKPAM}${text.slice(at + DECNKM_ON.length)}`;
+}
+const DECNKM_ON = '\x1b[?66h';
+
+/**
+ * The addon forces a wrapped row's wrap by printing over the row before it
+ * and erasing that again, moving right and back by the row's written width;
+ * for an empty row that width is 0, and `CSI 0 C` moves one column (0 means
+ * 1), leaving a stray '-' in the first column (vttest's insert/delete line
+ * screen). A move by 0 is nothing else the addon writes (its own moves are
+ * by 1 or more, and cells hold no escapes), so it is taken out.
+ */
+function withoutZeroMoves(text: string): string {
+  return text.includes('\x1b[0') ? text.replaceAll('\x1b[0C', '').replaceAll('\x1b[0D', '') : text;
+}
+const DECKPAM = '\x1b=';
+
+/**
  * The screen as text that, written to a fresh terminal, reproduces it: the
  * serializer's text, with what it leaves out added.
  * - The attributes the serializer leaves set after the main screen (it ends
@@ -19,6 +44,8 @@ function leavesAttributesSet(text: string): boolean {
  *   not reach the switch to the alternate screen: they would be saved with
  *   the cursor there and come back when the program leaves it (the shell
  *   stayed in bold reverse video after vim).
+ * - Application keypad mode as programs set it (`ESC =`), and no stray
+ *   character from a forced wrap over an empty row.
  * - A hidden cursor, and the SGR mouse encoding (a mouse program's clicks
  *   otherwise arrive in a form it did not ask for).
  * - Underline styles and colours, links, scroll regions, the cursor shape,
@@ -27,7 +54,7 @@ function leavesAttributesSet(text: string): boolean {
  *   releases' snapshots are compared byte for byte.
  */
 export function serializeScreen(pooled: PooledTerminal): string {
-  let text = pooled.serializer.serialize();
+  let text = withoutZeroMoves(keypadAsProgramsSetIt(pooled.serializer.serialize()));
   const additions = new ScreenStateAdditions(pooled.term);
   const altAt = text.indexOf(ALT_SCREEN_ON);
   if (altAt >= 0) {

@@ -105,6 +105,153 @@ describe('termwire attach in tmux against termwire serve', () => {
     await waitForPane('modes', /^pasted-text\^\[\[A$/m, 'the paste without bracket marks, then Up as ^[[A');
   });
 
+  /** Every mode of a pane tmux reports: the local terminal's state a remote program could change through attach. */
+  const ALL_PANE_MODES = [
+    'alternate_on', 'cursor_flag', 'insert_flag', 'keypad_cursor_flag', 'keypad_flag', 'mouse_all_flag', 'mouse_any_flag', 'mouse_button_flag',
+    'mouse_sgr_flag', 'mouse_standard_flag', 'mouse_utf8_flag', 'origin_flag', 'scroll_region_upper', 'scroll_region_lower', 'wrap_flag', 'pane_tabs',
+  ].map((f) => `${f}=#{${f}}`).join(' ');
+  /** What a remote program switches on and never switches off: a scroll region, no wrap, insert, origin, a cursor shape, keys, mouse, paste, charset, tabs, colour. */
+  const REMOTE_SETS_EVERYTHING = "printf '\\033[3;10r\\033[?6h\\033[?7l\\033[4h\\033[5 q\\033[?1h\\033=\\033[?1003h\\033[?1005h\\033[?1006h\\033[?2004h\\033[?25l\\033(0\\033[3g\\033[1;4;31;44m'; cat";
+  const REMOTE_MODES_ARRIVED = /insert_flag=1 .*origin_flag=1 scroll_region_upper=2 scroll_region_lower=9 wrap_flag=0 pane_tabs= ?$/;
+
+  for (const way of ['detach', 'crash'] as const) {
+    it(`leaves the local terminal exactly as it found it after a ${way}, whatever the remote program switched on`, async () => {
+      const name = `as-found-${way}`;
+      const crash = way === 'crash' ? 'TERMWIRE_ATTACH_CRASH_ON_INPUT=@@ ' : '';
+      // The pane waits for Enter before attach starts, so its modes can be read untouched; after attach, cat -v echoes what is typed.
+      startSession(name, `read _; ${crash}${attachCommand(name)}; exec cat -v`);
+      await waitFor(() => paneFormat(name, '#{pane_current_command}') !== '', { what: 'the pane to start', timeoutMs: 15_000 });
+      const before = paneFormat(name, ALL_PANE_MODES);
+      tmux('send-keys', '-t', name, 'Enter');
+      await waitForPane(name, /^\$\s*$/m, 'the remote prompt');
+      tmux('send-keys', '-t', name, REMOTE_SETS_EVERYTHING, 'Enter');
+      await waitFor(() => REMOTE_MODES_ARRIVED.test(paneFormat(name, ALL_PANE_MODES)), { what: `the remote program's modes in the local pane (${ALL_PANE_MODES})`, timeoutMs: 15_000 });
+
+      if (way === 'detach') {
+        tmux('send-keys', '-t', name, 'C-]');
+        await waitForPane(name, /\[termwire: detached\]/, 'the detach notice on the main screen');
+      } else {
+        tmux('send-keys', '-l', '-t', name, '@@');
+        await waitForPane(name, /TERMWIRE_ATTACH_CRASH_ON_INPUT asked/, 'attach to die of the injected bug');
+      }
+      expect(paneFormat(name, ALL_PANE_MODES)).toBe(before);
+      // Typed text echoes plain: no colour, underline or line-drawing characters left set; a paste has no bracket marks.
+      tmux('send-keys', '-t', name, 'Enter', 'plain-qx', 'Enter');
+      await waitForPane(name, /^plain-qx$/m, 'the typed text echoed back as typed');
+      expect(tmux('capture-pane', '-p', '-e', '-t', name)).toMatch(/^plain-qx$/m);
+      tmux('set-buffer', 'pasted-text');
+      tmux('paste-buffer', '-p', '-t', name);
+      tmux('send-keys', '-t', name, 'Enter');
+      await waitForPane(name, /^pasted-text$/m, 'the paste without bracket marks');
+    });
+  }
+
+  it('passes a bracketed paste containing Ctrl-] whole, and detaches with ~. after Enter', async () => {
+    startSession('paste', `${attachCommand('paste')}; echo attach-exited-$?`);
+    await waitForPane('paste', /^\$\s*$/m, 'the remote prompt');
+    // The remote asks for bracketed paste, as bash's readline does, and shows what it reads.
+    tmux('send-keys', '-t', 'paste', "printf '\\033[?2004h'; cat -v", 'Enter');
+    await waitFor(() => paneFormat('paste', '#{pane_current_command}') !== '' && /cat -v\s*$/m.test(pane('paste')), { what: 'cat to run', timeoutMs: 15_000 });
+    tmux('set-buffer', 'before\x1dafter');
+    tmux('paste-buffer', '-p', '-t', 'paste');
+    tmux('send-keys', '-t', 'paste', 'Enter');
+    await waitForPane('paste', /^\^\[\[200~before\^\]after\^\[\[201~$/m, 'the whole paste, Ctrl-] included, at the remote');
+    tmux('send-keys', '-t', 'paste', 'C-d', 'Enter');
+    tmux('send-keys', '-l', '-t', 'paste', '~.');
+    await waitForPane('paste', /^attach-exited-0$/m, 'attach to detach on ~.');
+    expect(pane('paste')).toMatch(/\[termwire: detached\]/);
+  });
+
+  it('with --escape-key none, Ctrl-] reaches the remote (vim following a help link)', async () => {
+    startSession('no-key', `${attachCommand('no-key')} --escape-key none --no-tilde-escape; echo attach-exited-$?`);
+    await waitForPane('no-key', /^\$\s*$/m, 'the remote prompt');
+    tmux('send-keys', '-t', 'no-key', 'cat -v', 'Enter');
+    await waitForPane('no-key', /cat -v\s*$/m, 'cat to run');
+    tmux('send-keys', '-t', 'no-key', 'C-]', 'Enter', '~.', 'Enter');
+    await waitForPane('no-key', /^\^\]\n~\.$/m, 'Ctrl-] and ~. at the remote');
+    tmux('send-keys', '-t', 'no-key', 'C-d', 'exit', 'Enter');
+    await waitForPane('no-key', /^attach-exited-0$/m, 'attach to end with the remote shell');
+  });
+
+  /**
+   * The same program in a local pane and through attach, then attach
+   * detached and attached again: the repaint (from the host's snapshot) must
+   * show what the local pane shows, cell for cell with attributes, the cursor
+   * where it is there, and the keypad mode the program set. (Blank cells'
+   * background, a screen cleared blue, is not in tmux's capture-pane: the
+   * screen corpus test, serialize-screen-corpus.test.ts, checks it.)
+   */
+  const REPAINTED_SCREENS = [
+    { name: 'the bottom row filled to the last column, the cursor moved up', program: "printf '\\033[2J\\033[30;1H'; printf '%100s' '' | tr ' ' b; printf '\\033[5;7H'" },
+    { name: 'application keypad mode set with ESC =', program: "printf '\\033=\\033[2J\\033[Hkeypad'" },
+  ];
+  const SCREEN_STATE = '#{cursor_x},#{cursor_y} keypad=#{keypad_flag} cursor-keys=#{keypad_cursor_flag}';
+  for (const [i, { name, program }] of REPAINTED_SCREENS.entries()) {
+    it(`repaints ${name} on re-attach as the program drew it locally`, async () => {
+      const local = `repaint-local-${i}`;
+      const remote = `repaint-${i}`;
+      // `read` holds the program's screen as it left it, with no prompt drawn after it.
+      startSession(local, `sh -c "${program.replaceAll('"', '\\"')}; read x"`);
+      startSession(remote, attachCommand(remote));
+      await waitForPane(remote, /^\$\s*$/m, 'the remote prompt');
+      tmux('send-keys', '-t', remote, `${program}; read x`, 'Enter');
+      const localScreen = () => tmux('capture-pane', '-p', '-e', '-t', local);
+      const live = () => `${tmux('capture-pane', '-p', '-e', '-t', remote)}\n${paneFormat(remote, SCREEN_STATE)}`;
+      await waitFor(() => live() === `${localScreen()}\n${paneFormat(local, SCREEN_STATE)}`, { what: 'the live screen equal to the local one', timeoutMs: 15_000 }).catch((e: Error) => {
+        expect(live(), e.message).toBe(`${localScreen()}\n${paneFormat(local, SCREEN_STATE)}`);
+      });
+
+      tmux('send-keys', '-t', remote, 'C-]');
+      await waitForPane(remote, /\[termwire: detached\]/, 'the detach');
+      tmux('kill-session', '-t', remote);
+      startSession(remote, attachCommand(remote));
+      let shown = '';
+      try {
+        await waitFor(() => (shown = `${tmux('capture-pane', '-p', '-e', '-t', remote)}\n${paneFormat(remote, SCREEN_STATE)}`) === `${localScreen()}\n${paneFormat(local, SCREEN_STATE)}`, { what: 'the repaint equal to the local screen', timeoutMs: 15_000 });
+      } catch (e) {
+        expect(shown, (e as Error).message).toBe(`${localScreen()}\n${paneFormat(local, SCREEN_STATE)}`);
+      }
+    });
+  }
+
+  /** Programs people run through attach, how to see each is up, and how to leave it. */
+  const PROGRAMS = [
+    { name: 'vim', start: 'vim', up: /^~\s*$/m, quit: [':q!', 'Enter'] },
+    { name: 'less', start: 'seq 1000 | less', up: /^:\s*$/m, quit: ['q'] },
+    { name: 'htop', start: 'htop', up: /F10Quit/, quit: ['q'] },
+    { name: 'a plain shell', start: '', up: /^\$\s*$/m, quit: [] },
+  ] as const;
+
+  for (const program of PROGRAMS) {
+    for (const way of ['detach', 'exit'] as const) {
+      it(`leaves the local terminal as it found it after ${program.name}, on ${way === 'detach' ? 'a detach while it runs' : 'the remote shell exiting after it'}`, async () => {
+        const name = `found-${program.name.replaceAll(' ', '-')}-${way}`;
+        // The user's own lines on screen, then attach once Enter is pressed; afterwards cat -v shows how keys arrive.
+        startSession(name, `seq -f mine-%g 1 5; read _; ${attachCommand(name)}; exec cat -v`);
+        await waitForPane(name, /^mine-5$/m, "the user's own lines");
+        const before = { modes: paneFormat(name, ALL_PANE_MODES), lines: pane(name).split('\n').filter((l) => l.trim() !== '') };
+        tmux('send-keys', '-t', name, 'Enter');
+        await waitForPane(name, /^\$\s*$/m, 'the remote prompt');
+        if (program.start) tmux('send-keys', '-t', name, program.start, 'Enter');
+        await waitForPane(name, program.up, `${program.name} to be up`);
+        if (way === 'detach') {
+          tmux('send-keys', '-t', name, 'C-]');
+          await waitForPane(name, /\[termwire: detached\]/, 'the detach notice');
+        } else {
+          if (program.quit.length) tmux('send-keys', '-t', name, ...program.quit);
+          await waitForPane(name, /^\$\s*$/m, `the prompt after ${program.name}`);
+          tmux('send-keys', '-t', name, 'exit', 'Enter');
+          await waitForPane(name, /\[termwire: remote shell exited with code 0\]/, 'the exit notice');
+        }
+        expect(paneFormat(name, ALL_PANE_MODES)).toBe(before.modes);
+        // The user's screen is back: their lines, and attach's notice below them, nothing of the remote's.
+        expect(pane(name).split('\n').filter((l) => l.trim() !== '' && !l.startsWith('[termwire: '))).toEqual(before.lines);
+        tmux('send-keys', '-t', name, 'Up', 'Enter');
+        await waitForPane(name, /^\^\[\[A$/m, 'the Up key arriving as in a plain terminal (normal cursor keys)');
+      });
+    }
+  }
+
   it("relays output as the remote terminal processed it: a bare LF stays a line feed, and the local terminal's output mode is put back", async () => {
     // With ONLCR off remotely (as full-screen programs set it), LF moves down without a carriage return.
     // A local terminal that processed output again would turn it into CR LF and start the step at column 0.
@@ -171,7 +318,8 @@ describe('termwire attach in tmux against termwire serve', () => {
     await waitForPane('scrollback', /^\$\s*$/m, 'the remote prompt');
     expect(tmux('display-message', '-p', '-t', 'scrollback', '#{alternate_on}').trim()).toBe('1');
     // A full-screen program comes and goes first: its switches between screens must not take the local terminal off attach's.
-    tmux('send-keys', '-t', 'scrollback', "printf '\\033[?1049hfull-screen\\033[?1049l'; seq -f remote-%g 1 60", 'Enter');
+    // Then a `clear` (ED 3) and a full reset (RIS), which must not reach the user's scrollback or take attach off its screen.
+    tmux('send-keys', '-t', 'scrollback', "printf '\\033[?1049hfull-screen\\033[?1049l'; clear; printf '\\033c'; seq -f remote-%g 1 60", 'Enter');
     await waitForPane('scrollback', /^remote-60$/m, 'remote output');
     tmux('send-keys', '-t', 'scrollback', 'C-]');
     await waitForPane('scrollback', /\[termwire: detached\]/, 'the detach notice');

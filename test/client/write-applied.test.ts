@@ -1,0 +1,41 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { TerminalClient } from '../../src/client/client.js';
+import { InputNotAppliedError } from '../../src/client/stream-input.js';
+import { PtyBackend } from '../../src/host/pty-backend.js';
+import { HostRuntime } from '../../src/host/runtime.js';
+import { connectWs } from '../../src/transport/ws-client.js';
+import { startWsServer, type WsServer } from '../../src/transport/ws-server.js';
+import { waitFor } from '../helpers/wait-for.js';
+
+const TOKEN = 'write-applied-token';
+let server: WsServer | undefined;
+let runtime: HostRuntime | undefined;
+let client: TerminalClient | undefined;
+
+afterEach(async () => {
+  client?.close();
+  runtime?.close();
+  await server?.close();
+});
+
+describe('stream.writeApplied against the reference host over WebSocket', () => {
+  it('resolves once the host applied the input, typed before the link is up or after; rejects with a reason once the stream is closed', async () => {
+    runtime = new HostRuntime({ terminals: (name) => (name === 'bash' ? new PtyBackend({ command: 'bash', env: { PS1: '$ ' }, cols: 60, rows: 10 }) : undefined) });
+    const rt = runtime;
+    server = await startWsServer({ token: TOKEN, onLink: (link) => rt.accept(link) });
+    const url = server.url;
+    client = new TerminalClient({ connect: () => connectWs(url, { token: TOKEN }) });
+    const stream = client.subscribe('bash');
+    const early = stream.writeApplied('echo early-$((40+2))\r'); // held until the stream is live
+    client.start();
+    await expect(early).resolves.toBeUndefined();
+    expect(stream.inputState.journal.unackedCount).toBe(0);
+    await expect(stream.writeApplied('echo late-$((40+3))\r')).resolves.toBeUndefined();
+    await waitFor(async () => (await stream.whenIdle(), /early-42[\s\S]*late-43/.test(stream.screenText())), { what: 'both commands run, in order' });
+
+    await stream.unsubscribe();
+    const refused = stream.writeApplied('never');
+    await expect(refused).rejects.toBeInstanceOf(InputNotAppliedError);
+    await expect(refused).rejects.toMatchObject({ code: 'REFUSED' });
+  });
+});
