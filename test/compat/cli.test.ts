@@ -234,7 +234,7 @@ describe('termwire compat end to end on a stand-in project', () => {
     try {
       r.write('compat/acknowledged-breaks.json', JSON.stringify([{ ...entry, expires: '2030-03-01' }]));
       const acked = await compat(r.dir, ['--static-only', '--cache-dir', cache]);
-      expect(acked.stdout).toContain('acknowledged (owner @wire-team, until 2030-03-01): no reader ever used source');
+      expect(acked.stdout).toContain('~ acknowledged PAYLOAD_FIELD_REMOVED · old client × new host · SnapshotStart.source (owner @wire-team, until 2030-03-01): 1 finding(s) in old client × new host; no reader ever used source');
       expect(acked.code).toBe(0);
       // The format before owner and expiry is refused, naming what to add.
       r.write('compat/acknowledged-breaks.json', JSON.stringify([{ ...entry, owner: undefined }]));
