@@ -41,7 +41,7 @@ export async function runExplore(
       // A capability is switched off only where both builds' client peers can be told to (older ones advertise their defaults).
       const switchable = schedule.capabilityOff && [old, current].every((b) => b.codec.hello.clientArgs?.includes('capabilities'));
       if (schedule.capabilityOff && !switchable && explore.onlySwitchable) continue;
-      const plan: JourneyPlan = { costsFor: schedule.capabilityOff && explore.onlySwitchable ? 'capabilities off' : 'explore', hostBackend: 'script', steps: schedule.steps, ...(switchable ? { clientCapabilityOff: schedule.capabilityOff } : {}) };
+      const plan: JourneyPlan = { costsFor: schedule.capabilityOff && explore.onlySwitchable ? `without ${schedule.capabilityOff}` : 'explore', hostBackend: 'script', steps: schedule.steps, ...(switchable ? { clientCapabilityOff: schedule.capabilityOff } : {}) };
       const decision = runDecision(plan, old, current);
       const unswitched = schedule.capabilityOff && !switchable ? ` (${WITHOUT_MOVE}${schedule.capabilityOff} not walked: a build's client peer cannot switch a capability off)` : '';
       opts.onProgress(`explore ${i + 1}/${schedules.length}: ${describeSchedule(schedule)}${unswitched}`);
