@@ -49,7 +49,7 @@ Options:
 On a terminal, attach draws on its alternate screen, as tmux does: your own
 screen and scrollback stay beneath, untouched, and are back as they were when
 attach ends. Detach with Ctrl-], or with ~. at the start of a line, as in ssh
-(~~ sends one ~); the session keeps running on the host. A bracketed paste is
+(~~ sends one ~, ~? lists the escapes); the session keeps running on the host. A bracketed paste is
 never read as a command. On the way out (detach, exit, failure) the local
 terminal's modes are put back (main screen, scroll region, wrap, insert mode,
 cursor shape and visibility, cursor keys, keypad, mouse, bracketed paste,
@@ -275,6 +275,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
       announceQuietLink();
       const read = keys.read(data);
       if (read.toRemote) stream.write(read.toRemote);
+      if (read.help) screen.notice(`escapes: ${keys.describe()}`);
       if (read.detach) end(detached());
     });
     stdin.on('end', () => end(detached()));

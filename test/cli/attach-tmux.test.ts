@@ -162,6 +162,8 @@ describe('termwire attach in tmux against termwire serve', () => {
     tmux('send-keys', '-t', 'paste', 'Enter');
     await waitForPane('paste', /^\^\[\[200~before\^\]after\^\[\[201~$/m, 'the whole paste, Ctrl-] included, at the remote');
     tmux('send-keys', '-t', 'paste', 'C-d', 'Enter');
+    tmux('send-keys', '-l', '-t', 'paste', '~?');
+    await waitForPane('paste', /\[termwire: escapes: \^\] detach, ~\. detach, ~~ send ~/, 'the list of escapes on the status line');
     tmux('send-keys', '-l', '-t', 'paste', '~.');
     await waitForPane('paste', /^attach-exited-0$/m, 'attach to detach on ~.');
     expect(pane('paste')).toMatch(/\[termwire: detached\]/);
