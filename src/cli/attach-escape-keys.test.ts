@@ -1,17 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import { describeKey, EscapeKeyReader, type EscapeKeyOptions, parseDetachKey } from './attach-escape-keys.js';
 
-/** `input` through one reader, in chunks cut at `cuts`: what the remote got, and whether it detached. */
-function readAll(input: string, cuts: readonly number[] = [], options?: EscapeKeyOptions): { toRemote: string; detach: boolean } {
+/** `input` through one reader, in chunks cut at `cuts`: what the remote got, whether it detached, whether ~? asked for help. */
+function readAll(input: string, cuts: readonly number[] = [], options?: EscapeKeyOptions): { toRemote: string; detach: boolean; help?: true } {
   const reader = new EscapeKeyReader(options);
   const bounds = [0, ...cuts, input.length];
   let toRemote = '';
+  let help = false;
+  const result = (detach: boolean) => ({ toRemote, detach, ...(help ? { help: true as const } : {}) });
   for (let i = 1; i < bounds.length; i++) {
     const read = reader.read(input.slice(bounds[i - 1], bounds[i]));
     toRemote += read.toRemote;
-    if (read.detach) return { toRemote, detach: true };
+    help ||= read.help === true;
+    if (read.detach) return result(true);
   }
-  return { toRemote, detach: false };
+  return result(false);
 }
 
 /** The same reading whatever the chunk boundaries: cut at every offset, and at every pair of offsets. */
@@ -41,6 +44,14 @@ describe('EscapeKeyReader: attach commands typed like ssh, every other key for t
     expect(expectSameAtEveryCut('~.')).toEqual({ toRemote: '', detach: true });
     expect(expectSameAtEveryCut('\r~~.\r~x')).toEqual({ toRemote: '\r~.\r~x', detach: false });
     expect(expectSameAtEveryCut('a~.b')).toEqual({ toRemote: 'a~.b', detach: false });
+  });
+
+  it('asks for the list of escapes on ~? after Enter, sending neither character; elsewhere ~? is text', () => {
+    expect(expectSameAtEveryCut('ls\r~?')).toEqual({ toRemote: 'ls\r', detach: false, help: true });
+    expect(expectSameAtEveryCut('ls\r~?~.')).toEqual({ toRemote: 'ls\r', detach: true, help: true });
+    expect(expectSameAtEveryCut('a~?')).toEqual({ toRemote: 'a~?', detach: false });
+    expect(new EscapeKeyReader().describe()).toBe('^] detach, ~. detach, ~~ send ~, ~? this list (after Enter)');
+    expect(new EscapeKeyReader({ detachKey: undefined, tildeEscape: false }).describe()).toBe('none: every key goes to the remote');
   });
 
   it("holds a ~ at a line's start until the next key says what it is, and nothing else", () => {

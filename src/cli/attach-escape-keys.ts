@@ -4,8 +4,9 @@
  * - the detach key (Ctrl-] by default, any control character, or none),
  *   anywhere in the input;
  * - ssh's escape, `~.` at the start of a line (at the start of the session,
- *   or after Enter); `~~` sends one `~`, and `~` followed by anything else
- *   sends both (vim's `~` command at a line's start still works).
+ *   or after Enter); `~?` lists the escapes; `~~` sends one `~`, and `~`
+ *   followed by anything else sends both (vim's `~` command at a line's
+ *   start still works).
  * A bracketed paste (`ESC [ 200 ~` … `ESC [ 201 ~`) is text, never a
  * command: a paste containing the detach key arrives whole. The markers are
  * followed byte by byte, so a marker cut between two reads of the terminal
@@ -29,6 +30,8 @@ export interface ReadKeys {
   readonly toRemote: string;
   /** A detach command was typed; input after it is not for the remote. */
   readonly detach: boolean;
+  /** `~?` was typed (once or more in this chunk): the escapes should be listed. */
+  readonly help?: boolean;
 }
 
 export class EscapeKeyReader {
@@ -47,6 +50,7 @@ export class EscapeKeyReader {
 
   read(chunk: string): ReadKeys {
     let toRemote = '';
+    let help = false;
     for (const c of chunk) {
       const wasInPaste = this.inPaste;
       this.followPasteMarkers(c);
@@ -58,14 +62,18 @@ export class EscapeKeyReader {
       }
       if (this.tildeHeld) {
         this.tildeHeld = false;
-        if (c === '.') return { toRemote, detach: true };
+        if (c === '.') return { toRemote, detach: true, ...(help ? { help } : {}) };
+        if (c === '?') {
+          help = true;
+          continue; // still at the line's start: ~. may follow
+        }
         toRemote += '~';
         if (c === '~') {
           this.atLineStart = false;
           continue;
         }
       }
-      if (c === this.detachKey) return { toRemote, detach: true };
+      if (c === this.detachKey) return { toRemote, detach: true, ...(help ? { help } : {}) };
       if (this.tildeEscape && this.atLineStart && c === '~') {
         this.tildeHeld = true;
         continue;
@@ -73,7 +81,14 @@ export class EscapeKeyReader {
       toRemote += c;
       this.atLineStart = c === '\r' || c === '\n';
     }
-    return { toRemote, detach: false };
+    return { toRemote, detach: false, ...(help ? { help } : {}) };
+  }
+
+  /** The escapes this reader knows, for `~?`. */
+  describe(): string {
+    const key = this.detachKey === undefined ? [] : [`${describeKey(this.detachKey)} detach`];
+    const tilde = this.tildeEscape ? ['~. detach', '~~ send ~', '~? this list (after Enter)'] : [];
+    return [...key, ...tilde].join(', ') || 'none: every key goes to the remote';
   }
 
   private releaseTilde(): string {

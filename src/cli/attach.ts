@@ -1,3 +1,4 @@
+import { constants as osConstants } from 'node:os';
 import { parseArgs } from 'node:util';
 import { TerminalClient } from '../client/client.js';
 import { screenWithoutScrollback } from '../screen/screen-without-scrollback.js';
@@ -13,6 +14,9 @@ import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
 
 /** The first connection must come up within this, else attach gives up. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** Signals that end attach, each with 128 + its number as the exit code. */
+const ENDING_SIGNALS = ['SIGTERM', 'SIGINT', 'SIGHUP', 'SIGQUIT'] as const;
 
 /** Exit codes of attach itself; when the remote shell exits, attach exits with the shell's code. */
 export const ATTACH_EXIT = {
@@ -45,7 +49,7 @@ Options:
 On a terminal, attach draws on its alternate screen, as tmux does: your own
 screen and scrollback stay beneath, untouched, and are back as they were when
 attach ends. Detach with Ctrl-], or with ~. at the start of a line, as in ssh
-(~~ sends one ~); the session keeps running on the host. A bracketed paste is
+(~~ sends one ~, ~? lists the escapes); the session keeps running on the host. A bracketed paste is
 never read as a command. On the way out (detach, exit, failure) the local
 terminal's modes are put back (main screen, scroll region, wrap, insert mode,
 cursor shape and visibility, cursor keys, keypad, mouse, bracketed paste,
@@ -53,7 +57,8 @@ character sets, tab stops, text attributes); the remote never erases your
 scrollback.
 
 Exit codes: 0 detached; the remote shell's own code when it exits; 1 no
-connection within --connect-timeout-ms; 2 usage error or token refused.
+connection within --connect-timeout-ms; 2 usage error or token refused;
+128+N ended by signal N (TERM, INT, HUP, QUIT), the terminal put back first.
 `;
 
 /** How attach ends: its exit code, and a notice for the terminal or one error line for stderr. */
@@ -222,13 +227,14 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     const size = viewport();
     stream.resize(size.cols, size.rows);
   };
-  const onTerminate = () => end({ code: ATTACH_EXIT.terminated, notice: 'terminated' });
+  // Any signal that would end attach ends it the usual way, the terminal put back (Ctrl-C is a key in raw mode, but `kill -INT` is not).
+  const onSignal = (signal: NodeJS.Signals) => end({ code: 128 + (osConstants.signals[signal] ?? 15), notice: signal === 'SIGTERM' ? 'terminated' : `ended by ${signal}` });
   let ending: Ending;
   try {
     ending = await runAttached();
   } finally {
     clearTimeout(deadline);
-    process.off('SIGTERM', onTerminate);
+    for (const signal of ENDING_SIGNALS) process.off(signal, onSignal);
     out.off('resize', onResize);
     stdin.pause();
     leaveTerminal();
@@ -249,7 +255,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     if (stdin.isTTY) stdin.setRawMode(true);
     stdin.setEncoding('utf8');
     out.on('resize', onResize);
-    process.once('SIGTERM', onTerminate);
+    for (const signal of ENDING_SIGNALS) process.once(signal, onSignal);
     const detached = (): Ending => ({ code: ATTACH_EXIT.detached, notice: everConnected ? 'detached' : 'detached before the link came up' });
     let quietSpellAnnounced: number | undefined;
     const announceQuietLink = () => {
@@ -269,6 +275,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
       announceQuietLink();
       const read = keys.read(data);
       if (read.toRemote) stream.write(read.toRemote);
+      if (read.help) screen.notice(`escapes: ${keys.describe()}`);
       if (read.detach) end(detached());
     });
     stdin.on('end', () => end(detached()));

@@ -154,6 +154,16 @@ const PROGRAMS: readonly Program[] = [
     then: ['Z'],
   },
   {
+    name: 'the main screen under an alternate screen: its last row filled to the last column, its cursor moved up',
+    output: `\x1b[${ROWS};1H${'m'.repeat(COLS)}\x1b[2;4H\x1b[?1049h\x1b[Halt`,
+    then: ['\x1b[?1049l', 'Q'],
+  },
+  {
+    name: 'the main screen cleared blue under an alternate screen',
+    output: '\x1b[44m\x1b[2J\x1b[Hmain\x1b[0m\x1b[?1049h\x1b[Halt',
+    then: ['\x1b[?1049l', 'Q'],
+  },
+  {
     name: 'an empty row above a wrapped row (vttest 8.9: insert and delete line)',
     output: `\x1b[3;1H${'x'.repeat(COLS + 5)}\x1b[3;1H\x1b[2K\x1b[1;1Htop`,
     then: ['Z', SCROLLS],

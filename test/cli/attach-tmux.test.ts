@@ -114,9 +114,9 @@ describe('termwire attach in tmux against termwire serve', () => {
   const REMOTE_SETS_EVERYTHING = "printf '\\033[3;10r\\033[?6h\\033[?7l\\033[4h\\033[5 q\\033[?1h\\033=\\033[?1003h\\033[?1005h\\033[?1006h\\033[?2004h\\033[?25l\\033(0\\033[3g\\033[1;4;31;44m'; cat";
   const REMOTE_MODES_ARRIVED = /insert_flag=1 .*origin_flag=1 scroll_region_upper=2 scroll_region_lower=9 wrap_flag=0 pane_tabs= ?$/;
 
-  for (const way of ['detach', 'crash'] as const) {
+  for (const way of ['detach', 'crash', 'kill -INT'] as const) {
     it(`leaves the local terminal exactly as it found it after a ${way}, whatever the remote program switched on`, async () => {
-      const name = `as-found-${way}`;
+      const name = `as-found-${way.replace(/\W+/g, '-')}`;
       const crash = way === 'crash' ? 'TERMWIRE_ATTACH_CRASH_ON_INPUT=@@ ' : '';
       // The pane waits for Enter before attach starts, so its modes can be read untouched; after attach, cat -v echoes what is typed.
       startSession(name, `read _; ${crash}${attachCommand(name)}; exec cat -v`);
@@ -130,9 +130,14 @@ describe('termwire attach in tmux against termwire serve', () => {
       if (way === 'detach') {
         tmux('send-keys', '-t', name, 'C-]');
         await waitForPane(name, /\[termwire: detached\]/, 'the detach notice on the main screen');
-      } else {
+      } else if (way === 'crash') {
         tmux('send-keys', '-l', '-t', name, '@@');
         await waitForPane(name, /TERMWIRE_ATTACH_CRASH_ON_INPUT asked/, 'attach to die of the injected bug');
+      } else {
+        // attach is the only child of the pane's shell.
+        const attachPid = Number(execFileSync('pgrep', ['-P', paneFormat(name, '#{pane_pid}')], { encoding: 'utf8' }).trim());
+        process.kill(attachPid, 'SIGINT');
+        await waitForPane(name, /\[termwire: ended by SIGINT\]/, 'attach to end on SIGINT');
       }
       expect(paneFormat(name, ALL_PANE_MODES)).toBe(before);
       // Typed text echoes plain: no colour, underline or line-drawing characters left set; a paste has no bracket marks.
@@ -157,6 +162,8 @@ describe('termwire attach in tmux against termwire serve', () => {
     tmux('send-keys', '-t', 'paste', 'Enter');
     await waitForPane('paste', /^\^\[\[200~before\^\]after\^\[\[201~$/m, 'the whole paste, Ctrl-] included, at the remote');
     tmux('send-keys', '-t', 'paste', 'C-d', 'Enter');
+    tmux('send-keys', '-l', '-t', 'paste', '~?');
+    await waitForPane('paste', /\[termwire: escapes: \^\] detach, ~\. detach, ~~ send ~/, 'the list of escapes on the status line');
     tmux('send-keys', '-l', '-t', 'paste', '~.');
     await waitForPane('paste', /^attach-exited-0$/m, 'attach to detach on ~.');
     expect(pane('paste')).toMatch(/\[termwire: detached\]/);
