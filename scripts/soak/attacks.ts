@@ -2,9 +2,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type Abuser, endingOutcome, running, session } from './abusers.js';
 import { Op } from '../../src/codec/opcodes.js';
 import { SoakPeer } from './peer.js';
+import { ISSUE_41_ATTACKS } from './attacks-41.js';
 
 /**
- * The attacks of issue 20, each run alone against a fresh server by
+ * The attacks of issues 20 and 41 (attacks-41.ts), each run alone against a fresh server by
  * `npm run soak -- --per-attack`, as an outsider with a valid token or an
  * ordinary program would. Each says what took the host down or degraded it
  * before the work that defends against it.
@@ -19,7 +20,7 @@ export interface Attack extends Abuser {
 const MiB = 1024 * 1024;
 
 /** Waits until the socket's send buffer is below `bytes`, so the attacker's own memory stays small. */
-async function drained(peer: SoakPeer, bytes: number): Promise<void> {
+export async function drained(peer: SoakPeer, bytes: number): Promise<void> {
   while (peer.isOpen && peer.ws.bufferedAmount > bytes) await sleep(5);
 }
 
@@ -28,7 +29,7 @@ async function drained(peer: SoakPeer, bytes: number): Promise<void> {
  * output, the connection closes, or `giveUpMs` passes. The command must spell
  * the marker so that its echo does not contain it (echo mark""er).
  */
-async function typeUntilShown(peer: SoakPeer, streamId: number, command: string, marker: string, giveUpMs: number): Promise<'shown' | 'closed' | 'late'> {
+export async function typeUntilShown(peer: SoakPeer, streamId: number, command: string, marker: string, giveUpMs: number): Promise<'shown' | 'closed' | 'late'> {
   const shown = peer.until(marker);
   peer.send('Input', streamId, command);
   return Promise.race([shown.then(() => 'shown' as const), peer.whenClosed().then(() => 'closed' as const), sleep(giveUpMs).then(() => 'late' as const)]);
@@ -182,4 +183,5 @@ export const ATTACKS: readonly Attack[] = [
       await sleep(Math.max(0, ctx.until - performance.now()));
     },
   },
+  ...ISSUE_41_ATTACKS,
 ];
