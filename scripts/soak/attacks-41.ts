@@ -1,13 +1,12 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AbuserContext, endingOutcome, running, session } from './abusers.js';
-import type { Attack } from './attacks.js';
-import { drained } from './attacks.js';
+import { type Attack, drained } from './attack-helpers.js';
 import { SoakPeer } from './peer.js';
 
 /**
  * The attacks of issue 41: a hostile program, a hostile client and hostile
- * unauthenticated peers against one host. Only the run functions use the
- * helpers of attacks.ts, which imports this list: nothing here runs at import.
+ * unauthenticated peers against one host; attacks.ts lists them after those
+ * of issue 20.
  */
 
 const MiB = 1024 * 1024;
