@@ -58,7 +58,7 @@ export class HostConnection implements StreamContext {
   private readonly snapshotRequests: RateBucket;
   /** Bytes of snapshots sent, for maxSnapshotBytesPerSecond: a Subscribe waits while it is in debt. */
   private readonly snapshotBytes: RateBucket;
-  /** Subscribes whose snapshot waits for a token of snapshotRequests, oldest first (at most maxStreamsPerConnection). */
+  /** Subscribes whose snapshot waits for its turn (snapshotRequests and snapshotBytes), oldest first (at most maxStreamsPerConnection). */
   private readonly waitingSubscribes: Array<{ readonly stream: HostStream; readonly start: () => void }> = [];
   private waitingTimer: NodeJS.Timeout | undefined;
 
@@ -295,9 +295,11 @@ export class HostConnection implements StreamContext {
 
   /**
    * A Subscribe's snapshot costs what a requested one does, so it spends the
-   * same tokens (maxSnapshotRequestsPerSecond); without one it waits its turn,
-   * and only this connection waits: Subscribe/Unsubscribe churn slows the
-   * churner. A stream closed meanwhile is never started.
+   * same tokens (maxSnapshotRequestsPerSecond) and its bytes
+   * (maxSnapshotBytesPerSecond); without them it waits its turn, and only
+   * this connection waits: Subscribe/Unsubscribe churn slows the churner. A
+   * stream closed meanwhile is never started; one closed after it started
+   * stays charged what it was expected to cost.
    */
   private whenSnapshotAllowed(stream: HostStream, start: () => void): void {
     if (this.waitingSubscribes.length === 0 && this.snapshotBytes.msUntilToken() === 0 && this.snapshotRequests.take()) return this.prepay(stream, start);

@@ -227,7 +227,7 @@ export class HostStream implements TerminalSubscriber {
 
   /**
    * Set while the Subscribe that made this stream waits for its snapshot's
-   * turn under maxSnapshotRequestsPerSecond: nothing is sent, and output and
+   * turn (maxSnapshotRequestsPerSecond, maxSnapshotBytesPerSecond): nothing is sent, and output and
    * events are dropped, since the snapshot taken at the start (with the
    * terminal's title and exit) covers them.
    */
