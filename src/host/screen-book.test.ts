@@ -106,4 +106,20 @@ describe('ScreenBook', () => {
     // 32 segments of 4 KiB: about 20 to 40 ms each at this size.
     expect(await progressWhenOtherTaskRan(1000, 1000, 1000, 'y\n'.repeat(2048), 32)).toBeLessThan(0.25);
   });
+
+  it('hands xterm a write in pieces without breaking a character cut between two of them, as bytes or as text', async () => {
+    const { book, replies, parsed } = recordingBook();
+    book.handle({ op: 'open', id: 8, cols: 80, rows: 60, scrollback: 100, maxLinks: 1024 });
+    const pad = 'a'.repeat(4095); // the piece boundary falls inside the next character
+    book.handle({ op: 'write', id: 8, data: new TextEncoder().encode(`${pad}\u00e9b\r\n`), seq: 1 });
+    book.handle({ op: 'write', id: 8, data: `${pad}\u{1f600}c\r\n`, seq: 2 });
+    book.handle({ op: 'query', id: 8, token: 108, want: 'snapshot' });
+    await parsed(8);
+    const answer = replies.find((r) => r.kind === 'answer' && r.token === 108);
+    const text = answer?.kind === 'answer' ? (answer.text ?? '') : '';
+    expect(text).toContain('a\u00e9b');
+    expect(text).toContain('a\u{1f600}c');
+    expect(text).not.toContain('\ufffd');
+    book.handle({ op: 'dispose', id: 8, token: 109 });
+  });
 });
