@@ -1,44 +1,25 @@
 import { setTimeout as sleep } from 'node:timers/promises';
-import { type Abuser, endingOutcome, running, session } from './abusers.js';
+import { endingOutcome, running, session } from './abusers.js';
 import { Op } from '../../src/codec/opcodes.js';
 import { SoakPeer } from './peer.js';
+import { type Attack, drained, typeUntilShown } from './attack-helpers.js';
+import { ISSUE_41_ATTACKS } from './attacks-41.js';
 
-/**
- * The attacks of issue 20, each run alone against a fresh server by
- * `npm run soak -- --per-attack`, as an outsider with a valid token or an
- * ordinary program would. Each says what took the host down or degraded it
- * before the work that defends against it.
- */
-export interface Attack extends Abuser {
-  /** What it did to the host before it was defended against. */
-  readonly before: string;
-  /** The outcome counted once per thing the attack holds, to divide its memory by (the per-screen cost). */
-  readonly costPer?: string;
-}
+export type { Attack } from './attack-helpers.js';
 
 const MiB = 1024 * 1024;
-
-/** Waits until the socket's send buffer is below `bytes`, so the attacker's own memory stays small. */
-async function drained(peer: SoakPeer, bytes: number): Promise<void> {
-  while (peer.isOpen && peer.ws.bufferedAmount > bytes) await sleep(5);
-}
-
-/**
- * Types `command` on the stream and waits until `marker` comes back in its
- * output, the connection closes, or `giveUpMs` passes. The command must spell
- * the marker so that its echo does not contain it (echo mark""er).
- */
-async function typeUntilShown(peer: SoakPeer, streamId: number, command: string, marker: string, giveUpMs: number): Promise<'shown' | 'closed' | 'late'> {
-  const shown = peer.until(marker);
-  peer.send('Input', streamId, command);
-  return Promise.race([shown.then(() => 'shown' as const), peer.whenClosed().then(() => 'closed' as const), sleep(giveUpMs).then(() => 'late' as const)]);
-}
 
 /** A shell command that prints the combining-mark fill: every cell an `e` with a combining acute, screen and scrollback full. */
 function combiningFill(cols: number, lines: number): string {
   return `yes "$(printf 'e\\xcc\\x81%.0s' $(seq ${cols}))" | head -n ${lines}\r`;
 }
 
+/**
+ * The attacks of issues 20 and 41 (attacks-41.ts), each run alone against a fresh server by
+ * `npm run soak -- --per-attack`, as an outsider with a valid token or an
+ * ordinary program would. Each says what took the host down or degraded it
+ * before the work that defends against it.
+ */
 export const ATTACKS: readonly Attack[] = [
   {
     name: 'title of 9,000,000 characters',
@@ -182,4 +163,5 @@ export const ATTACKS: readonly Attack[] = [
       await sleep(Math.max(0, ctx.until - performance.now()));
     },
   },
+  ...ISSUE_41_ATTACKS,
 ];

@@ -56,7 +56,9 @@ export class HostConnection implements StreamContext {
   private readonly guard: LinkGuard;
   private readonly errorReplies: RateBucket;
   private readonly snapshotRequests: RateBucket;
-  /** Subscribes whose snapshot waits for a token of snapshotRequests, oldest first (at most maxStreamsPerConnection). */
+  /** Bytes of snapshots sent, for maxSnapshotBytesPerSecond: a Subscribe waits while it is in debt. */
+  private readonly snapshotBytes: RateBucket;
+  /** Subscribes whose snapshot waits for its turn (snapshotRequests and snapshotBytes), oldest first (at most maxStreamsPerConnection). */
   private readonly waitingSubscribes: Array<{ readonly stream: HostStream; readonly start: () => void }> = [];
   private waitingTimer: NodeJS.Timeout | undefined;
 
@@ -73,6 +75,7 @@ export class HostConnection implements StreamContext {
     this.guard = new LinkGuard(link, host.limits, { drained: () => this.drained(), overLimit: (reason, message) => this.closeForLimit(reason, message) });
     this.errorReplies = new RateBucket(host.limits.maxErrorRepliesPerSecond);
     this.snapshotRequests = new RateBucket(host.limits.maxSnapshotRequestsPerSecond);
+    this.snapshotBytes = new RateBucket(host.limits.maxSnapshotBytesPerSecond);
     this.controlProjections = new StreamProjections(host.projections, 0, {}, host.counters);
     link.attach({ frame: (bytes) => this.receive(bytes), close: () => this.dispose() });
   }
@@ -149,6 +152,10 @@ export class HostConnection implements StreamContext {
     counts[reason] = (counts[reason] ?? 0) + 1;
     this.link.close(`${reason}: ${message}`, CLOSE_POLICY_VIOLATION);
     this.dispose();
+  }
+
+  snapshotSent(bytes: number): void {
+    this.snapshotBytes.spend(bytes);
   }
 
   /** A request that spends a snapshot; false (and the connection closed) past the rate. */
@@ -288,12 +295,14 @@ export class HostConnection implements StreamContext {
 
   /**
    * A Subscribe's snapshot costs what a requested one does, so it spends the
-   * same tokens (maxSnapshotRequestsPerSecond); without one it waits its turn,
-   * and only this connection waits: Subscribe/Unsubscribe churn slows the
-   * churner. A stream closed meanwhile is never started.
+   * same tokens (maxSnapshotRequestsPerSecond) and its bytes
+   * (maxSnapshotBytesPerSecond); without them it waits its turn, and only
+   * this connection waits: Subscribe/Unsubscribe churn slows the churner. A
+   * stream closed meanwhile is never started; one closed after it started
+   * stays charged what it was expected to cost.
    */
   private whenSnapshotAllowed(stream: HostStream, start: () => void): void {
-    if (this.waitingSubscribes.length === 0 && this.snapshotRequests.take()) return start();
+    if (this.waitingSubscribes.length === 0 && this.snapshotBytes.msUntilToken() === 0 && this.snapshotRequests.take()) return this.prepay(stream, start);
     stream.waitingToStart = true;
     this.host.counters.subscribesPaced++;
     this.waitingSubscribes.push({ stream, start });
@@ -308,7 +317,8 @@ export class HostConnection implements StreamContext {
         this.waitingSubscribes.shift();
         continue;
       }
-      const wait = this.snapshotRequests.msUntilToken();
+      // Both: a token of maxSnapshotRequestsPerSecond, and the bytes of snapshots already sent paid off.
+      const wait = Math.max(this.snapshotRequests.msUntilToken(), this.snapshotBytes.msUntilToken());
       if (wait > 0) {
         this.waitingTimer = setTimeout(() => {
           this.waitingTimer = undefined;
@@ -320,11 +330,18 @@ export class HostConnection implements StreamContext {
       this.waitingSubscribes.shift();
       next.stream.waitingToStart = false;
       try {
-        next.start();
+        this.prepay(next.stream, next.start);
       } catch (error) {
         this.internalError(error);
       }
     }
+  }
+
+  /** Charges the snapshot a starting stream is about to cost before it is taken: Subscribes sent at once would otherwise all find the bucket paid up. */
+  private prepay(stream: HostStream, start: () => void): void {
+    stream.prepaidSnapshotBytes = stream.terminal.expectedSnapshotBytes();
+    this.snapshotBytes.spend(stream.prepaidSnapshotBytes);
+    start();
   }
 
   private startStream(stream: HostStream, request: SubscribePayload): void {

@@ -31,6 +31,8 @@ export interface StreamContext {
   sendError(streamId: number, code: HostErrorCode, message: string): void;
   /** A failure in an asynchronous callback: counted, never thrown into xterm's or the PTY's loop. */
   internalError(error: unknown): void;
+  /** A snapshot of this many bytes went to the peer: what it costs is charged to the connection (maxSnapshotBytesPerSecond). */
+  snapshotSent?(bytes: number): void;
 }
 
 type Held = { readonly kind: 'output'; readonly payload: Uint8Array; readonly seq: number } | { readonly kind: 'event'; readonly send: () => void };
@@ -225,11 +227,13 @@ export class HostStream implements TerminalSubscriber {
 
   /**
    * Set while the Subscribe that made this stream waits for its snapshot's
-   * turn under maxSnapshotRequestsPerSecond: nothing is sent, and output and
+   * turn (maxSnapshotRequestsPerSecond, maxSnapshotBytesPerSecond): nothing is sent, and output and
    * events are dropped, since the snapshot taken at the start (with the
    * terminal's title and exit) covers them.
    */
   waitingToStart = false;
+  /** Bytes the connection charged when it started this stream (the terminal's expectedSnapshotBytes); the first snapshot sent settles the difference. */
+  prepaidSnapshotBytes = 0;
 
   output(payload: Uint8Array, seqAfter: number): void {
     if (this.waitingToStart) return;
@@ -328,6 +332,9 @@ export class HostStream implements TerminalSubscriber {
     }
     this.send('SnapshotEnd', undefined, seq);
     this.ctx.counters.snapshotsSent++;
+    this.ctx.snapshotSent?.(text.length - this.prepaidSnapshotBytes);
+    this.prepaidSnapshotBytes = 0;
+    this.terminal.snapshotSent(text.length, seq);
   }
 
   /** Output up to `seq` is in the snapshot just sent: sending it again would rewind the client. */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ScreenModel } from './screen.js';
 import type { ScreenThread } from './screen-thread.js';
-import { screenSizeRefusal } from './screen-limits.js';
+import { screenCells, screenSizeRefusal } from './screen-limits.js';
 import type { HostLimits } from './options.js';
 import { splitUtf8, truncateUtf8 } from './utf8-chunks.js';
 import type { TerminalBackend, TerminalExit } from './terminal.js';
@@ -63,6 +63,8 @@ export class HostedTerminal {
   /** This process's id, published in `subscribed`: a client that finds another id knows its old shell is gone. */
   readonly instanceId: string;
   private hwm = 0;
+  /** The last snapshot any stream sent of this screen: its size, and the seq it was taken at (see expectedSnapshotBytes). */
+  private lastSnapshot = { bytes: 0, seq: 0 };
   /** The screen's parsed seq when last asked; reads pause while the screen is screenBacklogBytes behind it. */
   private screenCaughtUp = 0;
   private askingParsedSeq = false;
@@ -100,6 +102,20 @@ export class HostedTerminal {
     this.detach.push(this.screen.onFailed(() => this.backend.kill()));
     this.detach.push(backend.onData((data) => this.onOutput(data)));
     this.detach.push(backend.onExit((exit) => this.onExit(exit)));
+  }
+
+  /** A snapshot of `bytes` was sent, taken at `seq`. */
+  snapshotSent(bytes: number, seq: number): void {
+    this.lastSnapshot = { bytes, seq };
+  }
+
+  /**
+   * What the next snapshot is likely to cost, for maxSnapshotBytesPerSecond:
+   * the last one, plus the output since (a screen shows no more than it was
+   * sent), at most 32 bytes a cell.
+   */
+  expectedSnapshotBytes(): number {
+    return Math.min(this.lastSnapshot.bytes + Math.max(0, this.hwm - this.lastSnapshot.seq), screenCells(this.cols, this.rows, this.limits) * 32);
   }
 
   /** The output high-water mark: UTF-8 bytes of output since the terminal started. */

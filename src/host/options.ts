@@ -53,6 +53,8 @@ export interface HostLimits {
   readonly maxErrorRepliesPerSecond: number;
   /** Snapshots a connection may ask for per second, bucketed like Error replies: a SnapshotRequest or a resume past it closes the connection (1008 SNAPSHOT_RATE); a Subscribe past it waits for its turn. Default 20. */
   readonly maxSnapshotRequestsPerSecond: number;
+  /** Snapshot bytes a connection may be sent per second, bucketed, whatever asked for them (Subscribe, SnapshotRequest, resume, recovery): a Subscribe waits for its turn while the connection's bucket is in debt, so churning Subscribes on a large screen paces that connection alone. Default 32 MiB. */
+  readonly maxSnapshotBytesPerSecond: number;
   /** Longest terminal title published (OSC 0/2), in UTF-8 bytes; a longer one is cut at a code point boundary. A program can print any title: a `cat` of a binary file can set one of megabytes. Default 4 KiB. */
   readonly maxTitleBytes: number;
   /** Input queued toward one terminal whose program is not reading it; Input past it is not written (WRITE_UNAVAILABLE, or a resend request for exactly-once input) until the program reads. Default 1 MiB. */
@@ -105,6 +107,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   linkDrainCheckMs: 50,
   maxErrorRepliesPerSecond: 100,
   maxSnapshotRequestsPerSecond: 20,
+  maxSnapshotBytesPerSecond: 32 * MiB,
   maxTitleBytes: 4 * KiB,
   maxQueuedInputBytes: 1 * MiB,
   minResizeIntervalMs: 50,

@@ -1,3 +1,4 @@
+import { write as fdWrite } from 'node:fs';
 import { homedir } from 'node:os';
 import * as pty from 'node-pty';
 import { readTailAtEnd } from './pty-tail.js';
@@ -25,6 +26,15 @@ export interface PtyBackendOptions {
   readonly readGather?: ReadGathererOptions;
 }
 
+/** node-pty's write queue (CustomWriteStream, node-pty 1.1): input the program has not read yet. */
+interface NodePtyWriteStream {
+  readonly _fd?: number;
+  _writeQueue?: Array<{ buffer: Uint8Array; offset: number }>;
+  _writeImmediate?: NodeJS.Immediate;
+  _processWriteQueue?: () => void;
+  dispose?(): void;
+}
+
 /** How often a held terminal looks for its child: well inside node-pty's 200 ms before it frees the PTY of a child that is gone. */
 const CHILD_GONE_CHECK_MS = 25;
 
@@ -49,6 +59,8 @@ export class PtyBackend implements TerminalBackend {
   private childGone = false;
   /** kill() was called: input is refused from then on (see stopWriting). */
   private killed = false;
+  /** Why node-pty's last queued write failed (the program was gone), if one did; never printed (see quietWriteErrors). */
+  writeError: string | undefined;
   cols: number;
   rows: number;
 
@@ -63,6 +75,7 @@ export class PtyBackend implements TerminalBackend {
     Object.assign(env, options.env, { TERM: term });
     const cwd = options.cwd ?? (options.login ? (env.HOME ?? homedir()) : process.cwd());
     this.proc = pty.spawn(command, [...args], { name: term, cols: this.cols, rows: this.rows, cwd, env });
+    this.quietWriteErrors();
     this.reads = new ReadGatherer((data) => this.dataListeners.emit(data), options.readGather);
     this.proc.onData((data) => this.reads.add(data));
     readTailAtEnd(this.proc, (tail) => this.reads.add(tail));
@@ -111,8 +124,42 @@ export class PtyBackend implements TerminalBackend {
     return this.writeStream()?._writeQueue;
   }
 
-  private writeStream(): { _writeQueue?: Array<{ buffer: Uint8Array; offset: number }>; dispose?(): void } | undefined {
-    return (this.proc as unknown as { _writeStream?: ReturnType<PtyBackend['writeStream']> })._writeStream;
+  private writeStream(): NodePtyWriteStream | undefined {
+    return (this.proc as unknown as { _writeStream?: NodePtyWriteStream })._writeStream;
+  }
+
+  /**
+   * node-pty prints `Unhandled pty write error` (console.error) when a queued
+   * write meets a PTY whose program is gone (EIO, or EBADF once the fd is
+   * closed), then drops its queue: a program that exited with input unread
+   * printed it at every such exit. The same loop runs here (node-pty 1.1's
+   * CustomWriteStream; left alone if its shape differs) with the error kept
+   * in `writeError` instead: the input was never read, and the exit says so.
+   */
+  private quietWriteErrors(): void {
+    const stream = this.writeStream();
+    if (!stream || typeof stream._fd !== 'number' || !Array.isArray(stream._writeQueue) || typeof stream._processWriteQueue !== 'function') return;
+    const queue = stream._writeQueue;
+    const fd = stream._fd;
+    const next = (): void => {
+      stream._writeImmediate = undefined;
+      const task = queue[0];
+      if (!task) return;
+      fdWrite(fd, task.buffer, task.offset, (error, written) => {
+        if (error) {
+          if (error.code === 'EAGAIN') stream._writeImmediate = setImmediate(next);
+          else {
+            queue.length = 0;
+            this.writeError = error.code ?? error.message;
+          }
+          return;
+        }
+        task.offset += written;
+        if (task.offset >= task.buffer.byteLength) queue.shift();
+        next();
+      });
+    };
+    stream._processWriteQueue = next;
   }
 
   /**

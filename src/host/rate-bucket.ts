@@ -23,6 +23,12 @@ export class RateBucket {
     return true;
   }
 
+  /** Spends `amount` whatever the balance: a cost known only once paid (a snapshot's size) may leave the bucket in debt. */
+  spend(amount: number): void {
+    this.refill();
+    this.tokens -= amount;
+  }
+
   /** How long until take() can succeed; 0 when it can now. */
   msUntilToken(): number {
     this.refill();

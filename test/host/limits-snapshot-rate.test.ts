@@ -64,4 +64,22 @@ describe('limit: snapshot requests per second (maxSnapshotRequestsPerSecond)', (
     expect(rig.host.counters.subscribesPaced).toBeGreaterThanOrEqual(streams - rate);
     expect(churner.closeInfo).toBeUndefined();
   });
+
+  it('counts what a snapshot costs in bytes (maxSnapshotBytesPerSecond): Subscribes wait while the connection is in debt', async () => {
+    const budget = 64 * 1024;
+    rig = await startLimitsRig({ maxSnapshotBytesPerSecond: budget });
+    const churner = await rig.connect();
+    churner.subscribe(1, 'large');
+    await churner.waitFor(() => churner.snapshots(1).length === 1, 'the large terminal opened');
+    // About 80 KB a snapshot: more than a second's budget each.
+    rig.backends.get('large')!.emit(`${'z'.repeat(79)}\r\n`.repeat(1000));
+    await rig.host.terminal('large')!.screen.settled();
+    const started = performance.now();
+    for (let id = 2; id <= 5; id++) churner.subscribe(id, 'large');
+    await churner.waitFor(() => [2, 3, 4, 5].every((id) => churner.snapshots(id).length === 1), 'every snapshot', 30_000);
+    // The first small snapshot and one second's budget went at once; the four of ~80 KB after it are paid off at 64 KiB/s.
+    expect(performance.now() - started).toBeGreaterThan(((3 * 80_000 - budget) / budget) * 1000 * 0.8);
+    expect(rig.host.counters.subscribesPaced).toBeGreaterThanOrEqual(3);
+    expect(churner.closeInfo).toBeUndefined();
+  });
 });

@@ -27,4 +27,16 @@ describe('PtyBackend at shutdown after an input flood', () => {
     for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
     expect(errors.map((args) => String(args[0]))).toEqual([]);
   });
+
+  it('prints nothing when a program exits on its own with input it never read', async () => {
+    const errors: unknown[][] = [];
+    vi.spyOn(console, 'error').mockImplementation((...args: unknown[]) => void errors.push(args));
+    const backends = Array.from({ length: 8 }, () => new PtyBackend({ command: 'sleep', args: ['0.3'] }));
+    for (const backend of backends) for (let i = 0; i < 64; i++) backend.write('x'.repeat(16 * 1024));
+    await waitFor(() => backends.every((b) => b.exited), { what: 'every program to exit', timeoutMs: 10_000 });
+    for (let i = 0; i < 20; i++) await new Promise((resolve) => setImmediate(resolve));
+    // node-pty printed `Unhandled pty write error` for each (EIO or EBADF) in 3 runs of 3.
+    expect(errors.map((args) => String(args[0]))).toEqual([]);
+    expect(backends.every((b) => b.queuedInputBytes() === 0)).toBe(true);
+  });
 });
