@@ -57,6 +57,20 @@ describe('ScreenBook', () => {
     book.handle({ op: 'dispose', id: 4, token: 103 });
   });
 
+  it("snapshots keep the form released clients draw (SnapshotForm 'wire'): keypad as CSI ? 66 h, not attach's repaint form; the repaint's fixes wait for a capability", async () => {
+    const { book, replies, parsed } = recordingBook();
+    book.handle({ op: 'open', id: 6, cols: 10, rows: 4, scrollback: 10, maxLinks: 4 });
+    // Application keypad, a screen cleared blue, and a last row written to its last column with the cursor moved off it: every fix's case.
+    book.handle({ op: 'write', id: 6, data: '\x1b=\x1b[44m\x1b[2J\x1b[H\x1b[0mtop\x1b[4;1H0123456789\x1b[2;3H', seq: 1 });
+    book.handle({ op: 'query', id: 6, token: 106, want: 'snapshot' });
+    await parsed(6);
+    const answer = replies.find((r) => r.kind === 'answer' && r.token === 106);
+    const wire = answer?.kind === 'answer' ? (answer.text ?? '') : '';
+    expect(wire).toContain('\x1b[?66h');
+    expect(wire).not.toContain('\x1b=');
+    book.handle({ op: 'dispose', id: 6, token: 107 });
+  });
+
   it('remembers at most maxLinks OSC 8 links per screen, the newest: a flood of fresh links once grew the host past 1.7 GB', async () => {
     const { book, replies, parsed } = recordingBook();
     book.handle({ op: 'open', id: 5, cols: 80, rows: 4, scrollback: 10, maxLinks: 4 });

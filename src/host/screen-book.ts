@@ -71,7 +71,8 @@ class BookScreen {
   }
 
   serialize(): string {
-    return (this.serialized ??= serializeScreen(this.pooled));
+    // What goes on the wire keeps the form released clients draw (SnapshotForm).
+    return (this.serialized ??= serializeScreen(this.pooled, 'wire'));
   }
 
   /**

@@ -15,7 +15,11 @@ export class ScreenStateAdditions {
   /** The normal buffer's scroll region was written: on a real terminal it would also hold on the alternate screen. */
   private regionWritten = false;
 
-  constructor(private readonly term: HeadlessTerminal) {
+  /** `repaintFixes`: also blank rows that carry only a background, and the cursor after a last column written (serialize-screen.ts, SnapshotForm). */
+  constructor(
+    private readonly term: HeadlessTerminal,
+    private readonly repaintFixes = true,
+  ) {
     this.links = new LinkTexts((urlId) => xtermLinkData(term, urlId));
     this.core = xtermCore(term);
   }
@@ -28,7 +32,7 @@ export class ScreenStateAdditions {
   normalUnderAlternate(): string {
     const writer = new CellWriter(this.links);
     const wroteLost = writeLostCells(writer, this.term.buffer.normal, this.term.rows, this.term.cols);
-    const wroteCells = writeBackgroundOnlyRows(writer, this.term.buffer.normal, this.term.rows, this.term.cols) || wroteLost;
+    const wroteCells = (this.repaintFixes && writeBackgroundOnlyRows(writer, this.term.buffer.normal, this.term.rows, this.term.cols)) || wroteLost;
     const region = this.scrollRegion(this.core?.buffers?.normal, false);
     if (!wroteCells && !region && !this.addonCursorMovedFromPastTheEdge(this.term.buffer.normal)) return '';
     writer.closeLink();
@@ -48,7 +52,7 @@ export class ScreenStateAdditions {
     const internal = buffer.type === 'alternate' ? this.core?.buffers?.alt : this.core?.buffers?.normal;
     const writer = new CellWriter(this.links);
     const wroteLost = writeLostCells(writer, buffer, this.term.rows, this.term.cols);
-    const wroteCells = writeBackgroundOnlyRows(writer, buffer, this.term.rows, this.term.cols) || wroteLost;
+    const wroteCells = (this.repaintFixes && writeBackgroundOnlyRows(writer, buffer, this.term.rows, this.term.cols)) || wroteLost;
     const region = this.scrollRegion(internal, this.regionWritten);
     const { originMode, insertMode } = this.term.modes;
     const pen = xtermPen(this.term);
@@ -87,6 +91,7 @@ export class ScreenStateAdditions {
    * row with content, or on the bottom row when there is scrollback above.
    */
   private addonCursorMovedFromPastTheEdge(buffer: IBuffer): boolean {
+    if (!this.repaintFixes) return false;
     const { rows, cols } = this.term;
     let row = rows - 1;
     if (buffer.baseY === 0) {

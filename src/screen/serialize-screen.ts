@@ -37,6 +37,19 @@ function withoutZeroMoves(text: string): string {
 const DECKPAM = '\x1b=';
 
 /**
+ * Which fixes a serialization carries:
+ * - `repaint`: every one, for a screen redrawn on a terminal this build
+ *   writes to itself (attach's repaint);
+ * - `wire`: none of those that change what a released client draws (keypad
+ *   as `ESC =`, no stray character from a forced wrap, blank rows that carry
+ *   only a background, the cursor after a last column written): a host's
+ *   snapshots go to clients of earlier releases too, and changing what they
+ *   draw is a Rule 3 break the gate reports (SNAPSHOT_CONTENT_CHANGED). They
+ *   reach the wire once a capability lets a client ask for them.
+ */
+export type SnapshotForm = 'repaint' | 'wire';
+
+/**
  * The screen as text that, written to a fresh terminal, reproduces it: the
  * serializer's text, with what it leaves out added.
  * - The attributes the serializer leaves set after the main screen (it ends
@@ -53,9 +66,10 @@ const DECKPAM = '\x1b=';
  *   without them gets exactly the text it got before they were added: older
  *   releases' snapshots are compared byte for byte.
  */
-export function serializeScreen(pooled: PooledTerminal): string {
-  let text = withoutZeroMoves(keypadAsProgramsSetIt(pooled.serializer.serialize()));
-  const additions = new ScreenStateAdditions(pooled.term);
+export function serializeScreen(pooled: PooledTerminal, form: SnapshotForm = 'repaint'): string {
+  const raw = pooled.serializer.serialize();
+  let text = form === 'repaint' ? withoutZeroMoves(keypadAsProgramsSetIt(raw)) : raw;
+  const additions = new ScreenStateAdditions(pooled.term, form === 'repaint');
   const altAt = text.indexOf(ALT_SCREEN_ON);
   if (altAt >= 0) {
     const normal = pooled.term.buffer.active.type === 'alternate' ? additions.normalUnderAlternate() : '';
