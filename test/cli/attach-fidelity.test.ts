@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FaultProxy, startFaultProxy } from '../helpers/fault-proxy.js';
+import { plainText } from '../helpers/plain-text.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 // The same program run twice in tmux, side by side: once locally, once through
@@ -117,7 +118,7 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
     tmux('send-keys', '-t', 'draw-remote', 'echo plain-$((6*7))', 'Enter');
     await waitFor(() => /^plain-42$/m.test(tmux('capture-pane', '-p', '-t', 'draw-remote')), { what: 'the shell after the program', timeoutMs: 20_000 });
     // No attribute the repaint set may outlive the program: the shell's line is plain.
-    expect(tmux('capture-pane', '-p', '-e', '-t', 'draw-remote')).toMatch(/^plain-42$/m);
+    expect(plainText(tmux('capture-pane', '-p', '-e', '-t', 'draw-remote'))).toMatch(/^plain-42$/m);
   }, 180_000);
 
   /** Starts `command` in both panes (the remote one typed into its shell) with the same TERM, and waits until the program shows `ready`. */
@@ -149,7 +150,7 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
     await waitFor(() => /^plain-42$/m.test(tmux('capture-pane', '-p', '-t', 'vim-remote')), { what: 'the shell after vim', timeoutMs: 20_000 }).catch((e: Error) => {
       throw new Error(`${e.message}; the pane shows:\n${tmux('capture-pane', '-p', '-t', 'vim-remote')}`);
     });
-    expect(tmux('capture-pane', '-p', '-e', '-t', 'vim-remote')).toMatch(/^plain-42$/m);
+    expect(plainText(tmux('capture-pane', '-p', '-e', '-t', 'vim-remote'))).toMatch(/^plain-42$/m);
   }, 180_000);
 
   it.skipIf(!has('less'))('less: live, after a re-attach', async () => {

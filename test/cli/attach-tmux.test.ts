@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startFaultProxy } from '../helpers/fault-proxy.js';
+import { plainText } from '../helpers/plain-text.js';
 import { waitFor } from '../helpers/wait-for.js';
 
 // A person's session, played by tmux: `termwire serve` with real PTYs, and
@@ -143,7 +144,7 @@ describe('termwire attach in tmux against termwire serve', () => {
       // Typed text echoes plain: no colour, underline or line-drawing characters left set; a paste has no bracket marks.
       tmux('send-keys', '-t', name, 'Enter', 'plain-qx', 'Enter');
       await waitForPane(name, /^plain-qx$/m, 'the typed text echoed back as typed');
-      expect(tmux('capture-pane', '-p', '-e', '-t', name)).toMatch(/^plain-qx$/m);
+      expect(plainText(tmux('capture-pane', '-p', '-e', '-t', name))).toMatch(/^plain-qx$/m);
       tmux('set-buffer', 'pasted-text');
       tmux('paste-buffer', '-p', '-t', name);
       tmux('send-keys', '-t', name, 'Enter');
