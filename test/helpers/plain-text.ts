@@ -24,7 +24,7 @@ const CLEARS: Record<number, string[]> = {
 };
 
 function applySgr(drawn: Set<string>, codes: number[], i: number, skip: (n: number) => void): void {
-  const code = codes[i];
+  const code = codes[i] ?? 0;
   if (code === 0) drawn.clear();
   else if (CLEARS[code]) for (const attribute of CLEARS[code]) drawn.delete(attribute);
   else if (code === 38 || code === 48) {
