@@ -3,7 +3,8 @@ import { fieldName } from '../../../src/manifest/surface.js';
 import { type Finding, PAIRING_LABELS } from '../finding.js';
 import type { PairingRecording, RecordedFrame } from '../../recording.js';
 import { OPAQUE_FIELDS, publishedFields } from './field-publishing.js';
-import { answersTimingDependentFrame, gatingTable, negotiatedInBoth, streamOrdinals, TIMING_DEPENDENT_OPCODES } from './frame-sequence.js';
+import { answersTimingDependentFrame, gatingTable, negotiatedInBoth, streamOrdinals } from './frame-sequence.js';
+import { isTimingPolicy } from './timing-policy.js';
 import { isHexOnly, isObject, noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
 
@@ -49,7 +50,7 @@ const isVolatile = (volatile: Set<string>, label: string, path: string) => {
  * undecodable payload, and a gated opcode only where both runs negotiated it.
  */
 export function valueFrames(keep: (opcodeName: string) => boolean): (f: RecordedFrame) => boolean {
-  return (f) => !(f.opcodeName in TIMING_DEPENDENT_OPCODES) && !answersTimingDependentFrame(f) && f.opcodeName !== 'Input' && !isHexOnly(f.payload) && keep(f.opcodeName);
+  return (f) => !isTimingPolicy(f.opcodeName) && !answersTimingDependentFrame(f) && f.opcodeName !== 'Input' && !isHexOnly(f.payload) && keep(f.opcodeName);
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

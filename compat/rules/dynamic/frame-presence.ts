@@ -1,14 +1,15 @@
 import { type Finding, PAIRING_LABELS } from '../finding.js';
 import type { PairingRecording } from '../../recording.js';
 import { valueFrames } from './field-values.js';
-import { authoredSequence, gatingTable, negotiatedInBoth, streamOrdinals, TIMING_DEPENDENT_OPCODES } from './frame-sequence.js';
+import { authoredSequence, gatingTable, negotiatedInBoth, streamOrdinals } from './frame-sequence.js';
+import { TIMING_POLICY } from './timing-policy.js';
 import { noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding } from './types.js';
 
-/** Timing-dependent opcodes a side wrote, by stream: which of them appear at all, whatever their count or step. */
+/** Timing-policy opcodes judged by presence that a side wrote, by stream: which of them appear at all, whatever their count or step. */
 function timingOpcodesByStream(rec: PairingRecording, direction: PairingRecording['frames'][number]['direction']): Set<string> {
   const ordinals = streamOrdinals(rec);
-  return new Set(rec.frames.filter((f) => f.direction === direction && f.opcodeName in TIMING_DEPENDENT_OPCODES).map((f) => `${f.opcodeName}@s${ordinals.get(f.streamId)}`));
+  return new Set(rec.frames.filter((f) => f.direction === direction && TIMING_POLICY[f.opcodeName]?.presence === 'onStream').map((f) => `${f.opcodeName}@s${ordinals.get(f.streamId)}`));
 }
 
 /**
@@ -16,8 +17,9 @@ function timingOpcodesByStream(rec: PairingRecording, direction: PairingRecordin
  * old × old that the new build no longer sends toward the old build. Where the
  * step's frame sequence shows it, FRAME_SEQUENCE_CHANGED reports it; this rule
  * reports the rest: one of a run of equal frames (the sequence collapses runs),
- * and Output, OutputSpan or Ack, which the sequence leaves out: those count as
- * sent when they appear anywhere on the stream.
+ * and the timing-policy frames the sequence leaves out whose presence a peer
+ * needs (TIMING_POLICY): those count as sent when they appear anywhere on the
+ * stream. An Ack's absence is judged by its consequence, not here.
  */
 export const frameNoLongerSent: DynamicRule = (recordings, manifests) => {
   const gating = gatingTable(manifests);

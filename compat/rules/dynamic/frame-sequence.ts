@@ -1,18 +1,8 @@
 import { PAIRING_LABELS } from '../finding.js';
 import { type ClientLabel, type FrameDirection, type JourneyRecordingSet, type PairingKey, type PairingRecording, type RecordedFrame, type StepName, STEP_NAMES } from '../../recording.js';
 import { stepOk } from './frame-slots.js';
+import { isTimingPolicy } from './timing-policy.js';
 import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
-
-/**
- * Opcodes left out of sequence comparison, and why. Their count and the step
- * they land in follow PTY reads and batching timers, not the protocol; what
- * they carry is judged by INPUT_NOT_EXACTLY_ONCE and SCREEN_MISMATCH instead.
- */
-export const TIMING_DEPENDENT_OPCODES: Readonly<Record<string, string>> = {
-  Output: 'split wherever the PTY read returns',
-  OutputSpan: 'split wherever the PTY read returns',
-  Ack: 'sent in batches by size or a 4 ms timer',
-};
 
 /**
  * One comparison: frames `author` wrote in the `skew` pairing against what the
@@ -69,7 +59,7 @@ export function streamOrdinals(rec: PairingRecording, client?: ClientLabel): Map
 export function answersTimingDependentFrame(f: { opcodeName: string; payload: unknown }): boolean {
   if (f.opcodeName !== 'Error' || typeof f.payload !== 'string') return false;
   const answered = /^[A-Z_]+: (\w+) /.exec(f.payload)?.[1];
-  return answered !== undefined && answered in TIMING_DEPENDENT_OPCODES;
+  return answered !== undefined && isTimingPolicy(answered);
 }
 
 /** Longest block of frames a timer-driven repetition (a journal resend and its answers) is collapsed over. */
@@ -111,7 +101,7 @@ export function authoredFrames(rec: PairingRecording, direction: FrameDirection,
   const out: Array<{ element: string; frame: RecordedFrame }> = [];
   for (const f of rec.frames) {
     if (f.direction !== direction || f.step !== step || (f.client ?? 'primary') !== client || f.fault === 'injected') continue;
-    if (f.opcodeName in TIMING_DEPENDENT_OPCODES || answersTimingDependentFrame(f) || !keep(f.opcodeName)) continue;
+    if (isTimingPolicy(f.opcodeName) || answersTimingDependentFrame(f) || !keep(f.opcodeName)) continue;
     // Control events share one opcode: name the event, so a new or swapped event type is a change.
     const event = f.opcodeName === 'Metadata' && typeof (f.payload as { type?: unknown } | null)?.type === 'string' ? `[type=${(f.payload as { type: string }).type}]` : '';
     out.push({ element: `${f.opcodeName}${event}@s${ordinals.get(f.streamId)}`, frame: f });
