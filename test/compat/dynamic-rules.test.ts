@@ -3,7 +3,7 @@ import { activeRules } from '../../compat/rules/catalog.js';
 import { DYNAMIC_RULES, RULES_OUTSIDE_RECORDINGS, runDynamicRules } from '../../compat/rules/dynamic/run-dynamic.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import type { WireManifest } from '../../src/manifest/manifest-schema.js';
-import type { JourneyRecordingSet, RecordedFrame, StepName } from '../../compat/recording.js';
+import type { JourneyRecordingSet, PairingKey, RecordedFrame, StepName } from '../../compat/recording.js';
 import { CAPS, editFrames, healthySet } from './helpers/recordings.js';
 
 // Advertised sets pinned to the recordings' world: the rules are under test here, not this build's defaults.
@@ -82,6 +82,31 @@ describe('dynamic rules', () => {
     const extra = { ...set.oldClientNewHost.frames.find((f) => f.opcodeName === 'SnapshotRequest')!, step: 'liveOutput' as const, index: 999 };
     set.oldClientNewHost.frames.push(extra);
     expect(summary(set)).toEqual(['FRAME_SEQUENCE_CHANGED | old client × new host | liveOutput | - | old client frames']);
+  });
+
+  /** The reveal's request and the snapshot answering it, gone from one pairing: a client that no longer asks, and a host not asked. */
+  const withoutRevealRequest = (set: JourneyRecordingSet, key: PairingKey) =>
+    editFrames(set, key, (f) => (f.step === 'hideReveal' && (f.opcodeName === 'SnapshotRequest' || f.opcodeName.startsWith('Snapshot')) ? null : f));
+
+  it("a new client that stops asking for a snapshot is judged by what it shows, not by the request, and a host's answers against a reference where the same request was made", () => {
+    // The new client no longer asks, wherever it runs: the old host needs nothing from the request. In new × new the new host answers
+    // nothing, while in old client × new host it answers the old client's request: not a change of the new host's.
+    const set = withoutRevealRequest(withoutRevealRequest(healthySet(), 'newNew'), 'newClientOldHost');
+    expect(summary(set)).toEqual([]);
+    // Against old × old, where the old client asked alike, the new host's answer is still judged.
+    const unanswered = editFrames(set, 'oldClientNewHost', (f) => (f.step === 'hideReveal' && f.opcodeName === 'SnapshotEnd' ? null : f));
+    expect(summary(unanswered)).toContain('FRAME_SEQUENCE_CHANGED | old client × new host | hideReveal | - | new host frames');
+  });
+
+  it('a new client that asks far more often than the old one is still counted', () => {
+    // The new client's code asks forty times wherever it runs, so only old × old tells.
+    const set = healthySet();
+    for (const key of ['newNew', 'newClientOldHost'] as const) {
+      const frames = set[key].frames;
+      const at = frames.findIndex((f) => f.opcodeName === 'SnapshotRequest');
+      frames.splice(at + 1, 0, ...Array.from({ length: 40 }, () => ({ ...frames[at]! })));
+    }
+    expect(summary(set)).toContain('FRAME_COUNT_CHANGED | new client × old host | hideReveal | - | new client frames');
   });
 
   it('FRAME_SEQUENCE_CHANGED: gated frames count only where both runs negotiated the capability', () => {

@@ -1,7 +1,8 @@
 import { type Finding, PAIRING_LABELS } from '../finding.js';
 import type { PairingRecording } from '../../recording.js';
 import { valueFrames } from './field-values.js';
-import { authoredSequence, gatingTable, negotiatedInBoth, streamOrdinals } from './frame-sequence.js';
+import { authoredSequence, gatingTable, negotiatedInBoth, requestsLeftOut, streamOrdinals } from './frame-sequence.js';
+import { isRequest } from './requests.js';
 import { TIMING_POLICY } from './timing-policy.js';
 import { noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
 import { type DynamicRule, dynamicFinding } from './types.js';
@@ -30,9 +31,13 @@ export const frameNoLongerSent: DynamicRule = (recordings, manifests) => {
     const keep = negotiatedInBoth(skew, reference, gating);
     const include = valueFrames(keep);
     const actual = occurrenceSlots(skew, c.direction, include);
+    const leaveOut = requestsLeftOut({ author: c.direction === 'clientToHost' ? 'client' : 'host', reference: 'oldOld' }, 'new', skew, reference);
     for (const [key, ref] of occurrenceSlots(reference, c.direction, include)) {
-      if (actual.has(key) || !stepOk(skew, ref.step) || !stepOk(reference, ref.step)) continue;
-      if (authoredSequence(reference, c.direction, ref.step, keep).join(' ') !== authoredSequence(skew, c.direction, ref.step, keep).join(' ')) continue;
+      // A new client's request serves only that client (REQUESTS): what it shows judges it, not whether it asked.
+      if (actual.has(key) || isRequest(ref.frame) || !stepOk(skew, ref.step) || !stepOk(reference, ref.step)) continue;
+      const client = ref.frame.client ?? 'primary';
+      const [expected, written] = [reference, skew].map((rec) => authoredSequence(rec, c.direction, ref.step, keep, client, leaveOut(ref.step, client)).join(' '));
+      if (expected !== written) continue;
       findings.push(dynamicFinding({
         ruleId: 'FRAME_NO_LONGER_SENT',
         direction: PAIRING_LABELS[c.skew],

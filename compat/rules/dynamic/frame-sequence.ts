@@ -1,6 +1,7 @@
 import { PAIRING_LABELS } from '../finding.js';
 import { type ClientLabel, type FrameDirection, type JourneyRecordingSet, type PairingKey, type PairingRecording, type RecordedFrame, type StepName, STEP_NAMES } from '../../recording.js';
 import { stepOk } from './frame-slots.js';
+import { answerFrames, isRequest, requestsIn } from './requests.js';
 import { isTimingPolicy } from './timing-policy.js';
 import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
 
@@ -91,26 +92,22 @@ export function collapseRepeats(elements: readonly string[]): string[] {
  * relative to each other, so each client's frames are compared on their own.
  * Frames the proxy injected are the harness's, not the author's.
  */
-export function authoredSequence(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): string[] {
-  return collapseRepeats(authoredElements(rec, direction, step, keep, client));
+export function authoredSequence(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary', leaveOut?: (f: RecordedFrame) => boolean): string[] {
+  return collapseRepeats(authoredFrames(rec, direction, step, keep, client, leaveOut).map((x) => x.element));
 }
 
 /** The frames authoredSequence is made of, each with its element, every repetition kept: what FRAME_COUNT_CHANGED counts. */
-export function authoredFrames(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): Array<{ element: string; frame: RecordedFrame }> {
+export function authoredFrames(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary', leaveOut?: (f: RecordedFrame) => boolean): Array<{ element: string; frame: RecordedFrame }> {
   const ordinals = streamOrdinals(rec, client);
   const out: Array<{ element: string; frame: RecordedFrame }> = [];
   for (const f of rec.frames) {
     if (f.direction !== direction || f.step !== step || (f.client ?? 'primary') !== client || f.fault === 'injected') continue;
-    if (isTimingPolicy(f.opcodeName) || answersTimingDependentFrame(f) || !keep(f.opcodeName)) continue;
+    if (isTimingPolicy(f.opcodeName) || answersTimingDependentFrame(f) || !keep(f.opcodeName) || leaveOut?.(f)) continue;
     // Control events share one opcode: name the event, so a new or swapped event type is a change.
     const event = f.opcodeName === 'Metadata' && typeof (f.payload as { type?: unknown } | null)?.type === 'string' ? `[type=${(f.payload as { type: string }).type}]` : '';
     out.push({ element: `${f.opcodeName}${event}@s${ordinals.get(f.streamId)}`, frame: f });
   }
   return out;
-}
-
-function authoredElements(rec: PairingRecording, direction: FrameDirection, step: StepName, keep: (opcodeName: string) => boolean, client: ClientLabel = 'primary'): string[] {
-  return authoredFrames(rec, direction, step, keep, client).map((x) => x.element);
 }
 
 export const CLIENTS: readonly ClientLabel[] = ['primary', 'second'];
@@ -130,6 +127,24 @@ export interface ComparableRun {
   readonly side: 'old' | 'new';
   readonly keep: (opcodeName: string) => boolean;
   readonly direction: FrameDirection;
+  /** Frames of a step this comparison does not judge by presence (REQUESTS): a new client's requests toward an old host, and answers to requests the reference did not make alike. */
+  readonly leaveOut: (step: StepName, client: ClientLabel) => (f: RecordedFrame) => boolean;
+}
+
+/**
+ * What REQUESTS leave out of one comparison. A new client's requests toward
+ * the old build serve only that client. A host's answers are compared where
+ * the client asked alike in both runs; elsewhere the answers follow the
+ * asking. An old client's requests stay: the same code asking otherwise is
+ * that client reacting to the other build.
+ */
+export function requestsLeftOut(c: Pick<Comparison, 'author' | 'reference'>, side: 'old' | 'new', skew: PairingRecording, reference: PairingRecording): ComparableRun['leaveOut'] {
+  if (c.author === 'client') return side === 'new' && c.reference === 'oldOld' ? () => isRequest : () => () => false;
+  const answers = [answerFrames(skew), answerFrames(reference)];
+  return (step, client) => {
+    if (requestsIn(skew, step, client) === requestsIn(reference, step, client)) return () => false;
+    return (f) => answers.some((a) => a.has(f.index));
+  };
 }
 
 /** The comparisons whose reference is an expectation for these recordings (FRAME_SEQUENCE_CHANGED and FRAME_COUNT_CHANGED share them). */
@@ -145,7 +160,7 @@ export function comparableRuns(recordings: JourneyRecordingSet, manifests: SideM
     // Toward an old reader the old × old basis above still applies.
     if (sameBuild && !sameSet(negotiatedNames(skew), negotiatedNames(reference))) return [];
     const direction: FrameDirection = c.author === 'host' ? 'hostToClient' : 'clientToHost';
-    return [{ c, skew, reference, side, keep: negotiatedInBoth(skew, reference, gating), direction }];
+    return [{ c, skew, reference, side, keep: negotiatedInBoth(skew, reference, gating), direction, leaveOut: requestsLeftOut(c, side, skew, reference) }];
   });
 }
 
@@ -153,13 +168,13 @@ export function comparableRuns(recordings: JourneyRecordingSet, manifests: SideM
 export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
   const reported = new Set<string>();
   const findings = [];
-  for (const { c, skew, reference, side, keep, direction } of comparableRuns(recordings, manifests)) {
+  for (const { c, skew, reference, side, keep, direction, leaveOut } of comparableRuns(recordings, manifests)) {
     for (const step of STEP_NAMES) {
       for (const client of CLIENTS) {
         const key = `${c.skew}|${c.author}|${step}`;
         if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
-        const expected = authoredSequence(reference, direction, step, keep, client);
-        const actual = authoredSequence(skew, direction, step, keep, client);
+        const expected = authoredSequence(reference, direction, step, keep, client, leaveOut(step, client));
+        const actual = authoredSequence(skew, direction, step, keep, client, leaveOut(step, client));
         if (expected.join(' ') === actual.join(' ')) continue;
         reported.add(key);
         findings.push(dynamicFinding({
