@@ -48,7 +48,8 @@ Options:
   --replay <file>         walk the explore schedule a failing run shrank and wrote (its path is in the
                           report), against the baseline it failed against unless --against says otherwise
   --capabilities-off <m>  each (default): one journey per optional capability both builds negotiate,
-                          with it switched off in every client; none skips those journeys
+                          withheld by the link (clients advertise it, no host hears of it);
+                          none skips those journeys
   --passes <list>         the journey passes to walk, comma-separated: script (always), pty, restart,
                           stream, lifetime (default: all of them); a pass left out is named in the report,
                           so a maintainer can walk the one pass a change is about

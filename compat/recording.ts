@@ -156,8 +156,8 @@ export interface PairingRecording {
    * the old client reads them; absent in older recordings.
    */
   snapshotScreens?: string[];
-  /** The capability the journey told every client to leave out of what it advertises (explore's `without:` move). */
-  clientCapabilityOff?: string;
+  /** The capability the link withheld from every Subscribe (explore's `without:` move): no host heard of it, so none echoed it. */
+  withheldCapability?: string;
   /** Gated frames each peer's send gates dropped, by the build that ran it; absent where no peer reported any (or could: older builds). */
   ungatedSends?: UngatedSendReport[];
 }

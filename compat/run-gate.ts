@@ -47,7 +47,7 @@ export interface GateOptions {
   readonly explore?: ExploreOptions;
   /** The differential codec check: how many mutated frames, from which seed. Default DEFAULT_DECODER_CHECK; frames 0 runs none. */
   readonly decoderCheck?: DecoderCheckOptions;
-  /** `--capabilities-off`: `each` (default) walks one journey per optional capability with it switched off; `none` skips them. */
+  /** `--capabilities-off`: `each` (default) walks one journey per optional capability with the link withholding it; `none` skips them. */
   readonly capabilitiesOff?: CapabilitiesOffMode;
   /** `--replay`: walk only the explore schedule given in `explore.schedules` (no scripted journey, no decoder check). */
   readonly replay?: boolean;
@@ -197,12 +197,12 @@ async function nothingCanDiffer(old: BuildInfo, current: BuildInfo): Promise<str
   return "nothing walked: the working tree's peers run the release's code in every role (client, host and the codec peer: their compiled modules, the peer entry, package.json and the lockfile are identical), so no journey, decoder check, capability-off journey or explore seed could differ";
 }
 
-/** One journey per optional capability both builds negotiate, with that one switched off in every client (explore/capabilities-off.ts). */
+/** One journey per optional capability both builds negotiate, with that one withheld by the link (explore/capabilities-off.ts). */
 async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache, standing: readonly Finding[]): Promise<Finding[]> {
   const { capabilityOffSchedules, switchableCapabilities } = await import('./explore/capabilities-off.js');
   const schedules = capabilityOffSchedules(switchableCapabilities([old.manifest.advertised, current.manifest.advertised]));
   if (!schedules.length) return [];
-  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, onlySwitchable: true }, opts, label, gathered, references, standing, 'capabilityOff');
+  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, capabilityOffPass: true }, opts, label, gathered, references, standing, 'capabilityOff');
 }
 
 /** Decoders are pure: what they disagree on does not depend on load, so nothing here is walked twice. */
@@ -296,8 +296,8 @@ async function exploreAgainst(
       stands,
     );
     if (capabilityOff && !journeys.length) {
-      gathered.notes.push(`${label}: the journeys with one capability off were not walked: a build's client peer cannot switch a capability off (it advertises its defaults)`);
-      step.done('not walked: a build cannot switch a capability off');
+      gathered.notes.push(`${label}: the journeys with one capability off were not walked: no optional capability is advertised by both builds' clients and supported by both hosts`);
+      step.done('not walked: no optional capability both builds negotiate');
       return [];
     }
     if (!capabilityOff) gathered.schedules.push(...journeys.map((j) => `${describeSchedule(j.schedule)}${undrivableMovesNote(j)}`));

@@ -3,12 +3,13 @@ import { MOVES } from './moves.js';
 import { EXIT_MOVE, type Schedule, scheduleOf, WITHOUT_MOVE } from './schedule.js';
 
 /**
- * What a client without each optional capability changes on the wire, and the
+ * What a link without each optional capability changes on the wire, and the
  * moves that walk it. Every gate run walks one journey per capability, each
- * with that one switched off in every client and the rest as the build
- * ships them: a client that lacks one feature is the usual older or foreign
- * client, and the host's path for it is otherwise walked only when explore
- * happens to draw it.
+ * with that one withheld by the proxy: every client advertises it and no host
+ * hears of it (withheldFromSubscribe). The host walks its path for a client
+ * that lacks the feature, the usual older or foreign client; the client walks
+ * its path against a host that lacks it, whichever build either one is.
+ * Explore reaches those paths otherwise only when it happens to draw them.
  */
 const MOVES_WITHOUT: Readonly<Record<string, readonly string[]>> = {
   // Output runs on no credit: no window may hold it back.

@@ -13,8 +13,8 @@ export interface ExploreOptions {
   readonly seed: number;
   /** Schedules to walk as they are, instead of drawing `count` (a shrunk schedule, `--replay`). */
   readonly schedules?: readonly Schedule[];
-  /** Leave out a schedule whose capability a build's client peer cannot switch off, instead of walking it with the defaults. */
-  readonly onlySwitchable?: boolean;
+  /** The gate's capability-off pass: its journeys' CPU is booked per capability (`without X`), not as explore's. */
+  readonly capabilityOffPass?: boolean;
 }
 
 export interface ExploreJourney {
@@ -38,14 +38,11 @@ export async function runExplore(
     const same = sameCode(old.build.dir, current.build.dir);
     const schedules = explore.schedules ?? Array.from({ length: explore.count }, (_, i) => drawSchedule((explore.seed + i) >>> 0));
     for (const [i, schedule] of schedules.entries()) {
-      // A capability is switched off only where both builds' client peers can be told to (older ones advertise their defaults).
-      const switchable = schedule.capabilityOff && [old, current].every((b) => b.codec.hello.clientArgs?.includes('capabilities'));
-      if (schedule.capabilityOff && !switchable && explore.onlySwitchable) continue;
-      const plan: JourneyPlan = { costsFor: schedule.capabilityOff && explore.onlySwitchable ? `without ${schedule.capabilityOff}` : 'explore', hostBackend: 'script', steps: schedule.steps, ...(switchable ? { clientCapabilityOff: schedule.capabilityOff } : {}) };
+      // The proxy withholds the capability from every Subscribe, so any two builds can walk it (withheldFromSubscribe).
+      const plan: JourneyPlan = { costsFor: schedule.capabilityOff && explore.capabilityOffPass ? `without ${schedule.capabilityOff}` : 'explore', hostBackend: 'script', steps: schedule.steps, ...(schedule.capabilityOff ? { withheldCapability: schedule.capabilityOff } : {}) };
       const decision = runDecision(plan, old, current);
-      const unswitched = schedule.capabilityOff && !switchable ? ` (${WITHOUT_MOVE}${schedule.capabilityOff} not walked: a build's client peer cannot switch a capability off)` : '';
-      opts.onProgress(`explore ${i + 1}/${schedules.length}: ${describeSchedule(schedule)}${unswitched}`);
-      const reference = referenceOf(opts, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), capabilityOff: plan.clientCapabilityOff ?? null, ...journeyShape(plan, decision, options) });
+      opts.onProgress(`explore ${i + 1}/${schedules.length}: ${describeSchedule(schedule)}`);
+      const reference = referenceOf(opts, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), capabilityOff: plan.withheldCapability ?? null, ...journeyShape(plan, decision, options) });
       const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows), [], reference, pairingPlanner(same));
       journeys.push({ schedule, recordings });
     }

@@ -4,6 +4,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
 import type { LivenessExchange, UnplannedEnd } from '../recording.js';
 import { ProxyAdmission, type Upstream } from './proxy-admission.js';
+import { withheldFromSubscribe } from './withheld-capability.js';
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
 export type ClientLabel = 'primary' | 'second';
@@ -96,6 +97,11 @@ export class RecordingProxy extends ProxyAdmission {
 
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
+
+  /** A capability no host hears of: left out of every Subscribe on its way (withheldFromSubscribe), so the link negotiates without it. */
+  constructor(private readonly withheld?: string) {
+    super();
+  }
 
   async listen(): Promise<string> {
     const upstreamOf = new WeakMap<IncomingMessage, Upstream>();
@@ -233,7 +239,8 @@ export class RecordingProxy extends ProxyAdmission {
     });
     downstream.on('message', (data, isBinary) => {
       if (!isBinary) return;
-      const bytes = copyBytes(data);
+      // Recorded as the host reads it: the journey is the one between a client and a host without the capability.
+      const bytes = this.withheld ? withheldFromSubscribe(copyBytes(data), this.withheld) : copyBytes(data);
       // What a client sends into a dead link is recorded, never forwarded: how often it resends there is its behaviour too.
       if (pair.blackholed) return this.record('clientToHost', bytes, pair, 'dropped');
       const fault = this.inputFaultNow(pair, bytes);

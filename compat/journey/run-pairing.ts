@@ -26,8 +26,8 @@ export interface JourneyPlan {
   readonly hostBackend: 'script' | 'pty';
   /** WebSocket unless said: `stream` is the length-framed byte stream over TCP. */
   readonly transport?: PeerTransport;
-  /** A capability every client of the journey leaves out of what it advertises (explore's `without:` move); both builds' client peers must take --capabilities. */
-  readonly clientCapabilityOff?: string;
+  /** A capability the link withholds (explore's `without:` move): every client advertises it, no host hears of it (WebSocket journeys). */
+  readonly withheldCapability?: string;
   /** The host's lifetime for detached terminals, for hosts whose peer takes `detachedIdleMs` (PEER_HOST_ARGS); the host's default otherwise. */
   readonly detachedIdleMs?: number;
   readonly steps: readonly JourneyStep[];
@@ -44,8 +44,7 @@ const hostArgsOf = (plan: JourneyPlan) => ['--backend', plan.hostBackend, ...(pl
 
 /** The proxy between the peers, recording every frame: WebSocket messages, or frames cut from the byte stream by the wire spec's framing. */
 type JourneyProxy = RecordingProxy | StreamRecordingProxy;
-const proxyFor = (plan: JourneyPlan): JourneyProxy => (plan.transport === 'stream' ? new StreamRecordingProxy() : new RecordingProxy());
-const without = (set: Record<string, number>, name: string) => Object.fromEntries(Object.entries(set).filter(([key]) => key !== name));
+const proxyFor = (plan: JourneyPlan): JourneyProxy => (plan.transport === 'stream' ? new StreamRecordingProxy() : new RecordingProxy(plan.withheldCapability));
 
 /** Where a host peer takes the plan's transport. */
 function hostAddress(plan: JourneyPlan, hello: PeerProcess['hello']): { url: string; token: string } {
@@ -127,8 +126,6 @@ export async function runPairing(
   let peerCpuMs = 0;
   try {
     const clientArgsFor = (url: string, token: string) => ['--url', url, '--token', token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
-    // The client build's own defaults, less the one switched off: each client advertises what it would, but for that.
-    const capabilityArgs = plan.clientCapabilityOff ? ['--capabilities', JSON.stringify(without(client.build.manifest.advertised.client, plan.clientCapabilityOff))] : [];
     proxy = proxyFor(plan);
     const proxyUrl = await proxy.listen();
     // A byte stream has no path to name the client by: the stream pass has one client.
@@ -140,7 +137,7 @@ export async function runPairing(
         buildDir: client.build.dir,
         role: 'client',
         label: `${client.side} client ${client.build.version}`,
-        args: [...clientArgsFor(primaryUrl, proxy.token), ...capabilityArgs],
+        args: clientArgsFor(primaryUrl, proxy.token),
       }),
     ] as const;
     const [hostStarted, clientStarted] = await Promise.allSettled(starting);
@@ -171,7 +168,7 @@ export async function runPairing(
       segments.length = 0;
       owedAfterReconnect.length = 0;
     };
-    const clientArgs = (url: string) => [...clientArgsFor(url, proxy!.token), ...capabilityArgs];
+    const clientArgs = (url: string) => clientArgsFor(url, proxy!.token);
     // The second client connects to its own path, so the proxy can say which client each frame belongs to.
     // Its process starts now, beside the others (a process start is the slow part); it subscribes when a step first asks.
     const secondProcess = plan.steps.some((s) => s.name === 'secondClient')
@@ -285,7 +282,7 @@ export async function runPairing(
     hostVersion: restart.hostAs ? `${host.build.version} then ${restart.hostAs.build.version}` : host.build.version,
     steps,
     frames,
-    ...(plan.clientCapabilityOff ? { clientCapabilityOff: plan.clientCapabilityOff } : {}),
+    ...(plan.withheldCapability ? { withheldCapability: plan.withheldCapability } : {}),
     // What an old client is sent is judged by the screen it draws too (SNAPSHOT_CONTENT_CHANGED).
     ...(client.side === 'old' && plan.hostBackend === 'script' && !plan.transport && !restart.hostAs ? { snapshotScreens: await renderSnapshots({ frames }) } : {}),
     advertised,

@@ -19,12 +19,12 @@ function canonical(set: CapabilitySet | undefined): string {
   return JSON.stringify(Object.fromEntries(entries.sort(([a], [b]) => a.localeCompare(b))));
 }
 
-/** CAPABILITY_ECHO_MISMATCH: the echo must equal the intersection of both builds' advertised sets, read from their manifests (less a capability the journey switched off). */
+/** CAPABILITY_ECHO_MISMATCH: the echo must equal the intersection of both builds' advertised sets, read from their manifests (less a capability the link withheld). */
 export const capabilityEchoMismatch: DynamicRule = (recordings, manifests) =>
   (Object.keys(PAIRING_LABELS) as PairingKey[]).flatMap((key) => {
     const rec = recordings[key];
-    // A capability the journey switched off in its clients is not advertised, so not echoed.
-    const advertised = Object.fromEntries(Object.entries(manifests[rec.client].advertised.client).filter(([name]) => name !== rec.clientCapabilityOff));
+    // A capability the link withheld reached no host, so none echoed it.
+    const advertised = Object.fromEntries(Object.entries(manifests[rec.client].advertised.client).filter(([name]) => name !== rec.withheldCapability));
     const expected = expectedEcho(advertised, manifests[rec.host].advertised.host);
     if (canonical(expected) === canonical(rec.negotiated)) return [];
     return [
