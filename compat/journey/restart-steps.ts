@@ -1,6 +1,10 @@
+import type { Observation } from './observed-state.js';
 import { CORE_STEPS, first, type JourneyStep, screenShows, terminalGot } from './steps.js';
 
 export const TYPED_AFTER_RESTART = 'echo after restart é\r';
+/** Typed while no host runs: meant for the terminal that stopped, so never typed into the one that replaces it. */
+export const TYPED_WHILE_HOST_DOWN = 'echo typed while down é\r';
+const keptOut = (o: Observation) => (terminalGot(o, TYPED_WHILE_HOST_DOWN) === undefined ? 'the keys typed while the host was down kept out of the new terminal (they were meant for the one that stopped)' : undefined);
 
 /**
  * The restart pass: a live client, subscribed and typing, whose host stops
@@ -8,7 +12,9 @@ export const TYPED_AFTER_RESTART = 'echo after restart é\r';
  * deployment replaces a host. The client must reconnect, take the new
  * terminal instance (a fresh screen, a fresh input ledger) and type into it
  * exactly once. Judged on outcomes, like the PTY pass: frames before and after
- * the restart come from two builds of the host.
+ * the restart come from two builds of the host. Keys typed while no host
+ * runs were meant for the terminal that stopped: a terminal has an instance
+ * id, and input held for one instance is never typed into another.
  */
 export const RESTART_JOURNEY: readonly JourneyStep[] = [
   CORE_STEPS.subscribe,
@@ -16,9 +22,11 @@ export const RESTART_JOURNEY: readonly JourneyStep[] = [
   CORE_STEPS.input,
   {
     name: 'hostRestart',
-    act: async ({ restartHost }) => restartHost(),
+    // Keys typed while no host runs are held by an exactly-once client, or lost by another; either way the new instance never gets them.
+    act: async ({ restartHost, client }) => restartHost(async () => void (await client.call('write', { data: TYPED_WHILE_HOST_DOWN }))),
     done: (o, before) =>
       first(
+        keptOut(o),
         o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event from the restarted host',
         o.client.snapshots.length > before.client.snapshots.length ? undefined : "the restarted host's snapshot",
         // The new terminal's screen, not the old one's: the client repainted from the instance it reconnected to.
@@ -29,6 +37,6 @@ export const RESTART_JOURNEY: readonly JourneyStep[] = [
     name: 'inputAfterRestart',
     typed: TYPED_AFTER_RESTART,
     act: async ({ client }) => void (await client.call('write', { data: TYPED_AFTER_RESTART })),
-    done: (o) => first(terminalGot(o, TYPED_AFTER_RESTART), screenShows(o, `ran: ${TYPED_AFTER_RESTART.trim()}`)),
+    done: (o) => first(terminalGot(o, TYPED_AFTER_RESTART), screenShows(o, `ran: ${TYPED_AFTER_RESTART.trim()}`), keptOut(o)),
   },
 ];

@@ -153,12 +153,13 @@ export async function runPairing(
     const peers = { client: clientPeer, host: hostPeer };
     const hostLabel = (b: PairingBuild) => `${b.side} host ${b.build.version}`;
     /** The host stops as a deployment stops it and the other build starts in its place; the client stays, and reconnects through the proxy. */
-    const restartHost = async () => {
+    const restartHost = async (whileDown?: () => Promise<void>) => {
       const next = restart.hostAs;
       if (!next) throw new Error('this pairing does not restart its host');
       proxy!.replaceUpstream();
       await peers.host.stop();
       peerCpuMs += peers.host.cpuMs;
+      await whileDown?.();
       const started = await PeerProcess.start({ buildDir: next.build.dir, role: 'host', args: hostArgsOf(plan), label: hostLabel(next) });
       hostPeer = peers.host = started;
       advertised = { ...advertised, host: started.hello.advertised };
