@@ -31,6 +31,7 @@ export const SCRIPT_STEP_NAMES = [
   'inputResend',
   'inputDuplicated',
   'deliveryUnknown',
+  'writeRefused',
   'secondClient',
   'resize',
   'claimViewport',

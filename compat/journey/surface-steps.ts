@@ -22,6 +22,7 @@ export const BURST_EMIT_BYTES = 1.5 * MiB;
 export const BURST_BUFFER_BOUND_BYTES = 2 * MiB + 128 * KiB;
 export const RESEND_INPUTS = ['echo r1\r', 'echo r2\r', 'echo r3\r'] as const;
 export const UNCERTAIN_INPUT = 'echo maybe\r';
+export const REFUSED_INPUT = 'echo refused once\r';
 export const DUPLICATED_INPUTS = ['echo d1\r', 'echo d2\r'] as const;
 export const RESIZED_VIEWPORT = { cols: 100, rows: 30 } as const;
 export const CLAIMED_VIEWPORT = { cols: 90, rows: 28 } as const;
@@ -81,6 +82,7 @@ export const SURFACE_STEPS = {
   inputResend: inputResendStep(RESEND_INPUTS),
   inputDuplicated: inputDuplicatedStep(DUPLICATED_INPUTS),
   deliveryUnknown: deliveryUnknownStep(UNCERTAIN_INPUT),
+  writeRefused: writeRefusedStep(REFUSED_INPUT),
   overflowRecovery: overflowStep(0),
   ignoredOutput: ignoredOutputStep(0),
   reattach: {
@@ -284,6 +286,37 @@ export function deliveryUnknownStep(data: string): JourneyStep {
           ? sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.deliveryUnknown }, 'an InputAck saying delivery unknown (flag 1)')
           : undefined,
       ),
+  };
+}
+
+/**
+ * A write the script terminal refuses once (`failNextWrite`), as a terminal
+ * refuses while its input queue is full: the host asks for a resend (InputAck
+ * flag 2) and moves on once the resend is written, so the input arrives
+ * exactly once and what is typed after it still flows. Only where inputAck
+ * is negotiated: an unsequenced refusal is the exited terminal's answer,
+ * which the exit steps walk.
+ */
+export function writeRefusedStep(data: string): JourneyStep {
+  return {
+    name: 'writeRefused',
+    needs: { host: ['failNextWrite'] },
+    typed: data,
+    // Exactly once where it is typed: at most once here, and the barrier waits for it to arrive.
+    typedAtMostOnce: true,
+    act: async ({ client, host, observe }) => {
+      if (!negotiates((await observe()).client, 'inputAck')) return;
+      await host.call('failNextWrite', { outcome: 'refused' });
+      await client.call('write', { data });
+    },
+    done: (o, before) =>
+      negotiates(o.client, 'inputAck')
+        ? first(
+            sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.InputAck, where: (f) => inputAckFlag(f) === WIRE.inputAckFlag.resend }, 'an InputAck asking for a resend after the refused write (flag 2)'),
+            terminalGot(o, data),
+            screenShows(o, `ran: ${data.trimEnd()}`),
+          )
+        : undefined,
   };
 }
 
