@@ -16,6 +16,7 @@ export const SCRIPT_STEP_NAMES = [
   'title',
   'twoStreams',
   'paste',
+  'colouredLines',
   'burst',
   'overflowRecovery',
   'hideReveal',

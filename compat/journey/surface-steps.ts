@@ -42,6 +42,20 @@ export function burstText(emit: number): string {
   return screenfulsThenMarker(`burst ${emit}`, BURST_EMIT_BYTES);
 }
 
+/** Lines enough that every later snapshot, scrollback included, spans more than one 48 KiB chunk. */
+export const COLOURED_LINES = 48;
+export const COLOURED_LINES_END = 'coloured lines end';
+/**
+ * Lines whose every cell changes colour, so a snapshot's serialisation of
+ * them is long: each later snapshot spans several chunks, and a client must
+ * join them (and a host send them all, in order) to draw the screen.
+ */
+export function colouredLinesText(): string {
+  const cell = (row: number, col: number) => `\x1b[38;2;${(row * 7 + col * 3) % 256};${(col * 11) % 256};${(row * 13) % 256}m${String.fromCharCode(97 + (col % 26))}`;
+  const line = (row: number) => `${Array.from({ length: 79 }, (_, col) => cell(row, col)).join('')}\x1b[0m\r\n`;
+  return `${Array.from({ length: COLOURED_LINES }, (_, row) => line(row)).join('')}${COLOURED_LINES_END}\r\n`;
+}
+
 const sized = (c: ClientObservation | undefined, who: string, want: { cols: number; rows: number }, before: ClientObservation | undefined) =>
   c && (c.resizedCount ?? 0) > (before?.resizedCount ?? 0) && c.size?.cols === want.cols && c.size?.rows === want.rows ? undefined : `a Resized to ${want.cols}x${want.rows} on the ${who} client`;
 
@@ -64,6 +78,11 @@ export const SURFACE_STEPS = {
     // Peers of protocol 1 have no paste op: there the same text goes as one write, in all four pairings of the run.
     act: async ({ client, ops }) => void (ops.client.has('paste') ? await client.call('paste', { text: PASTE_TEXT }) : await client.call('write', { data: PASTE_TEXT })),
     done: (o) => first(terminalGot(o, PASTE_TEXT), screenShows(o, `ran: paste line ${PASTE_LINES - 1}`)),
+  },
+  colouredLines: {
+    name: 'colouredLines',
+    act: async ({ host }) => void (await host.call('emit', { text: colouredLinesText() })),
+    done: (o) => first(screenShows(o, COLOURED_LINES_END), sameScreens(o)),
   },
   burst: {
     name: 'burst',

@@ -8,7 +8,7 @@ import { drivableOps, stepsSkippedInRun } from '../../compat/journey/drivable.js
 import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, runPairing, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
 import { OVERFLOW_EMIT_BYTES } from '../../compat/journey/credit-steps.js';
-import { DUPLICATED_INPUTS, JOURNEY_TITLE, PASTE_TEXT } from '../../compat/journey/surface-steps.js';
+import { DUPLICATED_INPUTS, JOURNEY_TITLE, PASTE_TEXT, REFUSED_INPUT } from '../../compat/journey/surface-steps.js';
 import type { ClientLabel, FrameDirection, RecordedFrame, StepName } from '../../compat/recording.js';
 import { isAlive, processIdentity, waitForExit } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -88,6 +88,10 @@ describe('peer processes', () => {
     expect(rec.input.reachedTerminal.split(DUPLICATED_INPUTS[0]).length - 1, 'the duplicated input reached the terminal once').toBe(1);
     expect(frames('inputResend', 'primary', 'hostToClient', 'InputAck', (f) => payload(f).status === 'resend').length).toBeGreaterThanOrEqual(1);
     expect(frames('deliveryUnknown', 'primary', 'hostToClient', 'InputAck', (f) => payload(f).status === 'deliveryUnknown')).toHaveLength(1);
+    expect(frames('writeRefused', 'primary', 'hostToClient', 'InputAck', (f) => payload(f).status === 'resend').length, 'the refused write asked for again').toBeGreaterThanOrEqual(1);
+    expect(rec.input.reachedTerminal.split(REFUSED_INPUT).length - 1, 'the refused write reached the terminal once').toBe(1);
+    // Every snapshot after the coloured lines spans chunks: the reveal's among them.
+    expect(frames('hideReveal', 'primary', 'hostToClient', 'SnapshotChunk').length, 'a snapshot of more than one chunk').toBeGreaterThan(frames('hideReveal', 'primary', 'hostToClient', 'SnapshotStart').length);
     expect(frames('secondClient', 'second', 'hostToClient', 'Metadata', (f) => payload(f).type === 'subscribed').every((f) => f.occurrence === 'attach')).toBe(true);
     for (const client of ['primary', 'second'] as const) {
       expect(frames('resize', client, 'hostToClient', 'Resized', (f) => payload(f).cols === 100), `Resized to the ${client} client`).toHaveLength(1);
