@@ -2,7 +2,7 @@ import type { ClientObservation, Observation } from '../journey/observed-state.j
 import { typedWhileDownStep } from '../journey/down-steps.js';
 import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, revealed, sameScreens, screenShows, terminalGot } from '../journey/steps.js';
 import { overflowStep, twoStreamsStep } from '../journey/credit-steps.js';
-import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS } from '../journey/surface-steps.js';
+import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS, writeRefusedStep } from '../journey/surface-steps.js';
 import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
 
 /**
@@ -78,6 +78,7 @@ const dropAndResubscribe = (label: string): JourneyStep[] => [dropStep(`echo dar
 
 const lostInput = (n: number) => inputResendStep([1, 2, 3].map((k) => `echo lost ${n}.${k}\r`));
 const uncertainWrite = (n: number) => deliveryUnknownStep(`echo maybe ${n}\r`);
+const refusedWrite = (n: number) => writeRefusedStep(`echo refused ${n}\r`);
 const duplicatedInput = (n: number) => inputDuplicatedStep([1, 2].map((k) => `echo twice ${n}.${k}\r`));
 
 /** Sizes step away from the journey's 80x24 by the draw's index, so every resize really changes the size. */
@@ -118,4 +119,5 @@ export const MOVES: readonly Move[] = [
   { name: 'duplicatedInput', weight: 1, steps: (n) => [duplicatedInput(n)] },
   { name: 'twoStreams', weight: 1, steps: (n) => [twoStreamsStep(n + 1)] },
   { name: 'overflow', weight: 1, steps: (n) => [overflowStep(n + 1)] },
+  { name: 'refusedWrite', weight: 1, steps: (n) => [refusedWrite(n)] },
 ];
