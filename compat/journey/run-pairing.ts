@@ -46,6 +46,9 @@ const hostArgsOf = (plan: JourneyPlan) => ['--backend', plan.hostBackend, ...(pl
 type JourneyProxy = RecordingProxy | StreamRecordingProxy;
 const proxyFor = (plan: JourneyPlan): JourneyProxy => (plan.transport === 'stream' ? new StreamRecordingProxy() : new RecordingProxy(plan.withheldCapability));
 
+/** Whether a build knows instance ids (its host names its terminal's instance in `subscribed`, its client reads it): only then is a new terminal told from the one a client typed for. */
+const namesInstances = (b: PairingBuild) => (b.build.manifest.surface ?? []).some((e) => e.key === 'field:Metadata[type=subscribed].instanceId');
+
 /** Where a host peer takes the plan's transport. */
 function hostAddress(plan: JourneyPlan, hello: PeerProcess['hello']): { url: string; token: string } {
   const url = plan.transport === 'stream' ? hello.streamUrl : hello.url;
@@ -153,20 +156,24 @@ export async function runPairing(
     const peers = { client: clientPeer, host: hostPeer };
     const hostLabel = (b: PairingBuild) => `${b.side} host ${b.build.version}`;
     /** The host stops as a deployment stops it and the other build starts in its place; the client stays, and reconnects through the proxy. */
-    const restartHost = async (whileDown?: () => Promise<void>) => {
+    const restartHost = async (typedWhileDown?: string) => {
       const next = restart.hostAs;
       if (!next) throw new Error('this pairing does not restart its host');
       proxy!.replaceUpstream();
       await peers.host.stop();
       peerCpuMs += peers.host.cpuMs;
-      await whileDown?.();
+      if (typedWhileDown) await peers.client.call('write', { data: typedWhileDown });
       const started = await PeerProcess.start({ buildDir: next.build.dir, role: 'host', args: hostArgsOf(plan), label: hostLabel(next) });
       hostPeer = peers.host = started;
       advertised = { ...advertised, host: started.hello.advertised };
       proxy!.connectTo(hostAddress(plan, started.hello));
-      // The terminal is a new one: what it must have received is what is typed from now on.
-      typed = atMostOnce = '';
+      // The terminal is a new one: what it must have received is what is typed from now on. Keys typed while no host ran
+      // never reach it where the host names its terminal's instance and the client reads it; a build that predates
+      // instance ids (0.1) on either side cannot tell the new terminal from the old, and it may get them at most once.
+      const mayGetThem = typedWhileDown !== undefined && !(namesInstances(next) && namesInstances(client));
+      typed = atMostOnce = mayGetThem ? typedWhileDown : '';
       segments.length = 0;
+      if (mayGetThem) segments.push({ text: typedWhileDown, atMostOnce: true });
       owedAfterReconnect.length = 0;
     };
     const clientArgs = (url: string) => clientArgsFor(url, proxy!.token);

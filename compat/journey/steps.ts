@@ -41,8 +41,8 @@ export interface StepContext {
   readonly host: PeerProcess;
   /** The second client, attached to the same terminal through the proxy; started by the first step that asks. */
   second(): Promise<PeerProcess>;
-  /** Stops the host and starts the pairing's next host build in its place (a restart or an upgrade); the client stays, and `whileDown` runs between, with no host to reach. Only in restart pairings. */
-  restartHost(whileDown?: () => Promise<void>): Promise<void>;
+  /** Stops the host and starts the pairing's next host build in its place (a restart or an upgrade); the client stays, and types `typedWhileDown` while no host runs. Only in restart pairings. */
+  restartHost(typedWhileDown?: string): Promise<void>;
   /** Proxy faults. */
   drop(mode: DropMode): void;
   dropSequencedInput(client: ClientLabel, passBefore: number): void;

@@ -172,6 +172,20 @@ describe('dynamic rules', () => {
     expect(summary(good, m)).toEqual([]);
   });
 
+  it('GATED_FRAME_NOT_NEGOTIATED judges a frame by its own stream\'s echo too: a bare stream beside a negotiated one', () => {
+    const bare = (set: JourneyRecordingSet, fault?: 'injected') => {
+      const frames = set.oldClientNewHost.frames;
+      const last = frames.at(-1)!;
+      frames.push(
+        { ...last, index: 900, step: 'limitsReached', direction: 'hostToClient', opcode: 12, opcodeName: 'Metadata', streamId: 9, payload: { type: 'subscribed', streamId: 9, terminal: 'spare', cols: 80, rows: 24, seq: 0, truncated: false, capabilities: {} } },
+        { ...last, index: 901, step: 'limitsReached', direction: 'hostToClient', opcode: 17, opcodeName: 'WriteUnavailable', streamId: 9, payload: null, ...(fault ? { fault } : {}) },
+      );
+      return set;
+    };
+    expect(summary(bare(healthySet())).filter((s) => s.startsWith('GATED'))).toEqual(['GATED_FRAME_NOT_NEGOTIATED | old client × new host | limitsReached | - | WriteUnavailable']);
+    expect(summary(bare(healthySet(), 'injected')).filter((s) => s.startsWith('GATED'))).toEqual([]);
+  });
+
   it('INPUT_NOT_EXACTLY_ONCE: a duplicated keystroke', () => {
     const set = healthySet();
     set.newClientOldHost.input.reachedTerminal = 'echo hi\rexit\rexit\r';
@@ -278,7 +292,9 @@ describe('dynamic rules', () => {
       const set = healthySet();
       for (const key of Object.keys(set) as Array<keyof JourneyRecordingSet>) {
         set[key].negotiated = { ...CAPS, inputAck: 1 };
-        set[key].frames = set[key].frames.flatMap(withAck(key === 'oldClientNewHost' ? skewFlag : '01'));
+        // Each stream's own echo says so too.
+        const echoed = (f: RecordedFrame) => (f.opcodeName === 'Metadata' && (f.payload as { type?: string }).type === 'subscribed' ? { ...f, payload: { ...(f.payload as object), capabilities: { ...CAPS, inputAck: 1 } } } : f);
+        set[key].frames = set[key].frames.map(echoed).flatMap(withAck(key === 'oldClientNewHost' ? skewFlag : '01'));
       }
       return set;
     };
