@@ -27,7 +27,7 @@ export const RULE_CATALOG = [
   { id: 'OPCODE_GATING_CHANGED', pass: 'static', compatibilityRule: 2, purpose: 'An opcode lost its gating capability or moved to another, so it reaches peers that never negotiated it.' },
   { id: 'LIMIT_LOWERED', pass: 'static', compatibilityRule: 3, purpose: 'A default a peer of another version relies on (a host limit its clients stay inside, a client delay its hosts count on) went down.' },
   { id: 'FRAME_REFUSED', pass: 'dynamic', compatibilityRule: 2, purpose: "The receiving build's decoder refused a frame the other build wrote." },
-  { id: 'GATED_FRAME_NOT_NEGOTIATED', pass: 'dynamic', compatibilityRule: 2, purpose: 'A frame whose opcode is gated by a capability was sent in a pairing that did not negotiate it.' },
+  { id: 'GATED_FRAME_NOT_NEGOTIATED', pass: 'dynamic', compatibilityRule: 2, purpose: 'A frame whose opcode is gated by a capability was sent in a pairing, or on a stream, that did not negotiate it.' },
   { id: 'UNGATED_SEND_DROPPED', pass: 'dynamic', compatibilityRule: 2, purpose: "The new build tried to send a gated frame on a stream that did not negotiate its capability, and its send gate dropped it (so nothing crossed the wire); reported with the send site." },
   { id: 'JOURNEY_STALLED', pass: 'dynamic', compatibilityRule: null, purpose: 'A journey step did not reach its barrier before the deadline.' },
   { id: 'FRAME_SEQUENCE_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: "The frames a build wrote in a step differ from what the derived expectation (a same-version reference run) says that step carries." },
