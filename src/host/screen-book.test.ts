@@ -17,7 +17,14 @@ function recordingBook() {
       answered.set(++token, resolve);
       book.handle({ op: 'query', id, token, want: 'seq' });
     });
-  return { book, replies, parsed };
+  /** Asks screen `id` for `want` under `token` and resolves with the answer's text, once everything written before is parsed. */
+  const answerText = async (id: number, queryToken: number, want: 'text' | 'snapshot') => {
+    book.handle({ op: 'query', id, token: queryToken, want });
+    await parsed(id);
+    const answer = replies.find((r) => r.kind === 'answer' && r.token === queryToken);
+    return answer?.kind === 'answer' ? (answer.text ?? '') : '';
+  };
+  return { book, replies, parsed, answerText };
 }
 
 describe('ScreenBook', () => {
@@ -58,28 +65,22 @@ describe('ScreenBook', () => {
   });
 
   it("snapshots keep the form released clients draw (SnapshotForm 'wire'): keypad as CSI ? 66 h, not attach's repaint form; the repaint's fixes wait for a capability", async () => {
-    const { book, replies, parsed } = recordingBook();
+    const { book, answerText } = recordingBook();
     book.handle({ op: 'open', id: 6, cols: 10, rows: 4, scrollback: 10, maxLinks: 4 });
     // Application keypad, a screen cleared blue, and a last row written to its last column with the cursor moved off it: every fix's case.
     book.handle({ op: 'write', id: 6, data: '\x1b=\x1b[44m\x1b[2J\x1b[H\x1b[0mtop\x1b[4;1H0123456789\x1b[2;3H', seq: 1 });
-    book.handle({ op: 'query', id: 6, token: 106, want: 'snapshot' });
-    await parsed(6);
-    const answer = replies.find((r) => r.kind === 'answer' && r.token === 106);
-    const wire = answer?.kind === 'answer' ? (answer.text ?? '') : '';
+    const wire = await answerText(6, 106, 'snapshot');
     expect(wire).toContain('\x1b[?66h');
     expect(wire).not.toContain('\x1b=');
     book.handle({ op: 'dispose', id: 6, token: 107 });
   });
 
   it('remembers at most maxLinks OSC 8 links per screen, the newest: a flood of fresh links once grew the host past 1.7 GB', async () => {
-    const { book, replies, parsed } = recordingBook();
+    const { book, answerText } = recordingBook();
     book.handle({ op: 'open', id: 5, cols: 80, rows: 4, scrollback: 10, maxLinks: 4 });
     const links = Array.from({ length: 10 }, (_, i) => `\x1b]8;id=${i};https://example.com/${i}\x1b\\${i}\x1b]8;;\x1b\\`).join('');
     book.handle({ op: 'write', id: 5, data: links, seq: 1 });
-    book.handle({ op: 'query', id: 5, token: 104, want: 'snapshot' });
-    await parsed(5);
-    const answer = replies.find((r) => r.kind === 'answer' && r.token === 104);
-    const text = answer?.kind === 'answer' ? (answer.text ?? '') : '';
+    const text = await answerText(5, 104, 'snapshot');
     expect(text.match(/https:\/\/example\.com\/\d/g)).toEqual(['https://example.com/6', 'https://example.com/7', 'https://example.com/8', 'https://example.com/9']);
     book.handle({ op: 'dispose', id: 5, token: 105 });
   });
@@ -122,15 +123,12 @@ describe('ScreenBook', () => {
   });
 
   it('hands xterm a write in pieces without breaking a character cut between two of them, as bytes or as text', async () => {
-    const { book, replies, parsed } = recordingBook();
+    const { book, answerText } = recordingBook();
     book.handle({ op: 'open', id: 8, cols: 80, rows: 60, scrollback: 100, maxLinks: 1024 });
     const pad = 'a'.repeat(4095); // the piece boundary falls inside the next character
     book.handle({ op: 'write', id: 8, data: new TextEncoder().encode(`${pad}\u00e9b\r\n`), seq: 1 });
     book.handle({ op: 'write', id: 8, data: `${pad}\u{1f600}c\r\n`, seq: 2 });
-    book.handle({ op: 'query', id: 8, token: 108, want: 'snapshot' });
-    await parsed(8);
-    const answer = replies.find((r) => r.kind === 'answer' && r.token === 108);
-    const text = answer?.kind === 'answer' ? (answer.text ?? '') : '';
+    const text = await answerText(8, 108, 'snapshot');
     expect(text).toContain('a\u00e9b');
     expect(text).toContain('a\u{1f600}c');
     expect(text).not.toContain('\ufffd');
