@@ -140,10 +140,11 @@ export interface ComparableRun {
  */
 export function requestsLeftOut(c: Pick<Comparison, 'author' | 'reference'>, side: 'old' | 'new', skew: PairingRecording, reference: PairingRecording): ComparableRun['leaveOut'] {
   if (c.author === 'client') return side === 'new' && c.reference === 'oldOld' ? () => isRequest : () => () => false;
-  const answers = [answerFrames(skew), answerFrames(reference)];
+  // By frame, not index: the two recordings number their frames each on its own.
+  const answers = new Set([...answerFrames(skew), ...answerFrames(reference)]);
   return (step, client) => {
     if (requestsIn(skew, step, client) === requestsIn(reference, step, client)) return () => false;
-    return (f) => answers.some((a) => a.has(f.index));
+    return (f) => answers.has(f);
   };
 }
 

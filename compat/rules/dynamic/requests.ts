@@ -17,9 +17,9 @@ export const isRequest = (f: Pick<RecordedFrame, 'opcodeName'>): boolean => f.op
 
 const streamOf = (f: RecordedFrame) => `${f.client ?? 'primary'}|${f.connection ?? 0}|${f.streamId}`;
 
-/** The indexes of the host frames that answer a request: a snapshot whose start names a requestId, through its end. */
-export function answerFrames(rec: PairingRecording): Set<number> {
-  const answers = new Set<number>();
+/** The host frames that answer a request: a snapshot whose start names a requestId, through its end. */
+export function answerFrames(rec: PairingRecording): Set<RecordedFrame> {
+  const answers = new Set<RecordedFrame>();
   const answering = new Set<string>();
   for (const f of rec.frames) {
     if (f.direction !== 'hostToClient') continue;
@@ -29,7 +29,7 @@ export function answerFrames(rec: PairingRecording): Set<number> {
       else answering.delete(stream);
     }
     if (!answering.has(stream) || !f.opcodeName.startsWith('Snapshot')) continue;
-    answers.add(f.index);
+    answers.add(f);
     if (f.opcodeName === 'SnapshotEnd') answering.delete(stream);
   }
   return answers;
