@@ -11,11 +11,13 @@ import type { BuildInfo } from './build-info.js';
 import { withBaselineLimits } from './manifest/baseline-limits.js';
 import { readBuildManifest } from './manifest/read-manifest.js';
 import { surfaceNotes } from './manifest/surface.js';
-import { coverageLine, measureCoverage } from './coverage/measure.js';
+import { COVERAGE_PAIRINGS, type CoveragePairing, coverageLine, measureCoverage } from './coverage/measure.js';
+import { behaviourFindings, type BehaviourWalks, measureBehaviour } from './coverage/behaviour.js';
 import type { BaselineCoverage } from './report/coverage.js';
 import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
 import type { Schedule } from './explore/schedule.js';
 import type { JourneyRecordings } from './journey/journey-recordings.js';
+import type { JourneyRecordingSet, PairingRecording } from './recording.js';
 import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
 import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsOfWalk } from './journey/disturbances.js';
 import { type CarriedPasses, passesToWalkAgain, type ScriptSkew, scriptSkewsToCarry } from './journey/walk-again.js';
@@ -173,13 +175,40 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   if (leftOut.length) gathered.notes.push(noteOf(`journeys: the ${leftOut.join(', ')} pass${leftOut.length > 1 ? 'es were' : ' was'} not walked: --passes ${[...opts.passes!].join(',')}; a break only ${leftOut.length > 1 ? 'they' : 'it'} would show is not judged`));
   for (const [pass, why] of Object.entries(recordings.unwalked ?? {})) gathered.notes.push(noteOf(`the ${passSpec(pass as Exclude<JourneyPass, 'script'>).label} pass was not walked against ${baseline.label}: ${why}`));
   gathered.notes.push(...stepsNotWalkedNotes(pairingsOfWalk(recordings)).map(noteOf));
-  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps) });
   journeys.found(dynamic.length);
   const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
   const standing = [...findings, ...dynamic, ...decoders.map(tag)];
-  const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references, standing) : [];
-  const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references, [...standing, ...withoutEach.map(tag)]) : [];
-  return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag)];
+  const capabilityOffWalks: JourneyRecordingSet[] = [];
+  const exploreWalks: JourneyRecordingSet[] = [];
+  const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references, standing, capabilityOffWalks) : [];
+  const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references, [...standing, ...withoutEach.map(tag)], 'drawn', exploreWalks) : [];
+  const behaviour = measureBehaviour(manifests, behaviourWalksOf([...walked, ...capabilityOffWalks]), behaviourWalksOf(exploreWalks), behaviourNotJudged(walked, opts, recordings));
+  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps), behaviour });
+  return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag), ...behaviourFindings(behaviour).map(tag)];
+}
+
+/** Every recording of each coverage pairing in these walks: the script's and each pass's (pty, restart, byte stream, lifetime). */
+function behaviourWalksOf(sets: ReadonlyArray<JourneyRecordings | JourneyRecordingSet>): BehaviourWalks {
+  const of = (pairing: CoveragePairing) =>
+    sets.flatMap((set) => {
+      const passes = set as Partial<JourneyRecordings>;
+      const pty = passes.pty as Partial<Record<CoveragePairing, PairingRecording>> | undefined;
+      return [set[pairing], pty?.[pairing], passes.restart?.[pairing], passes.stream?.[pairing], passes.lifetime?.[pairing]].filter((r): r is PairingRecording => r !== undefined);
+    });
+  return Object.fromEntries(COVERAGE_PAIRINGS.map((p) => [p, of(p)])) as unknown as BehaviourWalks;
+}
+
+/** Why behaviour no walk reached is no finding this run: a walk a break could need was left out, or could not go where it leads. */
+function behaviourNotJudged(walked: readonly JourneyRecordings[], opts: GateOptions, recordings: JourneyRecordings): string | undefined {
+  const leftOut = JOURNEY_PASSES.filter((p) => opts.passes && !opts.passes.has(p));
+  if (leftOut.length) return `--passes left out ${leftOut.join(', ')}`;
+  const unwalked = Object.keys(recordings.unwalked ?? {});
+  if (unwalked.length) return `the ${unwalked.join(', ')} pass${unwalked.length > 1 ? 'es were' : ' was'} not walked`;
+  if ((opts.capabilitiesOff ?? 'each') === 'none') return 'the journeys with one capability off were not walked (--capabilities-off none)';
+  const undrivable = recordings.undrivable.flatMap((u) => u.steps);
+  if (undrivable.length) return `a build's peers cannot drive ${undrivable.join(', ')}`;
+  if (walked.every((w) => w.newNew.steps.some((s) => s.status === 'stalled'))) return 'a step stalled in every walk';
+  return undefined;
 }
 
 /**
@@ -198,11 +227,11 @@ async function nothingCanDiffer(old: BuildInfo, current: BuildInfo): Promise<str
 }
 
 /** One journey per optional capability both builds negotiate, with that one withheld by the link (explore/capabilities-off.ts). */
-async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache, standing: readonly Finding[]): Promise<Finding[]> {
+async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache, standing: readonly Finding[], walks: JourneyRecordingSet[]): Promise<Finding[]> {
   const { capabilityOffSchedules, switchableCapabilities } = await import('./explore/capabilities-off.js');
   const schedules = capabilityOffSchedules(switchableCapabilities([old.manifest.advertised, current.manifest.advertised]));
   if (!schedules.length) return [];
-  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, capabilityOffPass: true }, opts, label, gathered, references, standing, 'capabilityOff');
+  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, capabilityOffPass: true }, opts, label, gathered, references, standing, 'capabilityOff', walks);
 }
 
 /** Decoders are pure: what they disagree on does not depend on load, so nothing here is walked twice. */
@@ -264,6 +293,8 @@ async function exploreAgainst(
   /** Findings that already stand (static, and confirmed by earlier walks): a seed that only repeats them is not walked again nor shrunk. */
   standing: readonly Finding[],
   kind: 'drawn' | 'capabilityOff' = 'drawn',
+  /** Where the first walk's recordings go, for behaviour coverage. */
+  walks: JourneyRecordingSet[] = [],
 ): Promise<Finding[]> {
   const { progress } = opts;
   const capabilityOff = kind === 'capabilityOff';
@@ -295,6 +326,7 @@ async function exploreAgainst(
       (walked) => walked.flatMap((j) => disturbancesOf(Object.values(j.recordings)).map((d) => `seed ${j.schedule.seed}: ${d}`)),
       stands,
     );
+    walks.push(...journeys.map((j) => j.recordings));
     if (capabilityOff && !journeys.length) {
       gathered.notes.push(`${label}: the journeys with one capability off were not walked: no optional capability is advertised by both builds' clients and supported by both hosts`);
       step.done('not walked: no optional capability both builds negotiate');

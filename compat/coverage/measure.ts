@@ -59,6 +59,26 @@ function whyNotApplicable(e: SurfaceEntry, rec: PairingRecording, pairing: Cover
   return undefined;
 }
 
+/** Who declares a surface key: the working tree declares all of its own; the baseline what its manifest lists (or cannot tell). */
+function declaredByOf(manifests: { old: WireManifest; new: WireManifest }): Record<'old' | 'new', (key: string) => boolean | 'unknown'> {
+  const baseline = readSurface(manifests.old);
+  const oldKeys = new Set(baseline.entries.map((e) => e.key));
+  return {
+    new: () => true,
+    old: (key) => (oldKeys.has(key) ? true : baseline.unknownKinds.some((k) => key.startsWith(`${k}:`)) ? 'unknown' : false),
+  };
+}
+
+/** Why a surface entry of the working tree cannot appear in `rec` of `pairing`, or undefined when it can; for keys the tree does not have, why not. */
+export function whyEntryCannotAppear(manifests: { old: WireManifest; new: WireManifest }, rec: PairingRecording, pairing: CoveragePairing): (key: string) => string | undefined {
+  const byKey = new Map(readSurface(manifests.new).entries.map((e) => [e.key, e]));
+  const declaredBy = declaredByOf(manifests);
+  return (key) => {
+    const e = byKey.get(key);
+    return e ? whyNotApplicable(e, rec, pairing, declaredBy) : `${key} is not in the working tree's surface`;
+  };
+}
+
 /**
  * Which entries of the working tree's surface crossed the wire, per pairing.
  * An entry is judged only where it can appear: its writer has it, and the
@@ -66,12 +86,7 @@ function whyNotApplicable(e: SurfaceEntry, rec: PairingRecording, pairing: Cover
  */
 export function measureCoverage(manifests: { old: WireManifest; new: WireManifest }, recordings: JourneyRecordingSet): CoverageReport {
   const current = readSurface(manifests.new).entries;
-  const baseline = readSurface(manifests.old);
-  const oldKeys = new Set(baseline.entries.map((e) => e.key));
-  const declaredBy: Record<'old' | 'new', (key: string) => boolean | 'unknown'> = {
-    new: () => true,
-    old: (key) => (oldKeys.has(key) ? true : baseline.unknownKinds.some((k) => key.startsWith(`${k}:`)) ? 'unknown' : false),
-  };
+  const declaredBy = declaredByOf(manifests);
   const directions: CoverageReport['directions'][number][] = [];
   const uncovered: UncoveredEntry[] = [];
   const notApplicable: Array<CoverageReport['notApplicable'][number]> = [];

@@ -15,6 +15,8 @@ interface HostPeerLimits {
  */
 const STREAM = { bare: 910, startedByPrimary: [911, 912], startedBySecond: [913, 914, 915], extra: [916, 917, 918] } as const;
 const SCROLLBACK_REQUEST = { requestId: 'limits', scrollbackRows: 10 } as const;
+/** Sent with the scrollback request, before the host can answer it: each request still gets its own answer. */
+const SECOND_REQUEST = { requestId: 'limits-again' } as const;
 /** The identity a Subscribe may carry; no termwire client sends it, embedders do. */
 const EMBEDDER = { id: 'journey-embedder', type: 'gate' } as const;
 
@@ -36,6 +38,14 @@ async function exchange(ctx: StepContext, who: ClientLabel, frame: Uint8Array, a
   const from = (await ctx.observe()).wireCount;
   if (!ctx.inject(who, frame)) throw new Error(`the ${who} client has no live connection to inject into`);
   await ctx.until((o) => (answeredSince(o, from, who, answer.streamId, answer.opcodes, answer.where) ? undefined : what));
+}
+
+/** Snapshot requests written in one turn of the event loop, so none is answered before the last is sent; waits for every answer. */
+async function requestsTogether(ctx: StepContext, requests: ReadonlyArray<{ readonly requestId: string }>): Promise<void> {
+  const from = (await ctx.observe()).wireCount;
+  for (const r of requests) if (!ctx.inject('primary', handmadeFrame(WIRE.opcode.SnapshotRequest, STREAM.bare, JSON.stringify(r)))) throw new Error('the primary client has no live connection to inject into');
+  for (const r of requests) await ctx.until((o) => (answeredSince(o, from, 'primary', STREAM.bare, [WIRE.opcode.SnapshotStart], (f) => payloadText(f).includes(`"${r.requestId}"`)) ? undefined : `the snapshot answering request '${r.requestId}'`));
+  await ctx.until((o) => (o.wire.slice(from).filter((f) => f.client === 'primary' && f.streamId === STREAM.bare && f.opcode === WIRE.opcode.SnapshotEnd).length >= requests.length ? undefined : 'the end of every answering snapshot'));
 }
 
 /** A Subscribe is answered by the end of its snapshot, or refused by an Error. */
@@ -60,10 +70,10 @@ export const limitsReached: JourneyStep = {
     const spare = (i: number) => spareTerminals[i] ?? `spare-${i + 1}`;
     await ctx.second();
     // A bare stream on a spare terminal: its snapshot names `source`, a gated frame on it is refused,
-    // it asks for scrollback, and for a size past the host's limit.
+    // it asks for scrollback and for another snapshot at once, and for a size past the host's limit.
     await subscribeExchange(ctx, 'primary', STREAM.bare, spare(0), { client: EMBEDDER });
     await errorExchange(ctx, WIRE.opcode.SetOutputPaused, JSON.stringify({ paused: true }), 'an Error refusing the ungated SetOutputPaused');
-    await exchange(ctx, 'primary', handmadeFrame(WIRE.opcode.SnapshotRequest, STREAM.bare, JSON.stringify(SCROLLBACK_REQUEST)), { streamId: STREAM.bare, opcodes: [WIRE.opcode.SnapshotEnd] }, 'the snapshot answering the scrollback request');
+    await requestsTogether(ctx, [SCROLLBACK_REQUEST, SECOND_REQUEST]);
     await errorExchange(ctx, WIRE.opcode.Resize, JSON.stringify({ cols: limits.maxCols + 1, rows: 24 }), 'an Error refusing the Resize past maxCols');
     // Terminals: the primary connection starts spares until its own limit refuses one, then the second connection until the host's does.
     for (const [i, id] of STREAM.startedByPrimary.entries()) await subscribeExchange(ctx, 'primary', id, spare(i + 1));

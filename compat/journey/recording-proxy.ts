@@ -27,6 +27,7 @@ export interface ProxiedFrame {
 
 const INPUT_OPCODE = 7;
 const ACK_OPCODE = 13;
+const INPUT_ACK_OPCODE = 18;
 
 /** The wire v1 header fields; the bytes past it are the payload. */
 export function peekHeader(bytes: Uint8Array): { opcode: number; streamId: number; seq: number } {
@@ -90,6 +91,8 @@ export class RecordingProxy extends ProxyAdmission {
   private readonly handshakes = new Set<Socket>();
   /** Armed by dropSequencedInput or duplicateSequencedInput: how many more sequenced Inputs of that client pass before the fault. */
   private inputFault: { client: ClientLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
+  /** Armed by loseInputAck: the client whose next InputAck the proxy loses. */
+  private inputAckLoss: ClientLabel | undefined;
   /** Armed by withholdAcks: the client's Acks wait here, unrecorded, until releaseAcks forwards them in order. */
   private ackHold: Hold | undefined;
   /** Armed by holdToClient: every frame the host sends that client waits here, unrecorded, until releaseToClient forwards them in order. */
@@ -151,6 +154,14 @@ export class RecordingProxy extends ProxyAdmission {
    */
   duplicateSequencedInput(client: ClientLabel, passBefore: number): void {
     this.inputFault = { client, passBefore, fault: 'duplicate' };
+  }
+
+  /**
+   * A fault: the host's next InputAck to the client is lost on the way
+   * (recorded as dropped), so only the client's stall timer can recover.
+   */
+  loseInputAck(client: ClientLabel): void {
+    this.inputAckLoss = client;
   }
 
   /**
@@ -256,6 +267,10 @@ export class RecordingProxy extends ProxyAdmission {
     upstream.on('message', (data, isBinary) => {
       if (pair.blackholed || !isBinary) return;
       const bytes = copyBytes(data);
+      if (this.inputAckLoss === pair.client && peekHeader(bytes).opcode === INPUT_ACK_OPCODE) {
+        this.inputAckLoss = undefined;
+        return this.record('hostToClient', bytes, pair, 'dropped');
+      }
       if (this.toClientHold?.client === pair.client) return void this.toClientHold.held.push({ pair, bytes });
       this.record('hostToClient', bytes, pair);
       if (downstream.readyState === WebSocket.OPEN) downstream.send(bytes);

@@ -232,6 +232,7 @@ export async function runPairing(
           drop: (mode) => p.drop(mode),
           dropSequencedInput: (who, passBefore) => p.dropSequencedInput(who, passBefore),
           duplicateSequencedInput: (who, passBefore) => p.duplicateSequencedInput(who, passBefore),
+          loseInputAck: (who) => p.loseInputAck(who),
           withholdAcks: (who) => p.withholdAcks(who),
           releaseAcks: () => p.releaseAcks(),
           holdToClient: (who) => p.holdToClient(who),

@@ -47,6 +47,8 @@ export interface StepContext {
   drop(mode: DropMode): void;
   dropSequencedInput(client: ClientLabel, passBefore: number): void;
   duplicateSequencedInput(client: ClientLabel, passBefore: number): void;
+  /** The host's next InputAck to the client never arrives. */
+  loseInputAck(client: ClientLabel): void;
   /** Holds the client's Acks until releaseAcks (the host gets no credit back meanwhile). */
   withholdAcks(client: ClientLabel): void;
   releaseAcks(): number;

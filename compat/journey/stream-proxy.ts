@@ -139,6 +139,10 @@ export class StreamRecordingProxy extends ProxyAdmission {
     throw new Error('input faults are walked in the WebSocket pass');
   }
 
+  loseInputAck(): void {
+    throw new Error('input faults are walked in the WebSocket pass');
+  }
+
   withholdAcks(): void {
     throw new Error('credit faults are walked in the WebSocket pass');
   }

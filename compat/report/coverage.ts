@@ -1,4 +1,6 @@
 import { coverageLine, type CoverageReport } from '../coverage/measure.js';
+import { behaviourLine, type BehaviourReport } from '../coverage/behaviour.js';
+import { BEHAVIOUR_EXEMPTIONS } from '../coverage/behaviour-exemptions.js';
 import { ghData, ghProperty, xmlEscape } from './escape.js';
 
 /** Coverage of one baseline's journeys; `baseline` is set in a matrix run. */
@@ -6,6 +8,8 @@ export interface BaselineCoverage extends CoverageReport {
   readonly baseline: string;
   /** Steps every pairing skipped because a build's peers cannot drive them: the old entries left uncovered are reported under them, once. */
   readonly undrivableSteps?: readonly string[];
+  /** What the walks reached of the behaviour table (compat/coverage/behaviour-table.ts); absent where nothing was walked. */
+  readonly behaviour?: BehaviourReport;
 }
 
 /** The old entries no journey exercised against this baseline. */
@@ -26,10 +30,27 @@ function undrivableSummary(c: BaselineCoverage): string | undefined {
 /** How many old uncovered entries the text report names before it summarises the rest. */
 const NAMED_WARNINGS = 12;
 
-export function coverageTextLines(coverage: readonly BaselineCoverage[], matrix: boolean): string[] {
+/** One short line per direction; `verbose` lists what was reached, what was not, and the exemptions with their reasons. */
+function behaviourTextLines(c: BaselineCoverage, matrix: boolean, verbose: boolean): string[] {
+  if (!c.behaviour) return [];
+  const out: string[] = [];
+  for (const d of c.behaviour.directions) {
+    out.push(`behaviour ${d.direction}${matrix ? ` against ${c.baseline}` : ''}: ${behaviourLine(d)}`);
+    if (!verbose) continue;
+    if (d.unreached.length) out.push(`  not reached: ${d.unreached.join(', ')}`);
+    for (const key of d.exempt) out.push(`  exempt: ${key}: ${BEHAVIOUR_EXEMPTIONS[key]}`);
+    if (d.onlyExplored.length) out.push(`  reached by explore alone: ${d.onlyExplored.join(', ')}`);
+    out.push(`  reached: ${d.reached.join(', ')}`);
+  }
+  if (c.behaviour.notJudged) out.push(`  behaviour no walk reached is not judged against ${c.baseline}: ${c.behaviour.notJudged}`);
+  return out;
+}
+
+export function coverageTextLines(coverage: readonly BaselineCoverage[], matrix: boolean, verbose = false): string[] {
   const out: string[] = [];
   for (const c of coverage) {
     for (const d of c.directions) out.push(`coverage ${d.direction}${matrix ? ` against ${c.baseline}` : ''}: ${coverageLine(d.counts)}`);
+    out.push(...behaviourTextLines(c, matrix, verbose));
     const summary = undrivableSummary(c);
     if (summary) {
       out.push(`  ${summary}`);
@@ -47,7 +68,8 @@ export function coverageJunitCases(coverage: readonly BaselineCoverage[], matrix
   return coverage.flatMap((c) =>
     c.directions.map((d) => {
       const gaps = c.uncovered.filter((u) => u.direction === d.direction).map((u) => `${u.isNew ? 'new, not exercised' : 'warning'}: ${u.key}`);
-      const out = [coverageLine(d.counts), ...gaps].join('\n');
+      const behaviour = c.behaviour?.directions.find((b) => b.direction === d.direction);
+      const out = [coverageLine(d.counts), ...gaps, ...(behaviour ? [`behaviour: ${behaviourLine(behaviour)}`, ...behaviour.unreached.map((k) => `behaviour not reached: ${k}`)] : [])].join('\n');
       return `    <testcase classname="termwire.compat.coverage" name="${xmlEscape(`coverage [${d.direction}]${matrix ? ` against ${c.baseline}` : ''}`)}"><system-out>${xmlEscape(out)}</system-out></testcase>`;
     }),
   );
@@ -58,6 +80,7 @@ export function coverageAnnotations(coverage: readonly BaselineCoverage[]): stri
   const lines: string[] = [];
   for (const c of coverage) {
     for (const d of c.directions) lines.push(`::notice title=${ghProperty(`coverage ${d.direction}`)}::${ghData(coverageLine(d.counts))}`);
+    for (const d of c.behaviour?.directions ?? []) lines.push(`::notice title=${ghProperty(`behaviour ${d.direction}`)}::${ghData(behaviourLine(d))}`);
     const summary = undrivableSummary(c);
     if (summary) lines.push(`::notice title=${ghProperty(`${c.baseline} cannot drive every step`)}::${ghData(summary)}`);
     else for (const u of oldGaps(c)) lines.push(`::warning title=${ghProperty(`not exercised: ${u.key}`)}::${ghData(`${u.key} crossed no wire in ${u.direction}; add a journey step that sends it`)}`);

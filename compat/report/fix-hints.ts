@@ -40,6 +40,7 @@ export const FIX_HINTS: Readonly<Record<string, FixHint>> = {
   FIELD_VALUE_CHANGED: { fix: 'keep the value old readers expect (units, meaning, code); publish the new value in a new field, or project it (section 3a)', docs: 'docs/adding-an-opcode.md#3a-when-an-existing-frame-changes-shape-a-projection' },
   FRAME_NO_LONGER_SENT: { fix: 'keep sending the frame on this path to peers that did not negotiate its replacement', docs: GATING },
   SURFACE_NOT_EXERCISED: { fix: 'add the journey step that puts this entry on the wire (compat/journey/surface-steps.ts)', docs: 'docs/compatibility.md#coverage-every-entry-crosses-the-wire' },
+  BEHAVIOUR_NOT_REACHED: { fix: 'add the step that walks it (compat/journey/behaviour-steps.ts), or exempt it with its reason (compat/coverage/behaviour-exemptions.ts)', docs: 'docs/compatibility.md#behaviour-coverage' },
   LIVENESS_ANSWER_CHANGED: { fix: 'answer every ping with a pong carrying its payload unchanged (let ws auto-pong): old peers check the echo', docs: 'docs/protocol.md' },
   DECODERS_DISAGREE: { fix: 'decode what the last release decodes, the same way; a stricter or looser reader is a wire change: declare it in the opcode table and gate it', docs: 'docs/compatibility.md#the-differential-codec-check' },
   FRAME_COUNT_CHANGED: { fix: 'look for a timer or a retry loop that fires more often than before: keep its backoff, or gate the new rate like an opcode', docs: GATING },

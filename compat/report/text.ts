@@ -74,7 +74,7 @@ export function renderText(report: GateReport, style: TextStyle): string {
   }
   for (const f of report.notReproduced ?? []) out.push('', `${paint('33', '?')} not reproduced: ${notReproducedLine(f)}`);
   for (const n of report.notes ?? []) out.push('', `${paint('2', 'note:')} ${n}`);
-  if (report.coverage?.length) out.push('', ...coverageTextLines(report.coverage, report.baselines.length > 1));
+  if (report.coverage?.length) out.push('', ...coverageTextLines(report.coverage, report.baselines.length > 1, style.verbose ?? false));
   if (report.explore) out.push('', `explore: ${report.explore.count} journey(s) per pairing from seed ${report.explore.seed}`, ...report.explore.schedules.map((s) => `  ${s}`));
   if (report.shard) out.push('', `shard ${report.shard.index}/${report.shard.count}: ${shardLine(report.shard)}`);
   if (report.shards) out.push('', `merged from ${report.shards.length} shard(s):`, ...report.shards.map((s) => `  ${s.index}/${s.count}: ${shardLine(s)}`));

@@ -42,6 +42,7 @@ export const RULE_CATALOG = [
   { id: 'LIVENESS_ANSWER_CHANGED', pass: 'dynamic', compatibilityRule: 3, purpose: 'The new build answers the old build’s pings with no pong, or with a pong that does not echo the ping’s payload, so the old peer declares a live link dead.' },
   { id: 'DECODERS_DISAGREE', pass: 'dynamic', compatibilityRule: 2, purpose: 'The old and the new decoder, fed the same mutated frames, disagree (one accepts what the other refuses, or they read different values) where no change to the opcode is declared.' },
   { id: 'SURFACE_NOT_EXERCISED', pass: 'dynamic', compatibilityRule: null, purpose: 'A surface entry new since the baseline crossed no wire in a pairing where it can appear, so no journey proves it works against the other version.' },
+  { id: 'BEHAVIOUR_NOT_REACHED', pass: 'dynamic', compatibilityRule: null, purpose: 'A (state, frame) pair or boundary condition of the behaviour table that both builds support was reached by no walk in a direction, and no reviewed exemption says why, so no journey proves it works against the other version.' },
 ] as const satisfies readonly RuleEntry[];
 
 export type RuleId = (typeof RULE_CATALOG)[number]['id'];

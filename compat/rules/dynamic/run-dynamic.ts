@@ -34,8 +34,8 @@ export const DYNAMIC_RULES: Readonly<Record<string, DynamicRule>> = {
   SURFACE_NOT_EXERCISED: surfaceNotExercised,
 };
 
-/** Dynamic rules that judge something other than the journey's recordings: the differential codec check (compat/codec-diff). */
-export const RULES_OUTSIDE_RECORDINGS: readonly string[] = ['DECODERS_DISAGREE'];
+/** Dynamic rules that judge something other than one journey's recordings: the differential codec check (compat/codec-diff), and behaviour over every walk of a run (compat/coverage/behaviour.ts). */
+export const RULES_OUTSIDE_RECORDINGS: readonly string[] = ['DECODERS_DISAGREE', 'BEHAVIOUR_NOT_REACHED'];
 
 export function runDynamicRules(recordings: JourneyRecordingSet, manifests: SideManifests, skip: readonly string[] = []): Finding[] {
   return Object.entries(DYNAMIC_RULES).flatMap(([id, rule]) => (skip.includes(id) ? [] : rule(recordings, manifests)));
