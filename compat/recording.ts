@@ -50,7 +50,7 @@ export const SCRIPT_STEP_NAMES = [
 export type ScriptStepName = (typeof SCRIPT_STEP_NAMES)[number];
 
 /** Steps only the restart, byte-stream and lifetime passes walk, after the script's. */
-const PASS_STEP_NAMES = ['hostRestart', 'inputAfterRestart', 'linkClosed', 'backWithinLifetime'] as const;
+const PASS_STEP_NAMES = ['hostRestart', 'inputAfterRestart', 'linkClosed', 'backWithinLifetime', 'backAfterLifetime'] as const;
 
 /** Every step a recording can name, in the order findings are sorted. */
 export const STEP_NAMES = [...SCRIPT_STEP_NAMES, ...PASS_STEP_NAMES] as const;

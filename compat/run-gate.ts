@@ -12,7 +12,8 @@ import { withBaselineLimits } from './manifest/baseline-limits.js';
 import { readBuildManifest } from './manifest/read-manifest.js';
 import { surfaceNotes } from './manifest/surface.js';
 import { COVERAGE_PAIRINGS, type CoveragePairing, coverageLine, measureCoverage } from './coverage/measure.js';
-import { behaviourFindings, type BehaviourWalks, measureBehaviour } from './coverage/behaviour.js';
+import { behaviourFindings, type BehaviourJudging, type BehaviourWalks, measureBehaviour } from './coverage/behaviour.js';
+import type { BehaviourWalk } from './coverage/behaviour-table.js';
 import type { BaselineCoverage } from './report/coverage.js';
 import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
 import type { Schedule } from './explore/schedule.js';
@@ -182,7 +183,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const exploreWalks: JourneyRecordingSet[] = [];
   const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references, standing, capabilityOffWalks) : [];
   const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references, [...standing, ...withoutEach.map(tag)], 'drawn', exploreWalks) : [];
-  const behaviour = measureBehaviour(manifests, behaviourWalksOf([...walked, ...capabilityOffWalks]), behaviourWalksOf(exploreWalks), behaviourNotJudged(walked, opts, recordings));
+  const behaviour = measureBehaviour(manifests, behaviourWalksOf([...walked, ...capabilityOffWalks]), behaviourWalksOf(exploreWalks), behaviourJudging(walked, opts, recordings));
   gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps), behaviour });
   return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag), ...behaviourFindings(behaviour).map(tag)];
 }
@@ -198,17 +199,17 @@ function behaviourWalksOf(sets: ReadonlyArray<JourneyRecordings | JourneyRecordi
   return Object.fromEntries(COVERAGE_PAIRINGS.map((p) => [p, of(p)])) as unknown as BehaviourWalks;
 }
 
-/** Why behaviour no walk reached is no finding this run: a walk a break could need was left out, or could not go where it leads. */
-function behaviourNotJudged(walked: readonly JourneyRecordings[], opts: GateOptions, recordings: JourneyRecordings): string | undefined {
-  const leftOut = JOURNEY_PASSES.filter((p) => opts.passes && !opts.passes.has(p));
-  if (leftOut.length) return `--passes left out ${leftOut.join(', ')}`;
-  const unwalked = Object.keys(recordings.unwalked ?? {});
-  if (unwalked.length) return `the ${unwalked.join(', ')} pass${unwalked.length > 1 ? 'es were' : ' was'} not walked`;
-  if ((opts.capabilitiesOff ?? 'each') === 'none') return 'the journeys with one capability off were not walked (--capabilities-off none)';
+/** What this run walked of what behaviour coverage judges: a walk left out is named, and so is a reason to judge nothing. */
+function behaviourJudging(walked: readonly JourneyRecordings[], opts: GateOptions, recordings: JourneyRecordings): BehaviourJudging {
+  const walksLeftOut: Partial<Record<BehaviourWalk, string>> = {};
+  for (const pass of ['restart', 'lifetime'] as const) {
+    if (opts.passes && !opts.passes.has(pass)) walksLeftOut[pass] = `--passes left out ${pass}`;
+    else if (recordings.unwalked?.[pass]) walksLeftOut[pass] = `the ${pass} pass was not walked: ${recordings.unwalked[pass]}`;
+  }
+  if ((opts.capabilitiesOff ?? 'each') === 'none') walksLeftOut.capabilityOff = '--capabilities-off none';
   const undrivable = recordings.undrivable.flatMap((u) => u.steps);
-  if (undrivable.length) return `a build's peers cannot drive ${undrivable.join(', ')}`;
-  if (walked.every((w) => w.newNew.steps.some((s) => s.status === 'stalled'))) return 'a step stalled in every walk';
-  return undefined;
+  const notJudged = undrivable.length ? `a build's peers cannot drive ${undrivable.join(', ')}` : walked.every((w) => w.newNew.steps.some((s) => s.status === 'stalled')) ? 'a step stalled in every walk' : undefined;
+  return { walksLeftOut, ...(notJudged ? { notJudged } : {}) };
 }
 
 /**

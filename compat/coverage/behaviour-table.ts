@@ -55,15 +55,20 @@ export const MAY_CROSS: Readonly<Record<BehaviourState, { readonly client: reado
   silent: { client: ['Input'], host: [] },
 };
 
+/** The walks beside the script that reach some conditions; a run that leaves one out does not judge those. */
+export type BehaviourWalk = 'restart' | 'lifetime' | 'capabilityOff';
+
 /** A boundary condition of one mechanism, and the surface entries (capabilities included) both builds must have for a walk to reach it. */
 export interface BehaviourCondition {
-  readonly mechanism: 'input' | 'snapshot' | 'resize' | 'credit' | 'link' | 'limit' | 'liveness';
+  readonly mechanism: 'input' | 'snapshot' | 'resize' | 'credit' | 'link' | 'lifetime' | 'limit' | 'liveness';
   readonly meaning: string;
   readonly needs?: readonly string[];
+  /** Reached only by this walk, not by the script. */
+  readonly walkedBy?: BehaviourWalk;
 }
 
 export const BEHAVIOUR_CONDITIONS = {
-  'input.unsequenced': { mechanism: 'input', meaning: 'input without a sequence number (no inputAck negotiated): at most once' },
+  'input.unsequenced': { mechanism: 'input', meaning: 'input without a sequence number (no inputAck negotiated): at most once', walkedBy: 'capabilityOff' },
   'input.inOrder': { mechanism: 'input', meaning: 'sequenced input applied in order and acknowledged', needs: ['capability:inputAck'] },
   'input.severalFrames': { mechanism: 'input', meaning: 'one write carried in several Input frames back to back (a paste)' },
   'input.gapped': { mechanism: 'input', meaning: 'a sequenced Input arrives after a gap: one before it was lost', needs: ['capability:inputAck'] },
@@ -74,14 +79,18 @@ export const BEHAVIOUR_CONDITIONS = {
   'input.acrossReconnect': { mechanism: 'input', meaning: 'input sent on a dead connection is sent again on the next one', needs: ['capability:inputAck'] },
   'snapshot.oneChunk': { mechanism: 'snapshot', meaning: 'a snapshot whose screen fits one chunk' },
   'snapshot.severalChunks': { mechanism: 'snapshot', meaning: 'a snapshot whose screen spans several chunks' },
+  'snapshot.chunkSplitsEscape': { mechanism: 'snapshot', meaning: 'a chunk boundary falls inside an escape sequence: the client must join the chunks before it parses' },
   'snapshot.answersRequest': { mechanism: 'snapshot', meaning: 'a snapshot that answers a SnapshotRequest (it carries the requestId)' },
   'snapshot.requestsMerged': { mechanism: 'snapshot', meaning: 'a second SnapshotRequest on a stream before the first is answered' },
   'resize.merged': { mechanism: 'resize', meaning: "several Resizes inside the host's resize interval: the last size wins" },
   'credit.returned': { mechanism: 'credit', meaning: 'the client returns credit (Ack) for output it consumed', needs: ['capability:ackOutput'] },
   'credit.overflow': { mechanism: 'credit', meaning: 'output outran the stream: the host dropped it and repainted with an overflow snapshot' },
   'link.reconnectSameInstance': { mechanism: 'link', meaning: 'a client subscribes again on a new connection to the same terminal instance' },
-  'link.reconnectNewInstance': { mechanism: 'link', meaning: 'a client subscribes again and finds a new instance of its terminal (the host restarted)', needs: ['field:Metadata[type=subscribed].instanceId'] },
+  'link.reconnectNewInstance': { mechanism: 'link', meaning: 'a client subscribes again and finds a new instance of its terminal (the host restarted)', needs: ['field:Metadata[type=subscribed].instanceId'], walkedBy: 'restart' },
   'link.pausedAcrossReconnect': { mechanism: 'link', meaning: 'a stream paused on one connection is subscribed again on the next', needs: ['capability:outputPause'] },
+  'lifetime.foundAgain': { mechanism: 'lifetime', meaning: 'a client comes back on its connection to a terminal it left detached, within its lifetime, and finds it', needs: ['field:Metadata[type=subscribed].instanceId'] },
+  'lifetime.expired': { mechanism: 'lifetime', meaning: 'a client comes back after the host ended the terminal it left detached past its lifetime, and gets a new one', needs: ['field:Metadata[type=subscribed].instanceId'], walkedBy: 'lifetime' },
+  'lifetime.newAfterExit': { mechanism: 'lifetime', meaning: "a client subscribes again to a terminal whose program exited, and gets a new one", needs: ['field:Metadata[type=subscribed].instanceId'] },
   'link.silentThenDead': { mechanism: 'liveness', meaning: 'frames went into a silent link and the client gave it up: its liveness deadline passed' },
   'liveness.pingAnswered': { mechanism: 'liveness', meaning: 'each side answers the other side’s ping before its deadline' },
   'limit.overThenUnder': { mechanism: 'limit', meaning: 'a host limit refuses a request, and a later one within the limit is accepted on the same connection' },
@@ -106,6 +115,7 @@ export interface BehaviourItem {
   readonly key: string;
   readonly kind: 'pair' | 'condition';
   readonly needs: readonly string[];
+  readonly walkedBy?: BehaviourWalk;
 }
 
 /** Every (state, frame) pair and every condition the table declares. */
@@ -115,6 +125,6 @@ export function declaredBehaviour(): BehaviourItem[] {
       MAY_CROSS[state][writer].map((frame) => ({ key: pairKey(state, frame), kind: 'pair' as const, needs: [...entriesOfFrame(frame), ...(STATE_ENTERED_BY[state] ? [STATE_ENTERED_BY[state]] : [])] })),
     ),
   );
-  const conditions = Object.entries(BEHAVIOUR_CONDITIONS).map(([key, c]) => ({ key, kind: 'condition' as const, needs: 'needs' in c ? [...c.needs] : [] }));
+  const conditions = Object.entries(BEHAVIOUR_CONDITIONS).map(([key, c]): BehaviourItem => ({ key, kind: 'condition', needs: 'needs' in c ? [...c.needs] : [], ...('walkedBy' in c ? { walkedBy: c.walkedBy } : {}) }));
   return [...pairs, ...conditions];
 }

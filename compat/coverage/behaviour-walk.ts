@@ -9,6 +9,8 @@ export interface BehaviourReached {
 
 /** The limit codes a host refuses a request with; a request within the limit is accepted later on the same connection. */
 const LIMIT_CODES = ['TOO_MANY_STREAMS', 'TERMINALS_PER_CONNECTION_LIMIT', 'TERMINALS_PER_SERVER_LIMIT', 'RESIZE_TOO_LARGE'];
+/** A text that ends inside an escape sequence: CSI parameters, or an OSC string not yet terminated. */
+const OPEN_ESCAPE_AT_END = /\x1b(\[[0-9;:?<>=!]*|\][^\x07\x1b]*)?$/;
 /** A text this long fills an Input frame that is part of a larger write. */
 const SEVERAL_FRAMES_MIN_CHARS = 4096;
 
@@ -35,6 +37,8 @@ interface StreamTrack {
   forwardedSinceResendAsked: Set<number>;
   requestOpen: boolean;
   chunks: number;
+  /** The last chunk ended inside an escape sequence. */
+  openEscape?: boolean;
   terminal?: string;
   instanceId?: string;
   /** The capabilities the host echoed for this stream: a pause is one only where outputPause was. */
@@ -53,6 +57,8 @@ export function behaviourReached(rec: PairingRecording): BehaviourReached {
   const tracks = new Map<string, StreamTrack>();
   const lastForwarded = lastForwardedIndexByConnection(rec.frames);
   const limitRefusedOn = new Set<number>();
+  /** The instance of each terminal a client last subscribed to, by `client/terminal`, and whether its program exited. */
+  const instances = new Map<string, { connection: number; instanceId?: string; exited: boolean }>();
   /** Connections with a Resize the host has not answered with a Resized yet. */
   const resizePendingOn = new Set<number>();
   let previous: RecordedFrame | undefined;
@@ -72,6 +78,13 @@ export function behaviourReached(rec: PairingRecording): BehaviourReached {
         conditions.add(sameInstance ? 'link.reconnectSameInstance' : 'link.reconnectNewInstance');
         if (was.state === 'paused') conditions.add('link.pausedAcrossReconnect');
       }
+      // The same client back on the same connection, to a terminal it had left: the one it left, or a new one.
+      const left = instances.get(`${clientOf(f)}/${String(p.terminal)}`);
+      if (left && left.connection === f.connection && left.instanceId !== undefined && p.instanceId !== undefined && !tracks.has(key)) {
+        if (left.instanceId === p.instanceId) conditions.add('lifetime.foundAgain');
+        else conditions.add(left.exited ? 'lifetime.newAfterExit' : 'lifetime.expired');
+      }
+      instances.set(`${clientOf(f)}/${String(p.terminal)}`, { connection: f.connection ?? 1, instanceId: typeof p.instanceId === 'string' ? p.instanceId : undefined, exited: false });
       if (was && was.terminal !== p.terminal) Object.assign(now, { sentOn: new Map(), forwarded: new Set(), highestForwarded: 0, highestApplied: 0 });
       Object.assign(now, { state: 'live', connection: f.connection ?? 1, terminal: p.terminal, instanceId: p.instanceId, requestOpen: false, negotiated: p.capabilities && typeof p.capabilities === 'object' ? p.capabilities : {} });
       tracks.set(key, now);
@@ -79,6 +92,10 @@ export function behaviourReached(rec: PairingRecording): BehaviourReached {
     }
     if (f.streamId === 0) pairs.add(pairKey('link', frame));
     const track = tracks.get(key);
+    if (track?.terminal !== undefined && f.opcodeName === 'Metadata' && eventOf(f) === 'exit') {
+      const instance = instances.get(`${clientOf(f)}/${track.terminal}`);
+      if (instance && instance.instanceId === track.instanceId) instance.exited = true;
+    }
 
     if (f.opcodeName === 'Error' && f.connection !== undefined && LIMIT_CODES.some((c) => typeof f.payload === 'string' && f.payload.startsWith(`${c}:`))) limitRefusedOn.add(f.connection);
     if (f.opcodeName === 'Input' && fromClient && f.seq === 0 && !f.fault) conditions.add('input.unsequenced');
@@ -127,7 +144,11 @@ export function behaviourReached(rec: PairingRecording): BehaviourReached {
       if (json(f).requestId !== undefined) track.requestOpen = false;
       track.chunks = 0;
     }
-    if (f.opcodeName === 'SnapshotChunk') track.chunks++;
+    if (f.opcodeName === 'SnapshotChunk') {
+      if (track.chunks > 0 && track.openEscape) conditions.add('snapshot.chunkSplitsEscape');
+      track.chunks++;
+      track.openEscape = typeof f.payload === 'string' && OPEN_ESCAPE_AT_END.test(f.payload);
+    }
     if (f.opcodeName === 'SnapshotEnd') conditions.add(track.chunks > 1 ? 'snapshot.severalChunks' : 'snapshot.oneChunk');
     if (!silent) track.state = stateAfter(f, track);
     previous = fromClient ? f : previous;

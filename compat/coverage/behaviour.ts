@@ -2,7 +2,7 @@ import type { WireManifest } from '../../src/manifest/manifest-schema.js';
 import type { PairingRecording } from '../recording.js';
 import { type DirectionLabel, type Finding, PAIRING_LABELS } from '../rules/finding.js';
 import { BEHAVIOUR_EXEMPTIONS } from './behaviour-exemptions.js';
-import { BEHAVIOUR_CONDITIONS, type BehaviourItem, declaredBehaviour } from './behaviour-table.js';
+import { BEHAVIOUR_CONDITIONS, type BehaviourItem, type BehaviourWalk, declaredBehaviour } from './behaviour-table.js';
 import { behaviourReached } from './behaviour-walk.js';
 import { COVERAGE_PAIRINGS, type CoveragePairing, whyEntryCannotAppear } from './measure.js';
 
@@ -20,12 +20,22 @@ export interface BehaviourDirection {
   readonly notApplicable: ReadonlyArray<{ readonly key: string; readonly reason: string }>;
   /** Reached only by explore's seeded journeys this run (not judged: a draw is no promise). */
   readonly onlyExplored: readonly string[];
+  /** Not reached, and not judged: the walk that reaches them was left out of this run. */
+  readonly notWalked: readonly string[];
 }
 
 export interface BehaviourReport {
   readonly directions: readonly BehaviourDirection[];
-  /** Why what no walk reached is not judged this run (a pass left out, a step a build cannot drive or that stalled). */
+  /** Why what no walk reached is not judged this run at all (a step a build cannot drive, or that stalled in every walk). */
   readonly notJudged?: string;
+  /** The walks left out of this run, and why: what only they reach is not judged. */
+  readonly walksLeftOut?: Readonly<Partial<Record<BehaviourWalk, string>>>;
+}
+
+/** What a run did not walk: nothing is judged (`notJudged`), or only what a walk left out reaches is not. */
+export interface BehaviourJudging {
+  readonly notJudged?: string;
+  readonly walksLeftOut?: Readonly<Partial<Record<BehaviourWalk, string>>>;
 }
 
 /** The walks of one pairing: the scripted journey first (its advertised capabilities say what the pairing supports), then every other deterministic walk. */
@@ -54,7 +64,8 @@ function reachedBy(walks: readonly PairingRecording[]): Set<string> {
  * carry every surface entry it needs (its writer has it, its capability is
  * advertised by both).
  */
-export function measureBehaviour(manifests: { old: WireManifest; new: WireManifest }, walks: BehaviourWalks, explored: Partial<BehaviourWalks> = {}, notJudged?: string): BehaviourReport {
+export function measureBehaviour(manifests: { old: WireManifest; new: WireManifest }, walks: BehaviourWalks, explored: Partial<BehaviourWalks> = {}, judging: BehaviourJudging = {}): BehaviourReport {
+  const leftOut = (item: BehaviourItem) => item.walkedBy !== undefined && judging.walksLeftOut?.[item.walkedBy] !== undefined;
   const declared = declaredBehaviour();
   const directions = COVERAGE_PAIRINGS.flatMap((pairing): BehaviourDirection[] => {
     const [script] = walks[pairing];
@@ -68,21 +79,23 @@ export function measureBehaviour(manifests: { old: WireManifest; new: WireManife
     });
     const reached = reachedBy(walks[pairing]);
     const explore = reachedBy(explored[pairing] ?? []);
-    const keys = applicable.map((i) => i.key);
+    const judged = applicable.filter((i) => !leftOut(i));
+    const keys = judged.map((i) => i.key);
     return [
       {
         direction: PAIRING_LABELS[pairing],
-        pairs: count(applicable, 'pair', reached),
-        conditions: count(applicable, 'condition', reached),
+        pairs: count(judged, 'pair', reached),
+        conditions: count(judged, 'condition', reached),
         reached: keys.filter((k) => reached.has(k)),
         unreached: keys.filter((k) => !reached.has(k) && BEHAVIOUR_EXEMPTIONS[k] === undefined),
         exempt: keys.filter((k) => BEHAVIOUR_EXEMPTIONS[k] !== undefined),
         notApplicable,
         onlyExplored: keys.filter((k) => !reached.has(k) && explore.has(k)),
+        notWalked: applicable.filter((i) => leftOut(i) && !reached.has(i.key)).map((i) => i.key),
       },
     ];
   });
-  return { directions, ...(notJudged ? { notJudged } : {}) };
+  return { directions, ...(judging.notJudged ? { notJudged: judging.notJudged } : {}), ...(judging.walksLeftOut && Object.keys(judging.walksLeftOut).length ? { walksLeftOut: judging.walksLeftOut } : {}) };
 }
 
 const meaningOf = (key: string) => (key in BEHAVIOUR_CONDITIONS ? BEHAVIOUR_CONDITIONS[key as keyof typeof BEHAVIOUR_CONDITIONS].meaning : `the frame crossing while its stream is ${key.split(' × ')[0]}`);

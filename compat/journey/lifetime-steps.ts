@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Observation } from './observed-state.js';
-import { CORE_STEPS, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, TYPED_BEFORE_DROP, unsubscribedSinceStep } from './steps.js';
+import { CORE_STEPS, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, SCRIPT_BANNER, screenShows, TYPED_BEFORE_DROP, unsubscribedSinceStep } from './steps.js';
 
 /**
  * The lifetime pass's host keeps a detached terminal this long (its
@@ -43,6 +43,27 @@ const backWithinLifetime: JourneyStep = {
     ),
 };
 
+/**
+ * The other side of the deadline: the client leaves and stays away until the
+ * host has ended the detached terminal (observed, not timed), then subscribes
+ * to its name again and must get a new terminal, not the one it left.
+ */
+const backAfterLifetime: JourneyStep = {
+  name: 'backAfterLifetime',
+  act: async ({ client, until, before }) => {
+    await client.call('unsubscribe');
+    await until((o) => first(unsubscribedSinceStep(o, before), detached(o)));
+    await until((o) => (o.host.terminal === undefined || !o.host.terminal.running ? undefined : `the host ending the terminal left detached past its lifetime of ${JOURNEY_DETACHED_LIFETIME_MS} ms`));
+    await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
+  },
+  done: (o, before) =>
+    first(
+      resubscribed(o, before),
+      screenShows(o, SCRIPT_BANNER),
+      o.client.screen.includes(`ran: ${TYPED_BEFORE_DROP.trim()}`) ? `a new terminal, not the one it left (its screen still shows 'ran: ${TYPED_BEFORE_DROP.trim()}')` : undefined,
+    ),
+};
+
 const resubscribed = (o: Observation, before: Observation) =>
   first(o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event for the new stream', o.client.snapshots.length > before.client.snapshots.length ? undefined : "the new stream's snapshot");
 
@@ -53,4 +74,4 @@ const resubscribed = (o: Observation, before: Observation) =>
  * would end the script journey's terminal while a loaded machine reconnects.
  * Judged on outcomes.
  */
-export const LIFETIME_JOURNEY: readonly JourneyStep[] = [CORE_STEPS.subscribe, CORE_STEPS.initialSnapshot, CORE_STEPS.input, backWithinLifetime];
+export const LIFETIME_JOURNEY: readonly JourneyStep[] = [CORE_STEPS.subscribe, CORE_STEPS.initialSnapshot, CORE_STEPS.input, backWithinLifetime, backAfterLifetime];

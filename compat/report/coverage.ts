@@ -40,9 +40,12 @@ function behaviourTextLines(c: BaselineCoverage, matrix: boolean, verbose: boole
     if (d.unreached.length) out.push(`  not reached: ${d.unreached.join(', ')}`);
     for (const key of d.exempt) out.push(`  exempt: ${key}: ${BEHAVIOUR_EXEMPTIONS[key]}`);
     if (d.onlyExplored.length) out.push(`  reached by explore alone: ${d.onlyExplored.join(', ')}`);
+    if (d.notWalked.length) out.push(`  not judged (their walk was left out): ${d.notWalked.join(', ')}`);
     out.push(`  reached: ${d.reached.join(', ')}`);
   }
   if (c.behaviour.notJudged) out.push(`  behaviour no walk reached is not judged against ${c.baseline}: ${c.behaviour.notJudged}`);
+  const leftOut = Object.entries(c.behaviour.walksLeftOut ?? {});
+  if (leftOut.length) out.push(`  behaviour only ${leftOut.map(([walk]) => walk).join(', ')} reach${leftOut.length > 1 ? '' : 'es'} is not judged: ${leftOut.map(([, why]) => why).join('; ')}`);
   return out;
 }
 

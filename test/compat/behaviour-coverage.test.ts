@@ -97,6 +97,23 @@ describe('classifying a walk', () => {
     expect(keys.has('link.pausedAcrossReconnect')).toBe(true);
   });
 
+  it('tells a terminal found again from one that expired while detached and one whose program exited', () => {
+    const leave: Spec = { opcodeName: 'Unsubscribe' };
+    expect(reached([subscribed(1), leave, subscribed(2)]).has('lifetime.foundAgain')).toBe(true);
+    const expired = reached([subscribed(1), leave, subscribed(2, { instanceId: 'i2' })]);
+    expect(expired.has('lifetime.expired')).toBe(true);
+    expect(expired.has('lifetime.foundAgain')).toBe(false);
+    const exited = reached([subscribed(1), { opcodeName: 'Metadata', payload: { type: 'exit', exitCode: 0 } }, leave, subscribed(2, { instanceId: 'i2' })]);
+    expect(exited.has('lifetime.newAfterExit')).toBe(true);
+    expect(exited.has('lifetime.expired')).toBe(false);
+  });
+
+  it('sees a snapshot chunk boundary inside an escape sequence', () => {
+    const snapshot = (first: string): Spec[] => [{ opcodeName: 'SnapshotStart', payload: {} }, { opcodeName: 'SnapshotChunk', payload: first }, { opcodeName: 'SnapshotChunk', payload: '31mred' }, { opcodeName: 'SnapshotEnd' }];
+    expect(reached([subscribed(1), ...snapshot('plain \x1b[')]).has('snapshot.chunkSplitsEscape')).toBe(true);
+    expect(reached([subscribed(1), ...snapshot('plain \x1b[0m')]).has('snapshot.chunkSplitsEscape')).toBe(false);
+  });
+
   it('sees Resizes inside the merge window, and snapshot requests faster than their answers', () => {
     const resize = (cols: number): Spec => ({ opcodeName: 'Resize', payload: { cols, rows: 24 } });
     const resized: Spec = { opcodeName: 'Resized', payload: { cols: 92, rows: 24 } };
@@ -142,10 +159,18 @@ describe('behaviour coverage of a run', () => {
     expect(behaviourFindings(report).some((f) => f.subject === 'behaviour input.stalled')).toBe(false);
   });
 
-  it('judges nothing when a walk a break could need was left out, and says why', () => {
-    const report = measureBehaviour(manifests, everyPairing(walk([subscribed(1)])), {}, '--passes left out restart');
+  it('judges nothing when a step could not be walked, and says why', () => {
+    const report = measureBehaviour(manifests, everyPairing(walk([subscribed(1)])), {}, { notJudged: "a build's peers cannot drive resize" });
     expect(behaviourFindings(report)).toEqual([]);
-    expect(report.notJudged).toBe('--passes left out restart');
+    expect(report.notJudged).toBe("a build's peers cannot drive resize");
+  });
+
+  it('does not judge what only a walk left out of the run reaches, and judges the rest', () => {
+    const report = measureBehaviour(manifests, everyPairing(walk([subscribed(1)])), {}, { walksLeftOut: { restart: '--passes left out restart' } });
+    const subjects = behaviourFindings(report).map((f) => f.subject);
+    expect(subjects).not.toContain('behaviour link.reconnectNewInstance');
+    expect(subjects).toContain('behaviour lifetime.expired');
+    expect(report.directions[0]!.notWalked).toContain('link.reconnectNewInstance');
   });
 
   it('reports what explore alone reached, without judging by it', () => {

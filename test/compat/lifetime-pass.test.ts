@@ -31,7 +31,13 @@ describe('the detached-lifetime pass', () => {
       ['initialSnapshot', 'ok'],
       ['input', 'ok'],
       ['backWithinLifetime', 'ok'],
+      ['backAfterLifetime', 'ok'],
     ]);
+    // Coming back after the host ended the detached terminal finds a new instance of it.
+    const instances = rec.frames.filter((f) => f.opcodeName === 'Metadata' && (f.payload as { type?: string }).type === 'subscribed').map((f) => (f.payload as { instanceId?: string }).instanceId);
+    expect(instances).toHaveLength(3);
+    expect(instances[1]).toBe(instances[0]);
+    expect(instances[2]).not.toBe(instances[0]);
     // The step is timed: it waited for the comeback, and that was inside the lifetime.
     expect(rec.steps[3]!.durationMs).toBeGreaterThanOrEqual(COMES_BACK_AFTER_MS);
     expect(COMES_BACK_AFTER_MS).toBeLessThan(JOURNEY_DETACHED_LIFETIME_MS);
