@@ -99,7 +99,7 @@ interface Gathered {
 async function shardExplore(seeds: readonly number[]): Promise<ExploreOptions | undefined> {
   if (!seeds.length) return undefined;
   const { drawSchedule } = await import('./explore/schedule.js');
-  return { count: seeds.length, seed: seeds[0]!, schedules: seeds.map(drawSchedule) };
+  return { count: seeds.length, seed: seeds[0]!, schedules: seeds.map((seed) => drawSchedule(seed)) };
 }
 
 async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: GateOptions, matrix: boolean, gathered: Gathered, units: ShardUnits | undefined): Promise<Finding[]> {

@@ -18,6 +18,8 @@ export interface BehaviourDirection {
   readonly exempt: readonly string[];
   /** What this pairing cannot carry, and why. */
   readonly notApplicable: ReadonlyArray<{ readonly key: string; readonly reason: string }>;
+  /** How many of the judged items explore's seeded journeys reached this run; absent when none were walked. */
+  readonly explored?: number;
   /** Reached only by explore's seeded journeys this run (not judged: a draw is no promise). */
   readonly onlyExplored: readonly string[];
   /** Not reached, and not judged: the walk that reaches them was left out of this run. */
@@ -90,6 +92,7 @@ export function measureBehaviour(manifests: { old: WireManifest; new: WireManife
         unreached: keys.filter((k) => !reached.has(k) && BEHAVIOUR_EXEMPTIONS[k] === undefined),
         exempt: keys.filter((k) => BEHAVIOUR_EXEMPTIONS[k] !== undefined),
         notApplicable,
+        ...(explored[pairing]?.length ? { explored: keys.filter((k) => explore.has(k)).length } : {}),
         onlyExplored: keys.filter((k) => !reached.has(k) && explore.has(k)),
         notWalked: applicable.filter((i) => leftOut(i) && !reached.has(i.key)).map((i) => i.key),
       },
@@ -115,8 +118,9 @@ export function behaviourFindings(report: BehaviourReport): Finding[] {
   );
 }
 
-/** `pairs 31/31, conditions 23/24 (+1 exempt)`: one short line per direction. */
+/** `(state, frame) pairs 31/31, conditions 23/24 (+1 exempt); explore reached 30/55`: one short line per direction. */
 export function behaviourLine(d: BehaviourDirection): string {
   const part = (name: string, c: BehaviourCount) => `${name} ${c.reached}/${c.applicable}${c.exempt ? ` (+${c.exempt} exempt)` : ''}`;
-  return `${part('(state, frame) pairs', d.pairs)}, ${part('conditions', d.conditions)}${d.onlyExplored.length ? `; explore alone reached ${d.onlyExplored.length} more` : ''}`;
+  const explore = d.explored === undefined ? '' : `; explore reached ${d.explored}/${d.pairs.applicable + d.conditions.applicable}${d.onlyExplored.length ? `, ${d.onlyExplored.length} of them no other walk did` : ''}`;
+  return `${part('(state, frame) pairs', d.pairs)}, ${part('conditions', d.conditions)}${explore}`;
 }

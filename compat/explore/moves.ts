@@ -15,6 +15,8 @@ export interface Move {
   readonly name: string;
   readonly weight: number;
   readonly steps: (n: number) => readonly JourneyStep[];
+  /** The behaviour (compat/coverage/behaviour-table.ts keys) the move walks into: a schedule prefers moves whose behaviour it has not drawn yet. */
+  readonly reaches: readonly string[];
 }
 
 const sizedTo = (c: ClientObservation | undefined, who: string, want: { cols: number; rows: number }, before: ClientObservation | undefined) =>
@@ -101,23 +103,25 @@ function claimViewport(n: number): JourneyStep {
   };
 }
 
+const DROP_REACHES = ['silent × Input', 'link.silentThenDead', 'link.reconnectSameInstance', 'input.acrossReconnect'];
+
 export const MOVES: readonly Move[] = [
-  { name: 'type', weight: 3, steps: (n) => [typeLine(n)] },
-  { name: 'output', weight: 2, steps: (n) => [emitLine(n)] },
-  { name: 'title', weight: 1, steps: (n) => [retitle(n)] },
-  { name: 'paste', weight: 1, steps: (n) => [paste(n)] },
-  { name: 'burst', weight: 1, steps: (n) => [burst(n)] },
-  { name: 'hideReveal', weight: 2, steps: (n) => [hideReveal(n)] },
-  { name: 'drop', weight: 2, steps: (n) => dropAndResubscribe(`${n}`) },
-  { name: 'reconnectStorm', weight: 1, steps: (n) => [0, 1, 2].flatMap((k) => dropAndResubscribe(`${n}.${k}`)) },
-  { name: 'lostInput', weight: 1, steps: (n) => [lostInput(n)] },
-  { name: 'uncertainWrite', weight: 1, steps: (n) => [uncertainWrite(n)] },
-  { name: 'secondClient', weight: 1, steps: () => [SURFACE_STEPS.secondClient] },
-  { name: 'resize', weight: 1, steps: (n) => [resize(n)] },
+  { name: 'type', weight: 3, steps: (n) => [typeLine(n)], reaches: ['live × Input', 'live × InputAck', 'input.inOrder'] },
+  { name: 'output', weight: 2, steps: (n) => [emitLine(n)], reaches: ['live × Output', 'credit.returned'] },
+  { name: 'title', weight: 1, steps: (n) => [retitle(n)], reaches: ['live × Metadata:title'] },
+  { name: 'paste', weight: 1, steps: (n) => [paste(n)], reaches: ['input.severalFrames'] },
+  { name: 'burst', weight: 1, steps: (n) => [burst(n)], reaches: ['live × Output', 'credit.returned'] },
+  { name: 'hideReveal', weight: 2, steps: (n) => [hideReveal(n)], reaches: ['live × SetOutputPaused', 'paused × SetOutputPaused', 'live × SnapshotRequest', 'snapshot.answersRequest'] },
+  { name: 'drop', weight: 2, steps: (n) => dropAndResubscribe(`${n}`), reaches: DROP_REACHES },
+  { name: 'reconnectStorm', weight: 1, steps: (n) => [0, 1, 2].flatMap((k) => dropAndResubscribe(`${n}.${k}`)), reaches: DROP_REACHES },
+  { name: 'lostInput', weight: 1, steps: (n) => [lostInput(n)], reaches: ['input.gapped'] },
+  { name: 'uncertainWrite', weight: 1, steps: (n) => [uncertainWrite(n)], reaches: ['input.unknown'] },
+  { name: 'secondClient', weight: 1, steps: () => [SURFACE_STEPS.secondClient], reaches: ['live × Resized'] },
+  { name: 'resize', weight: 1, steps: (n) => [resize(n)], reaches: ['live × Resize', 'live × Resized'] },
   // The second client is attached and subscribed (its own step's barrier) before it claims.
-  { name: 'claimViewport', weight: 1, steps: (n) => [SURFACE_STEPS.secondClient, claimViewport(n)] },
-  { name: 'duplicatedInput', weight: 1, steps: (n) => [duplicatedInput(n)] },
-  { name: 'twoStreams', weight: 1, steps: (n) => [twoStreamsStep(n + 1)] },
-  { name: 'overflow', weight: 1, steps: (n) => [overflowStep(n + 1)] },
-  { name: 'refusedWrite', weight: 1, steps: (n) => [refusedWrite(n)] },
+  { name: 'claimViewport', weight: 1, steps: (n) => [SURFACE_STEPS.secondClient, claimViewport(n)], reaches: ['live × ClaimViewport', 'live × Resized'] },
+  { name: 'duplicatedInput', weight: 1, steps: (n) => [duplicatedInput(n)], reaches: ['input.duplicated'] },
+  { name: 'twoStreams', weight: 1, steps: (n) => [twoStreamsStep(n + 1)], reaches: ['live × Metadata:exit', 'exited × Unsubscribe'] },
+  { name: 'overflow', weight: 1, steps: (n) => [overflowStep(n + 1)], reaches: ['credit.overflow'] },
+  { name: 'refusedWrite', weight: 1, steps: (n) => [refusedWrite(n)], reaches: ['input.refused'] },
 ];

@@ -32,20 +32,32 @@ export const EXIT_MOVE = 'exit';
  * One explore journey, drawn from `seed` alone: subscribe and the initial
  * snapshot, then moves, sometimes the terminal's exit with input after it,
  * then the unsubscribe and input after it. The same seed draws the same schedule.
+ *
+ * Steered by behaviour, as a coverage-guided fuzzer prefers new edges: each
+ * move's weight grows with the behaviour it reaches that the schedule has not
+ * drawn yet, so a schedule spreads over the table instead of repeating one
+ * mechanism. Only the schedule's own draws steer it: a seed must replay alone
+ * (`--explore 1 --seed S`) and a shard must draw what the whole run draws.
  */
-export function drawSchedule(seed: number): Schedule {
+export function drawSchedule(seed: number, steered = true): Schedule {
   const random = seededRandom(seed);
-  const total = MOVES.reduce((sum, m) => sum + m.weight, 0);
   const count = EXPLORE_MOVES.min + Math.floor(random() * (EXPLORE_MOVES.max - EXPLORE_MOVES.min + 1));
   const moves: string[] = [];
+  const drawn = new Set<string>();
   if (random() < WITHOUT_CHANCE) moves.push(`${WITHOUT_MOVE}${CAPABILITY_NAMES[Math.floor(random() * CAPABILITY_NAMES.length)]}`);
   for (let n = 0; n < count; n++) {
-    let pick = random() * total;
-    moves.push((MOVES.find((m) => (pick -= m.weight) < 0) ?? MOVES[MOVES.length - 1]!).name);
+    const weights = MOVES.map((m) => m.weight * (steered ? 1 + STEER_PER_NEW_BEHAVIOUR * m.reaches.filter((r) => !drawn.has(r)).length : 1));
+    let pick = random() * weights.reduce((sum, w) => sum + w, 0);
+    const move = MOVES[weights.findIndex((w) => (pick -= w) < 0)] ?? MOVES[MOVES.length - 1]!;
+    moves.push(move.name);
+    for (const r of move.reaches) drawn.add(r);
   }
   if (random() < 0.3) moves.push(EXIT_MOVE);
   return scheduleOf(seed, moves);
 }
+
+/** How much each behaviour a move would reach for the first time in its schedule adds to its weight, as a share of it. */
+const STEER_PER_NEW_BEHAVIOUR = 1;
 
 /**
  * The journey of a list of moves, as drawSchedule builds it: what a shrunk

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { MOVES } from '../../compat/explore/moves.js';
 import { describeSchedule, drawSchedule, EXPLORE_MOVES, scheduleOf, WITHOUT_MOVE } from '../../compat/explore/schedule.js';
 import { CAPABILITY_NAMES } from '../../src/capabilities/registry.js';
+import { declaredBehaviour } from '../../compat/coverage/behaviour-table.js';
 
 describe('explore schedules', () => {
   it('the same seed draws the same schedule, step for step', () => {
@@ -49,5 +50,21 @@ describe('explore schedules', () => {
   it("takes a capability switched off only as the first move, the way a replay file lists it", () => {
     expect(scheduleOf(1, ['without:ackOutput', 'burst']).capabilityOff).toBe('ackOutput');
     expect(() => scheduleOf(1, ['burst', 'without:ackOutput'])).toThrow(/can only come first/);
+  });
+});
+
+describe('steering by behaviour', () => {
+  const reachOf = (moves: readonly string[]) => new Set(moves.flatMap((m) => MOVES.find((x) => x.name === m)?.reaches ?? []));
+  const every = (n: number) => Array.from({ length: n }, (_, i) => 1000 + i);
+
+  it('names in each move only behaviour the table declares', () => {
+    const declared = new Set(declaredBehaviour().map((b) => b.key));
+    for (const m of MOVES) for (const r of m.reaches) expect(declared.has(r), `${m.name} reaches ${r}`).toBe(true);
+  });
+
+  it('spreads a schedule over more behaviour than unsteered draws of the same seeds', () => {
+    const mean = (steered: boolean) => every(400).reduce((sum, seed) => sum + reachOf(drawSchedule(seed, steered).moves).size, 0) / 400;
+    // Seeds 1000-1399; a steered draw spreads wider on average (about 2 items more per schedule).
+    expect(mean(true)).toBeGreaterThan(mean(false) + 1);
   });
 });
