@@ -30,7 +30,6 @@ export function decideResume(ask: ResumeAsk, terminal: ResumableTerminal): Resum
   const from = ask.resumeFrom;
   if (from === undefined) return undefined;
   if (ask.resumeInstanceId !== terminal.instanceId) return { outcome: 'otherInstance' };
-  if (from > terminal.seq) return { outcome: 'unknownPoint' };
   if (terminal.lastResizeSeq !== undefined && terminal.lastResizeSeq > from) return { outcome: 'resized' };
   if (from < terminal.history.startSeq) return { outcome: 'beyondHistory' };
   const bytes = terminal.history.bytesAfter(from);

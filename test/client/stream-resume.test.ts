@@ -97,11 +97,26 @@ describe("a stream's resume point", () => {
     expect(s.counters.gaps).toBe(0);
   });
 
+  it('takes the size the host names when it resumed: a resize at the resume point reached the client only there', async () => {
+    const options = resolveClientOptions({ connect: () => Promise.reject(new Error('not used')) });
+    const s = new ClientStream(1, 't', { options, send: () => {}, nextRequestId: () => 'r1', released: () => {} }, { viewport: { cols: 80, rows: 24 } });
+    s.connectionUp();
+    s.subscribed(echo(10));
+    snapshotAt(s, 10);
+    s.connectionDown();
+    s.connectionUp();
+    s.subscribed(echo(10, { cols: 100, rows: 30, resume: 'resumed' }));
+    await s.whenIdle();
+    expect(s.screenLines()).toHaveLength(30);
+    s.unsubscribe();
+  });
+
   it('awaits the snapshot when the host did not resume, and says how much it skipped', () => {
     for (const [extra, outcome, skipped] of [
       [{ resume: 'beyondHistory' }, 'beyondHistory', 84],
       [{ resume: 'otherInstance', instanceId: 'i2' }, 'otherInstance', undefined],
-      [{ capabilities: {} }, 'unsupported', 84],
+      // A host that did not echo outputResume cannot have resumed, whatever its event says.
+      [{ capabilities: {}, resume: 'resumed' }, 'unsupported', 84],
     ] as const) {
       const { s } = liveThenLost();
       let seen: ClientStreamEvents['subscribed'] | undefined;

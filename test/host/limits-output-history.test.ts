@@ -46,4 +46,13 @@ describe('outputHistoryBytes and maxTotalOutputHistoryBytes', () => {
     expect(b.history.heldBytes).toBe(3000);
     expect(a.history.heldBytes + b.history.heldBytes + c.history.heldBytes).toBeLessThanOrEqual(9000);
   });
+
+  it('are freed with the terminal', () => {
+    const h = host({ outputHistoryBytes: 8000, maxTotalOutputHistoryBytes: 9000 });
+    const a = h.open('a');
+    h.emit('a', KB);
+    expect(a.history.allocatedBytes).toBeGreaterThan(0);
+    a.dispose();
+    expect(a.history.allocatedBytes).toBe(0);
+  });
 });
