@@ -72,6 +72,20 @@ describe('AttachScreen in native mode', () => {
     screen.dispose();
   });
 
+  it('writes a run of notices on consecutive lines, and a notice after output on a line of its own', async () => {
+    const { out, all } = localTerminal();
+    const screen = native(out);
+    screen.repaint(await remoteSnapshot('$ '));
+    screen.notice('link down');
+    screen.retryNotice('retrying in 1.0 s');
+    screen.notice('link back');
+    screen.output('$ typed', () => {});
+    screen.notice('host error X: y');
+    const { lines } = await all();
+    const at = lines.indexOf('$ ');
+    expect(lines.slice(at, at + 6)).toEqual(['$ ', '[termwire: link down]', '[termwire: retrying in 1.0 s]', '[termwire: link back]', '$ typed', '[termwire: host error X: y]']);
+  });
+
   it('owes no repaint for a status line that went with the alternate screen', async () => {
     vi.useFakeTimers();
     try {

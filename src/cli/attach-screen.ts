@@ -48,6 +48,8 @@ export class AttachScreen {
   private afterRepaint: string[] = [];
   /** The last thing written was a retry notice: the next one replaces it rather than adding a line. */
   private retryShown = false;
+  /** The last thing written was a notice line of its own, its line ended: the next starts there, with no blank line between. */
+  private afterNoticeLine = false;
   /** The notices on the status line now, joined; a repaint takes them away. */
   private statusTexts: string[] = [];
   /** The last of them is a retry notice, which the next one replaces. */
@@ -110,7 +112,13 @@ export class AttachScreen {
   notice(text: string): void {
     if (this.onStatusLine()) return this.status(text);
     this.retryShown = false;
-    this.out.write(`\r\n${noticeLine(text, this.out.columns || undefined)}\r\n`);
+    this.out.write(`${this.lineStart()}${noticeLine(text, this.out.columns || undefined)}\r\n`);
+    this.afterNoticeLine = true;
+  }
+
+  /** Where a notice line starts: on a line of its own, after the remote's output (which may end mid-line). */
+  private lineStart(): string {
+    return this.afterNoticeLine ? '' : '\r\n';
   }
 
   /** A notice about an attempt that will be retried: on a terminal a run of them shares one line (cut to the width, so it is one row), the latest shown. */
@@ -120,8 +128,9 @@ export class AttachScreen {
     if (this.onStatusLine()) return this.status(text, true);
     const line = noticeLine(text, this.width());
     // After a retry notice: up to its row, cleared, and written over.
-    this.out.write(this.retryShown ? `\x1b[1A\r\x1b[2K${line}\r\n` : `\r\n${line}\r\n`);
+    this.out.write(this.retryShown ? `\x1b[1A\r\x1b[2K${line}\r\n` : `${this.lineStart()}${line}\r\n`);
     this.retryShown = true;
+    this.afterNoticeLine = true;
   }
 
   /** A notice drawn now, and again on the status line after the next repaint. */
@@ -151,6 +160,7 @@ export class AttachScreen {
   repaint(snapshotText: string): void {
     if (this.closed) return;
     this.retryShown = false;
+    this.afterNoticeLine = false;
     this.statusTexts = [];
     this.statusEndsInRetry = false;
     // A sequence a filter holds half of belongs to output the snapshot replaces.
@@ -199,6 +209,7 @@ export class AttachScreen {
   /** The remote's output; `written` runs once the terminal has it, which is when the host may send more. */
   output(text: string, written: () => void): void {
     this.retryShown = false;
+    this.afterNoticeLine = false;
     const held = this.outputHeld.at(-1);
     if (held) held.push(() => this.write(text, written));
     else this.write(text, written);
