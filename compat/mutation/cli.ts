@@ -33,7 +33,7 @@ Options:
   --list              print the chosen mutants and stop (runs no gate)
   --against <spec>    the release to compare against (default latest, as the gate)
   --threshold <p>     exit 1 when the score is below p percent
-  --timeout <s>       stop a gate run after s seconds and count an error (default 900)
+  --timeout <s>       stop a gate run after s seconds and count an error (default 1800: a red run under load waits out deadlines)
   --output <file>     also write the result as JSON (what merge reads)
   --json              print the result as JSON instead of text
   -h, --help          show this help
@@ -93,7 +93,7 @@ export async function main(args: string[]): Promise<number> {
         list: { type: 'boolean', default: false },
         against: { type: 'string', default: 'latest' },
         threshold: { type: 'string' },
-        timeout: { type: 'string', default: '900' },
+        timeout: { type: 'string', default: '1800' },
         output: { type: 'string' },
         json: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
