@@ -46,6 +46,8 @@ export interface SoakReport {
   readonly subscribes: number;
   readonly unansweredSubscribes: number;
   readonly subscribeMaxMs: number;
+  readonly subscribeP50Ms: number;
+  readonly subscribeP99Ms: number;
   readonly abusers: readonly AbuserTally[];
   /** How long the server took to exit on SIGTERM; undefined when it did not within exitDeadlineMs. */
   readonly exitMs: number | undefined;
@@ -91,6 +93,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     const exitMs = await server.terminate(opts.exitDeadlineMs);
     const tallies = await abuse;
     latencies.sort((a, b) => a - b);
+    const subscribeLatencies = [...probed!.latencies].sort((a, b) => a - b);
     return {
       durationMs: performance.now() - started,
       restRssBytes,
@@ -103,6 +106,8 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       subscribes: probed!.latencies.length,
       unansweredSubscribes: probed!.unanswered,
       subscribeMaxMs: Math.max(0, ...probed!.latencies),
+      subscribeP50Ms: percentile(subscribeLatencies, 50),
+      subscribeP99Ms: percentile(subscribeLatencies, 99),
       abusers: tallies,
       exitMs,
     };
