@@ -96,7 +96,7 @@ export class HostedTerminal {
   ) {
     this.instanceId = newInstanceId();
     this.exitSeen = new Promise((resolve) => (this.markExited = resolve));
-    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines, maxLinks: limits.maxScreenLinks }, screenThread);
+    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines, maxLinks: limits.maxScreenLinks, parseSliceMs: limits.screenParseSliceMs }, screenThread);
     this.detach.push(this.screen.onTitle((title) => this.onTitle(title)));
     // A screen that cannot follow its terminal's output would serve wrong snapshots: the terminal ends instead.
     this.detach.push(this.screen.onFailed(() => this.backend.kill()));

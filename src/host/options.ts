@@ -75,6 +75,8 @@ export interface HostLimits {
   readonly maxScreenLinks: number;
   /** Output handed to a terminal's screen and not yet parsed; past it the terminal is not read until its screen catches up. Default 8 MiB. */
   readonly screenBacklogBytes: number;
+  /** Longest stretch one terminal's screen is parsed before the screen thread serves the next terminal with output and the requests waiting (another terminal's snapshot waits at most this, plus one piece). Default 4 ms. */
+  readonly screenParseSliceMs: number;
   /** A terminal not read because every subscriber is behind (see streamQueueMaxBytes) is held at most this long without one catching up; then it is read again, and its subscribers that still do not read overflow into recovery snapshots. Default 10 s. */
   readonly maxSubscriberHoldMs: number;
 }
@@ -84,6 +86,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   outputFrameBytes: 64 * KiB,
   screenBacklogBytes: 8 * MiB,
   maxScreenLinks: 1024,
+  screenParseSliceMs: 4,
   maxTotalScreenBacklogBytes: 64 * MiB,
   streamWindowInitialBytes: 512 * KiB,
   streamWindowMaxBytes: 2 * MiB,

@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { ScreenBook, type ScreenQuery, type ScreenReply, type ScreenRequest, type ScreenSize } from './screen-book.js';
+import { ScreenBook, type ScreenQuery, type ScreenReply, type ScreenRequest, type ScreenShape, type ScreenSize } from './screen-book.js';
 
 /**
  * Where a host's screens are parsed. 'worker': one worker thread per process,
@@ -53,10 +53,10 @@ export class ScreenThread {
     return kind === 'worker' ? ScreenThread.worker() : ScreenThread.inline();
   }
 
-  open(cols: number, rows: number, scrollback: number, maxLinks: number, listeners: ScreenListeners): number {
+  open(shape: ScreenShape, listeners: ScreenListeners): number {
     const id = this.nextId++;
     this.listeners.set(id, listeners);
-    this.post({ op: 'open', id, cols, rows, scrollback, maxLinks });
+    this.post({ op: 'open', id, ...shape });
     return id;
   }
 

@@ -13,6 +13,8 @@ export interface ScreenOptions {
   readonly scrollback: number;
   /** OSC 8 links remembered; past it the oldest is forgotten (its cells snapshot plain). Default DEFAULT_HOST_OPTIONS.maxScreenLinks. */
   readonly maxLinks?: number;
+  /** Longest stretch of parsing before the other screens of the thread get their turn. Default DEFAULT_HOST_OPTIONS.screenParseSliceMs. */
+  readonly parseSliceMs?: number;
 }
 
 /**
@@ -37,7 +39,9 @@ export class ScreenModel {
     private readonly thread: ScreenThread = ScreenThread.inline(),
   ) {
     this.size = { cols: options.cols, rows: options.rows };
-    this.id = thread.open(options.cols, options.rows, options.scrollback, options.maxLinks ?? DEFAULT_HOST_OPTIONS.maxScreenLinks, {
+    const { cols, rows, scrollback } = options;
+    const shape = { cols, rows, scrollback, maxLinks: options.maxLinks ?? DEFAULT_HOST_OPTIONS.maxScreenLinks, sliceMs: options.parseSliceMs ?? DEFAULT_HOST_OPTIONS.screenParseSliceMs };
+    this.id = thread.open(shape, {
       title: (title) => {
         for (const cb of [...this.titleListeners]) cb(title);
       },

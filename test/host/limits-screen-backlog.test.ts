@@ -83,8 +83,9 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
   });
 
   it.each(['inline', 'worker'] as const)('ends a terminal whose screen fails, and its neighbours go on (%s)', async (kind) => {
-    // A backend that cannot be held, flooding past the 50,000,000 units xterm queues unparsed: xterm
-    // throws. Unguarded, in the worker that was an uncaught error for the whole host.
+    // A backend that cannot be held, flooding past the 50,000,000 units a screen queues unparsed
+    // (MAX_QUEUED_UNITS, xterm's own ceiling): the screen throws. Unguarded, in the worker that was
+    // an uncaught error for the whole host; without the ceiling the screen queued all of it.
     const thread = ScreenThread.of(kind);
     const flooding = new ScriptBackend({ banner: '' });
     Object.assign(flooding, { pause: undefined, resume: undefined }); // as an embedder's backend without them
