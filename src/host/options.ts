@@ -55,6 +55,8 @@ export interface HostLimits {
   readonly maxSnapshotRequestsPerSecond: number;
   /** Snapshot bytes a connection may be sent per second, bucketed, whatever asked for them (Subscribe, SnapshotRequest, resume, recovery): a Subscribe waits for its turn while the connection's bucket is in debt, so churning Subscribes on a large screen paces that connection alone. Default 32 MiB. */
   readonly maxSnapshotBytesPerSecond: number;
+  /** Snapshot bytes all connections together may be sent per second: each connection that was sent snapshots in the last 5 s gets an even share (never more than maxSnapshotBytesPerSecond), and its Subscribes wait while it is in debt of its share. A newcomer asking for a small snapshot is never held. Default 64 MiB. */
+  readonly maxTotalSnapshotBytesPerSecond: number;
   /** Longest terminal title published (OSC 0/2), in UTF-8 bytes; a longer one is cut at a code point boundary. A program can print any title: a `cat` of a binary file can set one of megabytes. Default 4 KiB. */
   readonly maxTitleBytes: number;
   /** Input queued toward one terminal whose program is not reading it; Input past it is not written (WRITE_UNAVAILABLE, or a resend request for exactly-once input) until the program reads. Default 1 MiB. */
@@ -111,6 +113,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   maxErrorRepliesPerSecond: 100,
   maxSnapshotRequestsPerSecond: 20,
   maxSnapshotBytesPerSecond: 32 * MiB,
+  maxTotalSnapshotBytesPerSecond: 64 * MiB,
   maxTitleBytes: 4 * KiB,
   maxQueuedInputBytes: 1 * MiB,
   minResizeIntervalMs: 50,

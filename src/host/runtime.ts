@@ -12,6 +12,7 @@ import { HostedTerminal } from './hosted-terminal.js';
 import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
 import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostLimits, newCounters } from './options.js';
 import { checkScreenLimits, screenCells } from './screen-limits.js';
+import { SnapshotShare } from './snapshot-share.js';
 import type { TerminalBackend } from './terminal.js';
 
 export interface HostRuntimeOptions {
@@ -56,6 +57,7 @@ export class HostRuntime implements ConnectionHost {
   readonly ledger: InputLedger;
   /** Grows over the runtime's life; tests read it. */
   readonly counters: HostCounters = newCounters();
+  readonly snapshotShare: SnapshotShare;
   private readonly terminals = new Map<string, HostedTerminal>();
   private screenThread: ScreenThread | undefined;
   /** Who started each running terminal, for maxTerminalsPerConnection: kept until the terminal ends, whatever becomes of the connection. */
@@ -70,6 +72,7 @@ export class HostRuntime implements ConnectionHost {
   constructor(private readonly options: HostRuntimeOptions) {
     this.limits = Object.freeze({ ...DEFAULT_HOST_OPTIONS, ...options.limits });
     checkScreenLimits(this.limits);
+    this.snapshotShare = new SnapshotShare(this.limits.maxTotalSnapshotBytesPerSecond);
     this.capabilities = { ...(options.capabilities ?? DEFAULT_HOST_CAPABILITIES) };
     this.gateMode = options.sendGateMode;
     this.projections = options.projections ?? new ProjectionRegistry(PROJECTIONS);
