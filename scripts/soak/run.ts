@@ -48,6 +48,8 @@ export interface SoakReport {
   readonly subscribeMaxMs: number;
   readonly subscribeP50Ms: number;
   readonly subscribeP99Ms: number;
+  /** Each answered probe's latency, in the order they were sent (where in the run the slow ones fell). */
+  readonly subscribeLatenciesMs: readonly number[];
   readonly abusers: readonly AbuserTally[];
   /** How long the server took to exit on SIGTERM; undefined when it did not within exitDeadlineMs. */
   readonly exitMs: number | undefined;
@@ -108,6 +110,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       subscribeMaxMs: Math.max(0, ...probed!.latencies),
       subscribeP50Ms: percentile(subscribeLatencies, 50),
       subscribeP99Ms: percentile(subscribeLatencies, 99),
+      subscribeLatenciesMs: probed!.latencies,
       abusers: tallies,
       exitMs,
     };

@@ -79,6 +79,8 @@ export interface HostLimits {
   readonly screenBacklogBytes: number;
   /** Longest stretch one terminal's screen is parsed before the screen thread serves the next terminal with output and the requests waiting (another terminal's snapshot waits at most this, plus one piece). Default 4 ms. */
   readonly screenParseSliceMs: number;
+  /** Parse work a terminal's screen may have queued, in ms at the pace its output has been parsed lately; past it the terminal is not read (its program waits, as at screenBacklogBytes) until it is down to half, and the host logs SCREEN_BEHIND. Bounds what its own subscribers' snapshots wait when its output costs more per byte than screenBacklogBytes assumes. Default 2000 ms. */
+  readonly maxScreenBacklogMs: number;
   /** A terminal not read because every subscriber is behind (see streamQueueMaxBytes) is held at most this long without one catching up; then it is read again, and its subscribers that still do not read overflow into recovery snapshots. Default 10 s. */
   readonly maxSubscriberHoldMs: number;
 }
@@ -89,6 +91,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   screenBacklogBytes: 8 * MiB,
   maxScreenLinks: 1024,
   screenParseSliceMs: 4,
+  maxScreenBacklogMs: 2000,
   maxTotalScreenBacklogBytes: 64 * MiB,
   streamWindowInitialBytes: 512 * KiB,
   streamWindowMaxBytes: 2 * MiB,

@@ -118,6 +118,9 @@ export class HostRuntime implements ConnectionHost {
       exited: (t) => this.retire(t),
       subscribersChanged: (t) => this.watchIdle(t),
       subscriberFailed: () => void this.counters.internalErrors++,
+      screenBehind: (t, behind, backlogMs) => {
+        if (behind) this.options.log?.(`termwire: SCREEN_BEHIND: terminal '${t.name}' has about ${backlogMs} ms of output to parse > maxScreenBacklogMs ${this.limits.maxScreenBacklogMs}; it is not read until its screen is down to half`);
+      },
       sizeRefusal: (t, cols, rows) => this.screenBudgetRefusal(t, cols, rows),
       screenBacklogShare: () => this.screenBacklogShare(),
     }, this.options.newInstanceId, (this.screenThread ??= ScreenThread.of(this.options.screenThread ?? 'worker')));

@@ -29,7 +29,7 @@ describe('ScreenBook sharing its thread between terminals', () => {
     // Each busy screen: 1 MiB of text, a title naming how far it got before every 4 KiB.
     const segment = 'y'.repeat(4000);
     const output = Array.from({ length: 256 }, (_, k) => `\x1b]0;${k + 1}\x07${segment}`).join('');
-    for (const id of [...busy, 100]) book.handle({ op: 'open', id, cols: 80, rows: 24, scrollback: 100, maxLinks: 16, sliceMs: 4 });
+    for (const id of [...busy, 100]) book.handle({ op: 'open', id, cols: 80, rows: 24, scrollback: 100, maxLinks: 16, sliceMs: 4, maxBacklogMs: 2000 });
     book.handle({ op: 'write', id: 100, data: 'idle\r\n', seq: 6 });
     for (const id of busy) book.handle({ op: 'write', id, data: output, seq: output.length });
     await done;

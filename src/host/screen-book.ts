@@ -11,7 +11,7 @@ import { screenText } from './screen-text.js';
 
 /** What a screen is asked to do, in order, by the thread that forwards output. */
 export type ScreenRequest =
-  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number; readonly maxLinks: number; readonly sliceMs: number }
+  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number; readonly maxLinks: number; readonly sliceMs: number; readonly maxBacklogMs: number }
   | { readonly op: 'write'; readonly id: number; readonly data: string | Uint8Array; readonly seq: number }
   | { readonly op: 'resize'; readonly id: number; readonly cols: number; readonly rows: number }
   /** Answered once every earlier write is parsed: the seq, with the snapshot text or the visible lines when asked. */
@@ -30,6 +30,8 @@ export type ScreenReply =
   /** `size` comes with a snapshot: the size its text was serialised at. */
   | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string; readonly size?: ScreenSize }
   | { readonly kind: 'title'; readonly id: number; readonly title: string }
+  /** The screen's queued output would take over maxBacklogMs to parse (behind), or is back under half of it. */
+  | { readonly kind: 'behind'; readonly id: number; readonly behind: boolean; readonly backlogMs: number }
   /** The screen threw (its terminal could not be built, or its parse failed) and is gone; its queries will not be answered. */
   | { readonly kind: 'failed'; readonly id: number; readonly message: string };
 
@@ -58,15 +60,19 @@ class BookScreen {
   /** Sequences that cost what the screen's size costs are points where xterm may pause, so one screen cannot hold the worker. */
   private readonly pausePoints: { dispose(): void };
 
-  constructor({ cols, rows, scrollback, maxLinks, sliceMs }: ScreenShape, scheduler: ParseScheduler, onTitle: (title: string) => void, onFailed: (error: unknown) => void) {
+  constructor({ cols, rows, scrollback, maxLinks, sliceMs, maxBacklogMs }: ScreenShape, scheduler: ParseScheduler, reply: (reply: ScreenReply) => void, id: number, onFailed: (error: unknown) => void) {
     this.pooled = screenTerminals.take(cols, rows, scrollback);
     const parse = xtermParser(this.term);
     if (!parse) {
       this.term.dispose();
       throw new Error("xterm's parser is not where @xterm/headless 6 keeps it (_core._inputHandler.parse)");
     }
-    this.feed = new ScreenFeed(parse, sliceMs, scheduler, { parsed: (seq) => (this.parsed = seq), changed: () => (this.serialized = undefined) }, onFailed);
-    this.titleSubscription = this.term.onTitleChange(onTitle);
+    this.feed = new ScreenFeed(parse, sliceMs, maxBacklogMs, scheduler, {
+      parsed: (seq) => (this.parsed = seq),
+      changed: () => (this.serialized = undefined),
+      behind: (behind, backlogMs) => reply({ kind: 'behind', id, behind, backlogMs: Math.round(backlogMs) }),
+    }, onFailed);
+    this.titleSubscription = this.term.onTitleChange((title) => reply({ kind: 'title', id, title }));
     this.parseWorkClamp = clampParseWork(this.term);
     this.linkCap = capScreenLinks(this.term, maxLinks);
     this.pausePoints = pauseAtSizeBoundSequences(this.term, () => scheduler.sliceOver());
@@ -154,7 +160,7 @@ export class ScreenBook {
   }
 
   private open({ op: _op, id, ...shape }: Extract<ScreenRequest, { op: 'open' }>): void {
-    const screen = new BookScreen(shape, this.scheduler, (title) => this.reply({ kind: 'title', id, title }), (error) => {
+    const screen = new BookScreen(shape, this.scheduler, this.reply, id, (error) => {
       if (this.screens.get(id) === screen) this.fail(id, error);
     });
     this.screens.set(id, screen);

@@ -15,7 +15,7 @@ function fakeSlice(sliceMs: number) {
   return { slice, spend: (ms: number) => (time += ms), next: () => (end = time + sliceMs) };
 }
 
-const noEvents = { parsed: () => {}, changed: () => {} };
+const noEvents = { parsed: () => {}, changed: () => {}, behind: () => {} };
 const idleScheduler = () => new ParseScheduler({ now: () => 0, defer: () => {} });
 
 describe('ScreenFeed', () => {
@@ -27,7 +27,7 @@ describe('ScreenFeed', () => {
       pieces.push(data.length);
       clock.spend(data.length * msPerByte);
     };
-    const feed = new ScreenFeed(parse, 4, idleScheduler(), noEvents, () => {});
+    const feed = new ScreenFeed(parse, 4, 2000, idleScheduler(), noEvents, () => {});
     feed.write(new Uint8Array(64 * 1024), 1);
     for (let i = 0; i < 6; i++, clock.next()) feed.runSlice(clock.slice);
     expect(pieces.slice(0, 6)).toEqual([4096, 2048, 1024, 512, 256, 256]);
@@ -49,7 +49,7 @@ describe('ScreenFeed', () => {
       return Promise.resolve(true);
     };
     const parsed: number[] = [];
-    const feed = new ScreenFeed(parse, 4, idleScheduler(), { parsed: (seq) => parsed.push(seq), changed: () => {} }, () => {});
+    const feed = new ScreenFeed(parse, 4, 2000, idleScheduler(), { ...noEvents, parsed: (seq) => parsed.push(seq) }, () => {});
     feed.write('abc', 3);
     const barrier: string[] = [];
     expect(feed.whenParsed(() => barrier.push('after abc'))).toBe(true);
@@ -67,7 +67,7 @@ describe('ScreenFeed', () => {
   });
 
   it('refuses output past MAX_QUEUED_UNITS by throwing, which fails its screen alone', () => {
-    const feed = new ScreenFeed(() => {}, 4, idleScheduler(), noEvents, () => {});
+    const feed = new ScreenFeed(() => {}, 4, 2000, idleScheduler(), noEvents, () => {});
     feed.write(new Uint8Array(40_000_000), 1);
     expect(() => feed.write(new Uint8Array(20_000_000), 2)).toThrow(/write data discarded: 60000000 units would wait to be parsed > 50000000/);
   });
@@ -86,12 +86,28 @@ describe('a screen parsed in slices', () => {
     await new Promise<void>((resolve) => reference.term.write(output, resolve));
     const snapshot = await new Promise<string>((resolve) => {
       const book = new ScreenBook((reply) => reply.kind === 'answer' && reply.token === 1 && resolve(reply.text ?? ''));
-      book.handle({ op: 'open', id: 1, cols: 80, rows: 24, scrollback: 100, maxLinks: 16, sliceMs: 0 });
+      book.handle({ op: 'open', id: 1, cols: 80, rows: 24, scrollback: 100, maxLinks: 16, sliceMs: 0, maxBacklogMs: 2000 });
       // In writes cut mid-sequence, so pieces and pauses fall everywhere.
       for (let at = 0; at < output.length; at += 7) book.handle({ op: 'write', id: 1, data: output.slice(at, at + 7), seq: at + 7 });
       book.handle({ op: 'query', id: 1, token: 1, want: 'snapshot' });
     });
     expect(snapshot).toBe(serializeScreen(reference, 'wire'));
     reference.term.dispose();
+  });
+});
+
+describe('ScreenFeed measuring its backlog in work', () => {
+  it('reports the screen behind once its queue would take over maxBacklogMs at its measured pace, and caught up under half of it', () => {
+    const clock = fakeSlice(4);
+    const parse: XtermParse = (data) => void clock.spend(data.length * 0.001); // 1 ms per KB: a costly screen
+    const reports: Array<[boolean, number]> = [];
+    const feed = new ScreenFeed(parse, 4, 100, idleScheduler(), { ...noEvents, behind: (behind, ms) => reports.push([behind, Math.round(ms)]) }, () => {});
+    feed.write(new Uint8Array(150_000), 1); // nothing measured yet: no estimate
+    expect(reports).toEqual([]);
+    feed.runSlice(clock.slice); // one 4096-byte piece measured: 1 µs a byte
+    expect(reports).toEqual([[true, 146]]);
+    for (let i = 0; i < 30 && reports.length === 1; i++, clock.next()) feed.runSlice(clock.slice);
+    expect(reports[1]?.[0]).toBe(false);
+    expect(reports[1]![1]).toBeLessThanOrEqual(50);
   });
 });

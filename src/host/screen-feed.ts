@@ -21,6 +21,8 @@ export interface FeedEvents {
   parsed(seq: number): void;
   /** A piece was parsed: the screen may have changed. */
   changed(): void;
+  /** The output queued would take over maxBacklogMs to parse at this screen's measured pace (true, with the estimate), or is back under half of it (false). */
+  behind(behind: boolean, backlogMs: number): void;
 }
 
 /**
@@ -37,12 +39,19 @@ export class ScreenFeed implements ParseJob {
   private offset = 0;
   private pieceBytes: number = PIECE_BYTES.max;
   private queuedUnits = 0;
+  /** What a unit of this screen's output has cost to parse lately, in ms (a moving average over pieces). */
+  private msPerUnit = 0;
+  /** Parse time spent on the piece under way, over its pauses. */
+  private pieceMs = 0;
+  private isBehind = false;
   /** A piece whose parse paused at a pause point: it is parsed on from there, with the pause's result, before anything else. */
   private resume: { readonly piece: string | Uint8Array; readonly end: number; result: boolean } | undefined;
 
   constructor(
     private readonly parse: XtermParse,
     readonly sliceMs: number,
+    /** Parse work, in ms at the screen's measured pace, the queue may hold before `behind` is reported (maxScreenBacklogMs). */
+    private readonly maxBacklogMs: number,
     private readonly scheduler: ParseScheduler,
     private readonly events: FeedEvents,
     readonly failed: (error: unknown) => void,
@@ -65,6 +74,7 @@ export class ScreenFeed implements ParseJob {
     this.queuedUnits += data.length;
     this.items.push({ data, seq });
     this.scheduler.ready(this);
+    this.reviewBacklog();
   }
 
   /** Runs `barrier` once every write so far is parsed: now (and false is returned) when the screen is idle. */
@@ -87,26 +97,31 @@ export class ScreenFeed implements ParseJob {
   runSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
     for (let first = true; ; first = false) {
       if (this.resume) {
+        const started = slice.now();
         const paused = this.parse(this.resume.piece, this.resume.result);
+        this.pieceMs += slice.now() - started;
         if (paused) return this.pause(this.resume.piece, this.resume.end, paused);
+        this.measure(this.resume.piece.length);
         this.pieceDone(this.resume.end);
         this.resume = undefined;
         continue;
       }
       const head = this.items[0];
-      if (!head) return 'idle';
+      if (!head) return this.reviewBacklog(), 'idle';
       if ('barrier' in head) {
         this.items.shift();
         head.barrier();
         continue;
       }
-      if (!first && slice.over()) return 'more';
+      if (!first && slice.over()) return this.reviewBacklog(), 'more';
       const end = Math.min(head.data.length, this.offset + this.pieceBytes);
       const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
       const started = slice.now();
       const paused = this.parse(piece);
-      if (paused) return this.pause(piece, end, paused);
-      this.adaptPiece(slice.now() - started);
+      this.pieceMs = slice.now() - started;
+      if (paused) return this.reviewBacklog(), this.pause(piece, end, paused);
+      this.adaptPiece(this.pieceMs);
+      this.measure(piece.length);
       this.pieceDone(end);
     }
   }
@@ -130,6 +145,22 @@ export class ScreenFeed implements ParseJob {
     this.items.shift();
     this.offset = 0;
     this.events.parsed(head.seq);
+  }
+
+  private measure(units: number): void {
+    if (units === 0) return;
+    const pace = this.pieceMs / units;
+    this.msPerUnit = this.msPerUnit === 0 ? pace : this.msPerUnit * 0.75 + pace * 0.25;
+    this.pieceMs = 0;
+  }
+
+  /** Reports the screen behind past maxBacklogMs of work queued, and caught up under half of it. */
+  private reviewBacklog(): void {
+    const backlogMs = this.queuedUnits * this.msPerUnit;
+    const behind = this.isBehind ? backlogMs > this.maxBacklogMs / 2 : backlogMs > this.maxBacklogMs;
+    if (behind === this.isBehind) return;
+    this.isBehind = behind;
+    this.events.behind(behind, backlogMs);
   }
 
   private adaptPiece(tookMs: number): void {

@@ -17,6 +17,8 @@ type Answer = (seq: number, text: string | undefined, size: ScreenSize | undefin
 export interface ScreenListeners {
   title(title: string): void;
   failed(message: string): void;
+  /** The screen's parse work queued went past its maxBacklogMs (true), or back under half of it. */
+  behind(behind: boolean, backlogMs: number): void;
 }
 
 /**
@@ -91,6 +93,7 @@ export class ScreenThread {
 
   private received(reply: ScreenReply): void {
     if (reply.kind === 'title') return this.listeners.get(reply.id)?.title(reply.title);
+    if (reply.kind === 'behind') return this.listeners.get(reply.id)?.behind(reply.behind, reply.backlogMs);
     if (reply.kind === 'failed') return this.failed(reply.id, reply.message);
     const pending = this.answers.get(reply.token);
     if (!pending) return;

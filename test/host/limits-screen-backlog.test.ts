@@ -127,4 +127,18 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     await waitFor(async () => (await Promise.all(terminals.map((t) => t.screen.settled()))).every((seq) => seq === 1024 * KiB), { what: 'every printer handed on and parsed in full' });
     await host.close();
   });
+
+  it('holds a terminal whose output costs its screen more than maxScreenBacklogMs to parse, well within screenBacklogBytes, and reads it again once the screen is down to half', async () => {
+    const backend = new HoldableScript({ banner: '' });
+    const heard: boolean[] = [];
+    const limits = { ...DEFAULT_HOST_OPTIONS, maxScreenBacklogMs: 1 };
+    const terminal = new HostedTerminal('costly', backend, limits, { screenBehind: (_t, behind) => heard.push(behind) }, () => 'c', ScreenThread.inline());
+    const line = `${'x'.repeat(78)}\r\n`;
+    for (let i = 0; i < 64; i++) backend.emit(line.repeat(200)); // 1 MiB, an eighth of screenBacklogBytes
+    await waitFor(() => heard.length >= 2, { what: 'the screen behind, then caught up' });
+    expect(heard.slice(0, 2)).toEqual([true, false]);
+    expect(backend.holds.slice(0, 2)).toEqual(['pause', 'resume']);
+    await terminal.screen.settled();
+    terminal.dispose();
+  });
 });
