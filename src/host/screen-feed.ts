@@ -95,6 +95,12 @@ export class ScreenFeed implements ParseJob {
 
   /** Parses at least one piece (or the rest of a paused one), so a slice already over still moves the screen on. */
   runSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
+    const outcome = this.parseSlice(slice);
+    this.reviewBacklog();
+    return outcome;
+  }
+
+  private parseSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
     for (let first = true; ; first = false) {
       if (this.resume) {
         const started = slice.now();
@@ -107,19 +113,19 @@ export class ScreenFeed implements ParseJob {
         continue;
       }
       const head = this.items[0];
-      if (!head) return this.reviewBacklog(), 'idle';
+      if (!head) return 'idle';
       if ('barrier' in head) {
         this.items.shift();
         head.barrier();
         continue;
       }
-      if (!first && slice.over()) return this.reviewBacklog(), 'more';
+      if (!first && slice.over()) return 'more';
       const end = Math.min(head.data.length, this.offset + this.pieceBytes);
       const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
       const started = slice.now();
       const paused = this.parse(piece);
       this.pieceMs = slice.now() - started;
-      if (paused) return this.reviewBacklog(), this.pause(piece, end, paused);
+      if (paused) return this.pause(piece, end, paused);
       this.adaptPiece(this.pieceMs);
       this.measure(piece.length);
       this.pieceDone(end);
