@@ -15,6 +15,8 @@ import { checkScreenLimits, screenCells } from './screen-limits.js';
 import { SnapshotShare } from './snapshot-share.js';
 import type { TerminalBackend } from './terminal.js';
 
+const SCREEN_BEHIND_LOG_EVERY_MS = 60_000;
+
 export interface HostRuntimeOptions {
   /** Makes the terminal for a name on its first Subscribe, or undefined when there is none (TERMINAL_NOT_FOUND). */
   readonly terminals: (name: string) => TerminalBackend | undefined;
@@ -58,6 +60,7 @@ export class HostRuntime implements ConnectionHost {
   /** Grows over the runtime's life; tests read it. */
   readonly counters: HostCounters = newCounters();
   readonly snapshotShare: SnapshotShare;
+  private readonly screenBehindLogged = new WeakMap<HostedTerminal, number>();
   private readonly terminals = new Map<string, HostedTerminal>();
   private screenThread: ScreenThread | undefined;
   /** Who started each running terminal, for maxTerminalsPerConnection: kept until the terminal ends, whatever becomes of the connection. */
@@ -119,7 +122,7 @@ export class HostRuntime implements ConnectionHost {
       subscribersChanged: (t) => this.watchIdle(t),
       subscriberFailed: () => void this.counters.internalErrors++,
       screenBehind: (t, behind, backlogMs) => {
-        if (behind) this.options.log?.(`termwire: SCREEN_BEHIND: terminal '${t.name}' has about ${backlogMs} ms of output to parse > maxScreenBacklogMs ${this.limits.maxScreenBacklogMs}; it is not read until its screen is down to half`);
+        if (behind) this.logScreenBehind(t, backlogMs);
       },
       sizeRefusal: (t, cols, rows) => this.screenBudgetRefusal(t, cols, rows),
       screenBacklogShare: () => this.screenBacklogShare(),
@@ -251,6 +254,14 @@ export class HostRuntime implements ConnectionHost {
   }
 
   /** The process exited: the name is free again; the screen stays until its last stream lets go, and counts in the screen budget until then. */
+  /** At most once a minute per terminal: a program that keeps printing costly output falls behind again every few seconds. */
+  private logScreenBehind(terminal: HostedTerminal, backlogMs: number): void {
+    const now = Date.now();
+    if (now - (this.screenBehindLogged.get(terminal) ?? -Infinity) < SCREEN_BEHIND_LOG_EVERY_MS) return;
+    this.screenBehindLogged.set(terminal, now);
+    this.options.log?.(`termwire: SCREEN_BEHIND: terminal '${terminal.name}' has about ${backlogMs} ms of output to parse > maxScreenBacklogMs ${this.limits.maxScreenBacklogMs}; it is not read until its screen is down to half`);
+  }
+
   private retire(terminal: HostedTerminal): void {
     if (this.terminals.get(terminal.name) === terminal) this.terminals.delete(terminal.name);
     this.startedBy.delete(terminal);

@@ -141,4 +141,20 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     await terminal.screen.settled();
     terminal.dispose();
   });
+
+  it('logs SCREEN_BEHIND, naming the terminal and the limit, at most once a minute however often the terminal falls behind', async () => {
+    const lines: string[] = [];
+    const backend = new HoldableScript({ banner: '' });
+    const host = new HostRuntime({ limits: { maxScreenBacklogMs: 1 }, screenThread: 'inline', log: (line) => lines.push(line), terminals: () => backend });
+    const terminal = host.openTerminal('costly')!;
+    const line = `${'x'.repeat(78)}\r\n`;
+    for (let round = 1; round <= 2; round++) {
+      for (let i = 0; i < 64; i++) backend.emit(line.repeat(200));
+      await waitFor(() => backend.holds.filter((h) => h === 'resume').length >= round, { what: `caught up after round ${round}` });
+    }
+    expect(backend.holds.filter((h) => h === 'pause').length).toBeGreaterThanOrEqual(2);
+    expect(lines.filter((l) => l.includes('SCREEN_BEHIND'))).toEqual([expect.stringMatching(/^termwire: SCREEN_BEHIND: terminal 'costly' has about \d+ ms of output to parse > maxScreenBacklogMs 1;/)]);
+    await terminal.screen.settled();
+    await host.close();
+  });
 });
