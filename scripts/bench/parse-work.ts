@@ -35,7 +35,7 @@ async function logThroughputMs(throughBook: boolean): Promise<number> {
   if (throughBook) {
     await new Promise<void>((resolve) => {
       const book = new ScreenBook((reply) => reply.kind === 'answer' && resolve());
-      book.handle({ op: 'open', id: 1, cols: 80, rows: 24, scrollback: 1000, maxLinks: 1024 });
+      book.handle({ op: 'open', id: 1, cols: 80, rows: 24, scrollback: 1000, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });
       for (let i = 1; i <= writes; i++) book.handle({ op: 'write', id: 1, data: chunk, seq: i * chunk.length });
       book.handle({ op: 'query', id: 1, token: 1, want: 'seq' });
     });

@@ -23,7 +23,7 @@ export function formatSoakReport(r: SoakReport): string {
     `${mark(r.survived)} server alive        ${r.survived ? 'running when the SIGTERM came' : 'EXITED while attacked'}`,
     `${mark(r.peakRssBytes < SOAK_TARGETS.mixPeakRssBytes)} peak RSS            ${mib(r.peakRssBytes)}, ${mib(r.restRssBytes)} at rest (target < ${mib(SOAK_TARGETS.mixPeakRssBytes)})`,
     `${mark(r.p99Ms < SOAK_TARGETS.healthyP99Ms)} healthy echo        p50 ${r.p50Ms.toFixed(1)} ms, p99 ${r.p99Ms.toFixed(1)} ms over ${r.echoes} echoes, ${r.lostEchoes} lost (target p99 < ${SOAK_TARGETS.healthyP99Ms} ms)`,
-    `${mark(r.unansweredSubscribes === 0 && r.subscribeMaxMs < SOAK_TARGETS.subscribeMaxMs)} newcomer Subscribe  max ${r.subscribeMaxMs.toFixed(0)} ms over ${r.subscribes}, ${r.unansweredSubscribes} unanswered (target < ${SOAK_TARGETS.subscribeMaxMs} ms)`,
+    `${mark(r.unansweredSubscribes === 0 && r.subscribeMaxMs < SOAK_TARGETS.subscribeMaxMs)} newcomer Subscribe  p50 ${r.subscribeP50Ms.toFixed(0)} / p99 ${r.subscribeP99Ms.toFixed(0)} / max ${r.subscribeMaxMs.toFixed(0)} ms over ${r.subscribes}, ${r.unansweredSubscribes} unanswered (target < ${SOAK_TARGETS.subscribeMaxMs} ms)`,
     `${mark(r.exitMs !== undefined && r.exitMs < SOAK_TARGETS.exitMs)} exit on SIGTERM     ${exitText(r)} while attacked (target < ${SOAK_TARGETS.exitMs} ms)`,
     'abusers (outcome: count):',
     ...outcomesOf(r).map((l) => `  ${l}`),
@@ -36,7 +36,7 @@ export function formatAttackReports(runs: ReadonlyArray<{ readonly attack: Attac
   const lines = [`soak per attack: each alone against a fresh termwire serve (targets: alive, RSS < ${mib(SOAK_TARGETS.attackPeakRssBytes)}, echo p99 < ${SOAK_TARGETS.healthyP99Ms} ms, Subscribe < ${SOAK_TARGETS.subscribeMaxMs} ms, exit < ${SOAK_TARGETS.exitMs} ms)`];
   for (const { attack, report: r } of runs) {
     lines.push(
-      `${mark(metTargets(r, SOAK_TARGETS.attackPeakRssBytes))} ${attack.name}: ${r.survived ? 'alive' : 'EXITED'}, peak RSS ${mib(r.peakRssBytes)} (rest ${mib(r.restRssBytes)}), echo p50 ${r.p50Ms.toFixed(1)} / p99 ${r.p99Ms.toFixed(1)} ms (${r.lostEchoes} lost), Subscribe max ${r.subscribeMaxMs.toFixed(0)} ms (${r.unansweredSubscribes} of ${r.subscribes + r.unansweredSubscribes} unanswered), SIGTERM ${exitText(r)}`,
+      `${mark(metTargets(r, SOAK_TARGETS.attackPeakRssBytes))} ${attack.name}: ${r.survived ? 'alive' : 'EXITED'}, peak RSS ${mib(r.peakRssBytes)} (rest ${mib(r.restRssBytes)}), echo p50 ${r.p50Ms.toFixed(1)} / p99 ${r.p99Ms.toFixed(1)} ms (${r.lostEchoes} lost), Subscribe p50 ${r.subscribeP50Ms.toFixed(0)} / p99 ${r.subscribeP99Ms.toFixed(0)} / max ${r.subscribeMaxMs.toFixed(0)} ms (${r.unansweredSubscribes} of ${r.subscribes + r.unansweredSubscribes} unanswered), SIGTERM ${exitText(r)}`,
     );
     lines.push(`       before: ${attack.before}`);
     lines.push(...outcomesOf(r).map((l) => `       got: ${l.slice(l.indexOf(': ') + 2)}`));

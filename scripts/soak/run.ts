@@ -46,6 +46,10 @@ export interface SoakReport {
   readonly subscribes: number;
   readonly unansweredSubscribes: number;
   readonly subscribeMaxMs: number;
+  readonly subscribeP50Ms: number;
+  readonly subscribeP99Ms: number;
+  /** Each answered probe's latency, in the order they were sent (where in the run the slow ones fell). */
+  readonly subscribeLatenciesMs: readonly number[];
   readonly abusers: readonly AbuserTally[];
   /** How long the server took to exit on SIGTERM; undefined when it did not within exitDeadlineMs. */
   readonly exitMs: number | undefined;
@@ -91,6 +95,7 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     const exitMs = await server.terminate(opts.exitDeadlineMs);
     const tallies = await abuse;
     latencies.sort((a, b) => a - b);
+    const subscribeLatencies = [...probed!.latencies].sort((a, b) => a - b);
     return {
       durationMs: performance.now() - started,
       restRssBytes,
@@ -103,6 +108,9 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       subscribes: probed!.latencies.length,
       unansweredSubscribes: probed!.unanswered,
       subscribeMaxMs: Math.max(0, ...probed!.latencies),
+      subscribeP50Ms: percentile(subscribeLatencies, 50),
+      subscribeP99Ms: percentile(subscribeLatencies, 99),
+      subscribeLatenciesMs: probed!.latencies,
       abusers: tallies,
       exitMs,
     };

@@ -41,3 +41,26 @@ describe('a local screen fed an overlong OSC string', () => {
     screen.dispose();
   });
 });
+
+describe('a local screen fed a counted sequence that makes xterm loop per unit', () => {
+  /** The counts xterm's own handler `method` was run with while `data` was parsed. */
+  async function countsRun(method: string, data: string): Promise<number[]> {
+    const screen = new LocalScreen(80, 24, 100);
+    const handler = (screen as unknown as { term: { _core: { _inputHandler: Record<string, (p: { params: Int32Array }) => boolean> } } }).term._core._inputHandler;
+    const counts: number[] = [];
+    const spy = vi.spyOn(handler, method).mockImplementation((params) => (counts.push(params.params[0] ?? 0), true));
+    screen.write(data);
+    await screen.whenIdle();
+    spy.mockRestore();
+    screen.dispose();
+    return counts;
+  }
+
+  it('repeats a character (REP) at most to the end of the line, as the host and tmux do', async () => {
+    expect(await countsRun('repeatPrecedingCharacter', 'y\x1b[999999b')).toEqual([79]);
+  });
+
+  it('scrolls (SU) at most the rows of the screen', async () => {
+    expect(await countsRun('scrollUp', '\x1b[999999S')).toEqual([24]);
+  });
+});

@@ -1,4 +1,5 @@
 import { EscapeStringCap } from '../screen/escape-string-cap.js';
+import { clampParseWork } from '../screen/parse-work-clamp.js';
 import { FULL_RESET, type HeadlessTerminal, type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 
 /**
@@ -15,9 +16,12 @@ export class LocalScreen {
   private final: { readonly cols: number; readonly rows: number; readonly lines: string[] } | undefined;
   /** The first error an operation threw; later operations still run, so one bad write cannot wedge the screen. */
   lastError: unknown;
+  /** Counts that loop per unit (REP, scrolls) are cut as the host cuts them: ten bytes from a hostile host held the client's thread for seconds. */
+  private readonly parseWorkClamp: { dispose(): void };
 
   constructor(cols: number, rows: number, scrollback: number) {
     this.pooled = screenTerminals.take(cols, rows, scrollback);
+    this.parseWorkClamp = clampParseWork(this.term);
   }
 
   private get term(): HeadlessTerminal {
@@ -83,6 +87,7 @@ export class LocalScreen {
     if (this.disposed) return;
     this.afterQueued(() => {
       this.final = { cols: this.term.cols, rows: this.term.rows, lines: this.lines() };
+      this.parseWorkClamp.dispose();
       screenTerminals.give(this.pooled);
     });
     this.disposed = true;

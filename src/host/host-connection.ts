@@ -18,6 +18,7 @@ import { LinkGuard } from './link-guard.js';
 import { CLOSE_POLICY_VIOLATION, type HostCloseReason, type HostCounters, type HostErrorCode, type HostLimits } from './options.js';
 import { RateBucket } from './rate-bucket.js';
 import { screenSizeRefusal } from './screen-limits.js';
+import type { SnapshotShare } from './snapshot-share.js';
 
 /**
  * Who a terminal is started for, as maxTerminalsPerConnection counts it: the
@@ -37,6 +38,8 @@ export interface ConnectionHost {
   readonly gateMode: SendGateMode | undefined;
   readonly projections: ProjectionRegistry;
   readonly ledger: InputLedger;
+  /** The host-wide snapshot byte budget, shared by the connections spending it (maxTotalSnapshotBytesPerSecond). */
+  readonly snapshotShare: SnapshotShare;
   /** The terminal by name, started on first use on behalf of `starter`, or why not (see TerminalLookup). */
   terminalFor(name: string, starter: Starter): TerminalLookup;
   connectionClosed(connection: HostConnection): void;
@@ -157,6 +160,13 @@ export class HostConnection implements StreamContext {
 
   snapshotSent(bytes: number): void {
     this.snapshotBytes.spend(bytes);
+    this.host.snapshotShare.spent(this);
+  }
+
+  /** This connection's bucket of snapshot bytes at its share of the host's budget now. */
+  private snapshotBytesAtShare(): RateBucket {
+    this.snapshotBytes.setRate(Math.min(this.host.limits.maxSnapshotBytesPerSecond, this.host.snapshotShare.share(this)));
+    return this.snapshotBytes;
   }
 
   /** A request that spends a snapshot; false (and the connection closed) past the rate. */
@@ -303,7 +313,7 @@ export class HostConnection implements StreamContext {
    * stays charged what it was expected to cost.
    */
   private whenSnapshotAllowed(stream: HostStream, start: () => void): void {
-    if (this.waitingSubscribes.length === 0 && this.snapshotBytes.msUntilToken() === 0 && this.snapshotRequests.take()) return this.prepay(stream, start);
+    if (this.waitingSubscribes.length === 0 && this.snapshotBytesAtShare().msUntilToken() === 0 && this.snapshotRequests.take()) return this.prepay(stream, start);
     stream.waitingToStart = true;
     this.host.counters.subscribesPaced++;
     this.waitingSubscribes.push({ stream, start });
@@ -319,7 +329,7 @@ export class HostConnection implements StreamContext {
         continue;
       }
       // Both: a token of maxSnapshotRequestsPerSecond, and the bytes of snapshots already sent paid off.
-      const wait = Math.max(this.snapshotRequests.msUntilToken(), this.snapshotBytes.msUntilToken());
+      const wait = Math.max(this.snapshotRequests.msUntilToken(), this.snapshotBytesAtShare().msUntilToken());
       if (wait > 0) {
         this.waitingTimer = setTimeout(() => {
           this.waitingTimer = undefined;
@@ -342,6 +352,7 @@ export class HostConnection implements StreamContext {
   private prepay(stream: HostStream, start: () => void): void {
     stream.prepaidSnapshotBytes = stream.terminal.expectedSnapshotBytes();
     this.snapshotBytes.spend(stream.prepaidSnapshotBytes);
+    this.host.snapshotShare.spent(this);
     start();
   }
 
@@ -393,6 +404,7 @@ export class HostConnection implements StreamContext {
     this.closed = true;
     clearTimeout(this.waitingTimer);
     this.waitingSubscribes.length = 0;
+    this.host.snapshotShare.forget(this);
     this.guard.stop();
     for (const stream of this.streams.values()) stream.close();
     this.streams.clear();

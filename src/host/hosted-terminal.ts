@@ -32,6 +32,8 @@ export interface TerminalLifecycleEvents {
   subscriberFailed?(terminal: HostedTerminal, error: unknown): void;
   /** Why this terminal may not grow to cols x rows given the others (the host-wide screen budget), or undefined. */
   sizeRefusal?(terminal: HostedTerminal, cols: number, rows: number): string | undefined;
+  /** The screen's parse work queued went past maxScreenBacklogMs (behind), or back under half of it: the terminal's reads are held meanwhile. */
+  screenBehind?(terminal: HostedTerminal, behind: boolean, backlogMs: number): void;
   /** This terminal's share of the host-wide screen backlog (maxTotalScreenBacklogBytes), when less than screenBacklogBytes. */
   screenBacklogShare?(): number;
   /** This terminal's share of the host-wide output history (maxTotalOutputHistoryBytes), when less than outputHistoryBytes. */
@@ -53,6 +55,8 @@ export function randomInstanceId(): string {
 }
 
 const utf8 = new TextEncoder();
+/** Why a terminal is not read: its screen is behind in bytes or in work, or every subscriber is behind. */
+type ReadHold = 'screen' | 'screen work' | 'subscribers';
 /** How long end() waits, past the SIGKILL, for the exit to be reported. */
 const EXIT_REPORT_MARGIN_MS = 250;
 
@@ -75,7 +79,7 @@ export class HostedTerminal {
   private screenCaughtUp = 0;
   private askingParsedSeq = false;
   /** Why the terminal is not read: its screen is behind, or every subscriber is (see reviewSubscriberBacklog). */
-  private readonly readHolds = new Set<'screen' | 'subscribers'>();
+  private readonly readHolds = new Set<ReadHold>();
   /** Ends a subscribers' hold that lasted maxSubscriberHoldMs (a client that stopped reading must not stop the program for good). */
   private holdExpiry: NodeJS.Timeout | undefined;
   /** The hold expired and no subscriber has caught up since: not held again until one does. */
@@ -102,10 +106,17 @@ export class HostedTerminal {
   ) {
     this.instanceId = newInstanceId();
     this.exitSeen = new Promise((resolve) => (this.markExited = resolve));
-    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines, maxLinks: limits.maxScreenLinks }, screenThread);
+    this.screen = new ScreenModel({ cols: backend.cols || limits.defaultCols, rows: backend.rows || limits.defaultRows, scrollback: limits.scrollbackLines, maxLinks: limits.maxScreenLinks, parseSliceMs: limits.screenParseSliceMs, maxBacklogMs: limits.maxScreenBacklogMs }, screenThread);
     this.detach.push(this.screen.onTitle((title) => this.onTitle(title)));
     // A screen that cannot follow its terminal's output would serve wrong snapshots: the terminal ends instead.
     this.detach.push(this.screen.onFailed(() => this.backend.kill()));
+    // Output that costs more per byte than screenBacklogBytes assumes: held by its work too, so its own snapshots wait at most about maxScreenBacklogMs.
+    this.detach.push(
+      this.screen.onBehind((behind, backlogMs) => {
+        this.holdReads('screen work', behind);
+        this.events.screenBehind?.(this, behind, backlogMs);
+      }),
+    );
     this.detach.push(backend.onData((data) => this.onOutput(data)));
     this.detach.push(backend.onExit((exit) => this.onExit(exit)));
   }
@@ -212,7 +223,7 @@ export class HostedTerminal {
   }
 
   /** Pauses the backend while any hold is on, resumes it when the last is off. */
-  private holdReads(reason: 'screen' | 'subscribers', hold: boolean): void {
+  private holdReads(reason: ReadHold, hold: boolean): void {
     const wasHeld = this.readHolds.size > 0;
     if (hold) this.readHolds.add(reason);
     else this.readHolds.delete(reason);

@@ -55,6 +55,8 @@ export interface HostLimits {
   readonly maxSnapshotRequestsPerSecond: number;
   /** Snapshot bytes a connection may be sent per second, bucketed, whatever asked for them (Subscribe, SnapshotRequest, resume, recovery): a Subscribe waits for its turn while the connection's bucket is in debt, so churning Subscribes on a large screen paces that connection alone. Default 32 MiB. */
   readonly maxSnapshotBytesPerSecond: number;
+  /** Snapshot bytes all connections together may be sent per second: each connection that was sent snapshots in the last 5 s gets an even share (never more than maxSnapshotBytesPerSecond), and its Subscribes wait while it is in debt of its share. A newcomer asking for a small snapshot is never held. Default 64 MiB. */
+  readonly maxTotalSnapshotBytesPerSecond: number;
   /** Longest terminal title published (OSC 0/2), in UTF-8 bytes; a longer one is cut at a code point boundary. A program can print any title: a `cat` of a binary file can set one of megabytes. Default 4 KiB. */
   readonly maxTitleBytes: number;
   /** Input queued toward one terminal whose program is not reading it; Input past it is not written (WRITE_UNAVAILABLE, or a resend request for exactly-once input) until the program reads. Default 1 MiB. */
@@ -71,6 +73,10 @@ export interface HostLimits {
   readonly terminalKillGraceMs: number;
   /** Output handed to the screens of all terminals together and not yet parsed, detached ones included: each running terminal may hold an even share (never under outputFrameBytes), and one past its share is not read until its screen catches up, as at screenBacklogBytes. Default 64 MiB. */
   readonly maxTotalScreenBacklogBytes: number;
+  /** Longest stretch one terminal's screen is parsed before the screen thread serves the next terminal with output and the requests waiting (another terminal's request waits at most this plus one piece; a snapshot being serialized is one task, not sliced). Default 4 ms. */
+  readonly screenParseSliceMs: number;
+  /** Parse work a terminal's screen may have queued, in ms at the pace its output has been parsed lately; past it the terminal is not read (its program waits, as at screenBacklogBytes) until it is down to half, and the host logs SCREEN_BEHIND. Bounds what its own subscribers' snapshots wait when its output costs more per byte than screenBacklogBytes assumes. Default 2000 ms. */
+  readonly maxScreenBacklogMs: number;
   /** OSC 8 hyperlinks one screen model remembers (about 3 KB each in xterm); past it the oldest is forgotten before a new one is registered, and its cells snapshot as plain text. Default 1024. */
   readonly maxScreenLinks: number;
   /** Output handed to a terminal's screen and not yet parsed; past it the terminal is not read until its screen catches up. Default 8 MiB. */
@@ -88,6 +94,8 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   outputFrameBytes: 64 * KiB,
   screenBacklogBytes: 8 * MiB,
   maxScreenLinks: 1024,
+  screenParseSliceMs: 4,
+  maxScreenBacklogMs: 2000,
   maxTotalScreenBacklogBytes: 64 * MiB,
   streamWindowInitialBytes: 512 * KiB,
   streamWindowMaxBytes: 2 * MiB,
@@ -112,6 +120,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   maxErrorRepliesPerSecond: 100,
   maxSnapshotRequestsPerSecond: 20,
   maxSnapshotBytesPerSecond: 32 * MiB,
+  maxTotalSnapshotBytesPerSecond: 64 * MiB,
   maxTitleBytes: 4 * KiB,
   maxQueuedInputBytes: 1 * MiB,
   minResizeIntervalMs: 50,

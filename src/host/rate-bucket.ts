@@ -8,7 +8,7 @@ export class RateBucket {
   private last: number;
 
   constructor(
-    readonly perSecond: number,
+    private perSecond: number,
     private readonly now: () => number = () => performance.now(),
   ) {
     this.tokens = perSecond;
@@ -27,6 +27,14 @@ export class RateBucket {
   spend(amount: number): void {
     this.refill();
     this.tokens -= amount;
+  }
+
+  /** Changes the rate from now on; what is past is refilled at the old one, and the bucket holds at most a second of the new. */
+  setRate(perSecond: number): void {
+    if (perSecond === this.perSecond) return;
+    this.refill();
+    this.perSecond = perSecond;
+    this.tokens = Math.min(this.tokens, perSecond);
   }
 
   /** How long until take() can succeed; 0 when it can now. */

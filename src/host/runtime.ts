@@ -12,7 +12,10 @@ import { HostedTerminal } from './hosted-terminal.js';
 import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
 import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostLimits, newCounters } from './options.js';
 import { checkScreenLimits, screenCells } from './screen-limits.js';
+import { SnapshotShare } from './snapshot-share.js';
 import type { TerminalBackend } from './terminal.js';
+
+const SCREEN_BEHIND_LOG_EVERY_MS = 60_000;
 
 export interface HostRuntimeOptions {
   /** Makes the terminal for a name on its first Subscribe, or undefined when there is none (TERMINAL_NOT_FOUND). */
@@ -56,6 +59,8 @@ export class HostRuntime implements ConnectionHost {
   readonly ledger: InputLedger;
   /** Grows over the runtime's life; tests read it. */
   readonly counters: HostCounters = newCounters();
+  readonly snapshotShare: SnapshotShare;
+  private readonly screenBehindLogged = new WeakMap<HostedTerminal, number>();
   private readonly terminals = new Map<string, HostedTerminal>();
   private screenThread: ScreenThread | undefined;
   /** Who started each running terminal, for maxTerminalsPerConnection: kept until the terminal ends, whatever becomes of the connection. */
@@ -70,6 +75,7 @@ export class HostRuntime implements ConnectionHost {
   constructor(private readonly options: HostRuntimeOptions) {
     this.limits = Object.freeze({ ...DEFAULT_HOST_OPTIONS, ...options.limits });
     checkScreenLimits(this.limits);
+    this.snapshotShare = new SnapshotShare(this.limits.maxTotalSnapshotBytesPerSecond);
     this.capabilities = { ...(options.capabilities ?? DEFAULT_HOST_CAPABILITIES) };
     this.gateMode = options.sendGateMode;
     this.projections = options.projections ?? new ProjectionRegistry(PROJECTIONS);
@@ -115,6 +121,9 @@ export class HostRuntime implements ConnectionHost {
       exited: (t) => this.retire(t),
       subscribersChanged: (t) => this.watchIdle(t),
       subscriberFailed: () => void this.counters.internalErrors++,
+      screenBehind: (t, behind, backlogMs) => {
+        if (behind) this.logScreenBehind(t, backlogMs);
+      },
       sizeRefusal: (t, cols, rows) => this.screenBudgetRefusal(t, cols, rows),
       screenBacklogShare: () => this.screenBacklogShare(),
       outputHistoryShare: () => this.outputHistoryShare(),
@@ -257,6 +266,14 @@ export class HostRuntime implements ConnectionHost {
   }
 
   /** The process exited: the name is free again; the screen stays until its last stream lets go, and counts in the screen budget until then. */
+  /** At most once a minute per terminal: a program that keeps printing costly output falls behind again every few seconds. */
+  private logScreenBehind(terminal: HostedTerminal, backlogMs: number): void {
+    const now = Date.now();
+    if (now - (this.screenBehindLogged.get(terminal) ?? -Infinity) < SCREEN_BEHIND_LOG_EVERY_MS) return;
+    this.screenBehindLogged.set(terminal, now);
+    this.options.log?.(`termwire: SCREEN_BEHIND: terminal '${terminal.name}' has about ${backlogMs} ms of output to parse > maxScreenBacklogMs ${this.limits.maxScreenBacklogMs}; it is not read until its screen is down to half`);
+  }
+
   private retire(terminal: HostedTerminal): void {
     if (this.terminals.get(terminal.name) === terminal) this.terminals.delete(terminal.name);
     this.startedBy.delete(terminal);

@@ -30,11 +30,11 @@ function recordingBook() {
 describe('ScreenBook', () => {
   it("reports a reused terminal's title changes for its new screen only", async () => {
     const { book, replies, parsed } = recordingBook();
-    book.handle({ op: 'open', id: 1, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024 });
+    book.handle({ op: 'open', id: 1, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });
     book.handle({ op: 'dispose', id: 1, token: 100 });
     await screenTerminals.whenIdle();
     const built = screenTerminals.built;
-    book.handle({ op: 'open', id: 2, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024 });
+    book.handle({ op: 'open', id: 2, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });
     expect(screenTerminals.built).toBe(built); // screen 2 got screen 1's terminal
     book.handle({ op: 'write', id: 2, data: '\x1b]0;second\x07', seq: 11 });
     await parsed(2);
@@ -43,7 +43,7 @@ describe('ScreenBook', () => {
 
   it('hands xterm a title printed by a program cut to MAX_SCREEN_ESCAPE_STRING: xterm would collect 9 MB of it at about 32 bytes a character', async () => {
     const { book, replies, parsed } = recordingBook();
-    book.handle({ op: 'open', id: 3, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024 });
+    book.handle({ op: 'open', id: 3, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });
     const piece = new Uint8Array(1024 * 1024).fill(0x61);
     book.handle({ op: 'write', id: 3, data: new TextEncoder().encode('\x1b]0;'), seq: 4 });
     for (let i = 1; i <= 9; i++) book.handle({ op: 'write', id: 3, data: piece, seq: 4 + i * piece.length });
@@ -56,7 +56,7 @@ describe('ScreenBook', () => {
 
   it('clamps counts that make xterm loop (REP, scrolls): `y ESC[999b` draws the rest of the line, as in tmux, not 999 cells', async () => {
     const { book, replies, parsed } = recordingBook();
-    book.handle({ op: 'open', id: 4, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024 });
+    book.handle({ op: 'open', id: 4, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });
     book.handle({ op: 'write', id: 4, data: 'y\x1b[999b', seq: 10 });
     book.handle({ op: 'query', id: 4, token: 102, want: 'text' });
     await parsed(4);
@@ -66,7 +66,7 @@ describe('ScreenBook', () => {
 
   it("snapshots keep the form released clients draw (SnapshotForm 'wire'): keypad as CSI ? 66 h, not attach's repaint form; the repaint's fixes wait for a capability", async () => {
     const { book, answerText } = recordingBook();
-    book.handle({ op: 'open', id: 6, cols: 10, rows: 4, scrollback: 10, maxLinks: 4 });
+    book.handle({ op: 'open', id: 6, cols: 10, rows: 4, scrollback: 10, maxLinks: 4, sliceMs: 4, maxBacklogMs: 2000 });
     // Application keypad, a screen cleared blue, and a last row written to its last column with the cursor moved off it: every fix's case.
     book.handle({ op: 'write', id: 6, data: '\x1b=\x1b[44m\x1b[2J\x1b[H\x1b[0mtop\x1b[4;1H0123456789\x1b[2;3H', seq: 1 });
     const wire = await answerText(6, 106, 'snapshot');
@@ -77,7 +77,7 @@ describe('ScreenBook', () => {
 
   it('remembers at most maxLinks OSC 8 links per screen, the newest: a flood of fresh links once grew the host past 1.7 GB', async () => {
     const { book, answerText } = recordingBook();
-    book.handle({ op: 'open', id: 5, cols: 80, rows: 4, scrollback: 10, maxLinks: 4 });
+    book.handle({ op: 'open', id: 5, cols: 80, rows: 4, scrollback: 10, maxLinks: 4, sliceMs: 4, maxBacklogMs: 2000 });
     const links = Array.from({ length: 10 }, (_, i) => `\x1b]8;id=${i};https://example.com/${i}\x1b\\${i}\x1b]8;;\x1b\\`).join('');
     book.handle({ op: 'write', id: 5, data: links, seq: 1 });
     const text = await answerText(5, 104, 'snapshot');
@@ -102,7 +102,7 @@ describe('ScreenBook', () => {
       }
       if (reply.kind === 'answer') answered();
     });
-    book.handle({ op: 'open', id: 1, cols, rows, scrollback, maxLinks: 1024 });
+    book.handle({ op: 'open', id: 1, cols, rows, scrollback, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });
     const heavy = Array.from({ length: segments }, (_, k) => `\x1b]0;${k + 1}\x07${segment}`).join('');
     book.handle({ op: 'write', id: 1, data: heavy, seq: 1 });
     book.handle({ op: 'query', id: 1, token: 1, want: 'seq' });
@@ -124,7 +124,7 @@ describe('ScreenBook', () => {
 
   it('hands xterm a write in pieces without breaking a character cut between two of them, as bytes or as text', async () => {
     const { book, answerText } = recordingBook();
-    book.handle({ op: 'open', id: 8, cols: 80, rows: 60, scrollback: 100, maxLinks: 1024 });
+    book.handle({ op: 'open', id: 8, cols: 80, rows: 60, scrollback: 100, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });
     const pad = 'a'.repeat(4095); // the piece boundary falls inside the next character
     book.handle({ op: 'write', id: 8, data: new TextEncoder().encode(`${pad}\u00e9b\r\n`), seq: 1 });
     book.handle({ op: 'write', id: 8, data: `${pad}\u{1f600}c\r\n`, seq: 2 });

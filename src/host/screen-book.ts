@@ -4,14 +4,14 @@ import { capScreenLinks } from '../screen/link-registry-cap.js';
 import { clampParseWork } from '../screen/parse-work-clamp.js';
 import { pauseAtSizeBoundSequences } from '../screen/parse-yield.js';
 import { serializeScreen } from '../screen/serialize-screen.js';
+import { xtermParser } from '../screen/xterm-internals.js';
+import { ParseScheduler } from './parse-scheduler.js';
+import { ScreenFeed } from './screen-feed.js';
 import { screenText } from './screen-text.js';
-
-/** The largest piece of output handed to xterm at once (see ScreenBook.write). */
-const MAX_WRITE_PIECE = 4096;
 
 /** What a screen is asked to do, in order, by the thread that forwards output. */
 export type ScreenRequest =
-  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number; readonly maxLinks: number }
+  | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number; readonly maxLinks: number; readonly sliceMs: number; readonly maxBacklogMs: number }
   | { readonly op: 'write'; readonly id: number; readonly data: string | Uint8Array; readonly seq: number }
   | { readonly op: 'resize'; readonly id: number; readonly cols: number; readonly rows: number }
   /** Answered once every earlier write is parsed: the seq, with the snapshot text or the visible lines when asked. */
@@ -30,17 +30,19 @@ export type ScreenReply =
   /** `size` comes with a snapshot: the size its text was serialised at. */
   | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string; readonly size?: ScreenSize }
   | { readonly kind: 'title'; readonly id: number; readonly title: string }
-  /** The screen threw (xterm refuses a write once 50,000,000 units wait unparsed) and is gone; its queries will not be answered. */
+  /** The screen's queued output would take over maxBacklogMs to parse (behind), or is back under half of it. */
+  | { readonly kind: 'behind'; readonly id: number; readonly behind: boolean; readonly backlogMs: number }
+  /** The screen threw (its terminal could not be built, or its parse failed) and is gone; its queries will not be answered. */
   | { readonly kind: 'failed'; readonly id: number; readonly message: string };
 
-/** One screen: its xterm terminal (from the pool), what it has parsed, and its snapshot text until the screen changes. */
+/** A screen's options as the open request carries them. */
+export type ScreenShape = Omit<Extract<ScreenRequest, { op: 'open' }>, 'op' | 'id'>;
+
+/** One screen: its xterm terminal (from the pool), its output waiting to be parsed, what it has parsed, and its snapshot text until the screen changes. */
 class BookScreen {
   readonly pooled: PooledTerminal;
+  readonly feed: ScreenFeed;
   parsed = 0;
-  /** Writes and barriers handed to xterm whose callbacks have not run yet. */
-  inFlight = 0;
-  /** Queries waiting on a barrier, answered early if the screen is disposed (xterm drops pending callbacks). */
-  readonly waiting = new Set<() => void>();
   /**
    * The last serialisation, until the screen changes: a parsed write or a
    * resize drops it. A reconnect storm or a snapshot flood then serialises an
@@ -58,12 +60,22 @@ class BookScreen {
   /** Sequences that cost what the screen's size costs are points where xterm may pause, so one screen cannot hold the worker. */
   private readonly pausePoints: { dispose(): void };
 
-  constructor(cols: number, rows: number, scrollback: number, maxLinks: number, onTitle: (title: string) => void) {
+  constructor({ cols, rows, scrollback, maxLinks, sliceMs, maxBacklogMs }: ScreenShape, scheduler: ParseScheduler, reply: (reply: ScreenReply) => void, id: number, onFailed: (error: unknown) => void) {
     this.pooled = screenTerminals.take(cols, rows, scrollback);
-    this.titleSubscription = this.term.onTitleChange(onTitle);
+    const parse = xtermParser(this.term);
+    if (!parse) {
+      this.term.dispose();
+      throw new Error("xterm's parser is not where @xterm/headless 6 keeps it (_core._inputHandler.parse)");
+    }
+    this.feed = new ScreenFeed(parse, sliceMs, maxBacklogMs, scheduler, {
+      parsed: (seq) => (this.parsed = seq),
+      changed: () => (this.serialized = undefined),
+      behind: (behind, backlogMs) => reply({ kind: 'behind', id, behind, backlogMs: Math.round(backlogMs) }),
+    }, onFailed);
+    this.titleSubscription = this.term.onTitleChange((title) => reply({ kind: 'title', id, title }));
     this.parseWorkClamp = clampParseWork(this.term);
     this.linkCap = capScreenLinks(this.term, maxLinks);
-    this.pausePoints = pauseAtSizeBoundSequences(this.term);
+    this.pausePoints = pauseAtSizeBoundSequences(this.term, () => scheduler.sliceOver());
   }
 
   get term(): HeadlessTerminal {
@@ -76,16 +88,17 @@ class BookScreen {
   }
 
   /**
-   * Gives the terminal back to the pool, or disposes it when writes are still
-   * queued: xterm then drops them and their callbacks, rather than parse output
-   * nobody will read, and the next owner never hears them.
+   * Gives the terminal back to the pool, or disposes it when its parser
+   * paused halfway through a piece: the next owner would go on from there.
+   * Output still queued is dropped first (see ScreenBook.dispose).
    */
   release(): void {
+    this.feed.drop();
     this.titleSubscription.dispose();
     this.parseWorkClamp.dispose();
     this.linkCap.dispose();
     this.pausePoints.dispose();
-    if (this.inFlight === 0) screenTerminals.give(this.pooled);
+    if (!this.feed.pausedInPiece) screenTerminals.give(this.pooled);
     else this.term.dispose();
   }
 }
@@ -94,14 +107,18 @@ class BookScreen {
  * Every screen of a host, over @xterm/headless, driven by requests and
  * answering through `reply`. It runs where the screens are parsed: in the
  * screen worker, so parsing a flood of output never holds up forwarding it,
- * or inline on the host's own thread. xterm parses asynchronously, so each
- * screen tracks the output high-water mark it has parsed, and a query is
- * answered only once every write before it was parsed.
+ * or inline on the host's own thread. Output is parsed later, in slices the
+ * ParseScheduler shares between the screens, so each screen tracks the
+ * output high-water mark it has parsed, and a query is answered only once
+ * every write before it was parsed.
  */
 export class ScreenBook {
   private readonly screens = new Map<number, BookScreen>();
 
-  constructor(private readonly reply: (reply: ScreenReply) => void) {}
+  constructor(
+    private readonly reply: (reply: ScreenReply) => void,
+    private readonly scheduler: ParseScheduler = new ParseScheduler(),
+  ) {}
 
   /** Never throws: a screen that does is dropped and reported, and the others go on. */
   handle(request: ScreenRequest): void {
@@ -113,7 +130,7 @@ export class ScreenBook {
   }
 
   private apply(request: ScreenRequest): void {
-    if (request.op === 'open') return this.open(request.id, request.cols, request.rows, request.scrollback, request.maxLinks);
+    if (request.op === 'open') return this.open(request);
     const screen = this.screens.get(request.id);
     switch (request.op) {
       case 'write':
@@ -137,44 +154,29 @@ export class ScreenBook {
   private fail(id: number, error: unknown): void {
     const screen = this.screens.get(id);
     this.screens.delete(id);
-    screen?.waiting.clear();
+    screen?.feed.drop(); // its queries are answered by the host on 'failed'
     screen?.term.dispose(); // not back to the pool: its state is whatever the failure left
     this.reply({ kind: 'failed', id, message: error instanceof Error ? error.message : String(error) });
   }
 
-  private open(id: number, cols: number, rows: number, scrollback: number, maxLinks: number): void {
-    this.screens.set(id, new BookScreen(cols, rows, scrollback, maxLinks, (title) => this.reply({ kind: 'title', id, title })));
+  private open({ op: _op, id, ...shape }: Extract<ScreenRequest, { op: 'open' }>): void {
+    const screen = new BookScreen(shape, this.scheduler, this.reply, id, (error) => {
+      if (this.screens.get(id) === screen) this.fail(id, error);
+    });
+    this.screens.set(id, screen);
   }
 
   private write(screen: BookScreen, data: string | Uint8Array, seq: number): void {
-    const filtered = screen.escapeStrings.filter(data);
-    // xterm checks its time slice only between writes: in pieces, a 64 KiB write of line feeds on a
-    // 1000-row screen (1.2 s) is many short ones. Its decoders carry a code point cut between pieces.
-    const piece = (from: number, to?: number) => (typeof filtered === 'string' ? filtered.slice(from, to) : filtered.subarray(from, to));
-    for (let at = 0; at + MAX_WRITE_PIECE < filtered.length; at += MAX_WRITE_PIECE) screen.term.write(piece(at, at + MAX_WRITE_PIECE));
-    const last = filtered.length > MAX_WRITE_PIECE ? piece(Math.floor((filtered.length - 1) / MAX_WRITE_PIECE) * MAX_WRITE_PIECE) : filtered;
-    screen.inFlight++;
-    screen.term.write(last, () => {
-      screen.inFlight--;
-      screen.parsed = seq;
-      screen.serialized = undefined;
-    });
+    screen.feed.write(screen.escapeStrings.filter(data), seq);
   }
 
   /**
-   * Runs `answer` once every write so far is parsed. xterm runs write
-   * callbacks in order, so an empty write is a barrier. When nothing is in
-   * flight the screen is already there: no need to wait for xterm's next parse
-   * timer (a subscribe to an idle screen, a reconnect storm).
+   * Runs `answer` once every write so far is parsed, in order with the
+   * output. An idle screen is already there: it answers at once (a subscribe
+   * to an idle screen, a reconnect storm), whatever other screens are parsing.
    */
   private whenParsed(screen: BookScreen, answer: () => void): void {
-    if (screen.inFlight === 0) return answer();
-    screen.inFlight++;
-    screen.waiting.add(answer);
-    screen.term.write('', () => {
-      screen.inFlight--;
-      if (screen.waiting.delete(answer)) answer();
-    });
+    if (!screen.feed.whenParsed(answer)) answer();
   }
 
   private answer(screen: BookScreen, token: number, want: ScreenQuery): void {
@@ -189,8 +191,8 @@ export class ScreenBook {
     const screen = this.screens.get(id);
     if (!screen) return this.reply({ kind: 'answer', token, seq: 0, text: '' });
     this.screens.delete(id);
-    for (const answer of screen.waiting) answer();
-    screen.waiting.clear();
+    // Output nobody will read is dropped, not parsed; the queries that waited on it are answered now.
+    for (const answer of screen.feed.drop()) answer();
     const text = screenText(screen.term);
     screen.release();
     this.reply({ kind: 'answer', token, seq: screen.parsed, text });

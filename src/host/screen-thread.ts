@@ -1,5 +1,5 @@
 import { Worker } from 'node:worker_threads';
-import { ScreenBook, type ScreenQuery, type ScreenReply, type ScreenRequest, type ScreenSize } from './screen-book.js';
+import { ScreenBook, type ScreenQuery, type ScreenReply, type ScreenRequest, type ScreenShape, type ScreenSize } from './screen-book.js';
 
 /**
  * Where a host's screens are parsed. 'worker': one worker thread per process,
@@ -17,6 +17,8 @@ type Answer = (seq: number, text: string | undefined, size: ScreenSize | undefin
 export interface ScreenListeners {
   title(title: string): void;
   failed(message: string): void;
+  /** The screen's parse work queued went past its maxBacklogMs (true), or back under half of it. */
+  behind(behind: boolean, backlogMs: number): void;
 }
 
 /**
@@ -53,10 +55,10 @@ export class ScreenThread {
     return kind === 'worker' ? ScreenThread.worker() : ScreenThread.inline();
   }
 
-  open(cols: number, rows: number, scrollback: number, maxLinks: number, listeners: ScreenListeners): number {
+  open(shape: ScreenShape, listeners: ScreenListeners): number {
     const id = this.nextId++;
     this.listeners.set(id, listeners);
-    this.post({ op: 'open', id, cols, rows, scrollback, maxLinks });
+    this.post({ op: 'open', id, ...shape });
     return id;
   }
 
@@ -91,6 +93,7 @@ export class ScreenThread {
 
   private received(reply: ScreenReply): void {
     if (reply.kind === 'title') return this.listeners.get(reply.id)?.title(reply.title);
+    if (reply.kind === 'behind') return this.listeners.get(reply.id)?.behind(reply.behind, reply.backlogMs);
     if (reply.kind === 'failed') return this.failed(reply.id, reply.message);
     const pending = this.answers.get(reply.token);
     if (!pending) return;

@@ -13,6 +13,10 @@ export interface ScreenOptions {
   readonly scrollback: number;
   /** OSC 8 links remembered; past it the oldest is forgotten (its cells snapshot plain). Default DEFAULT_HOST_OPTIONS.maxScreenLinks. */
   readonly maxLinks?: number;
+  /** Longest stretch of parsing before the other screens of the thread get their turn. Default DEFAULT_HOST_OPTIONS.screenParseSliceMs. */
+  readonly parseSliceMs?: number;
+  /** Parse work queued, in ms at the screen's measured pace, past which onBehind hears it. Default DEFAULT_HOST_OPTIONS.maxScreenBacklogMs. */
+  readonly maxBacklogMs?: number;
 }
 
 /**
@@ -29,6 +33,7 @@ export class ScreenModel {
   private lastSeq = 0;
   private readonly titleListeners = new Set<(title: string) => void>();
   private readonly failureListeners = new Set<(message: string) => void>();
+  private readonly behindListeners = new Set<(behind: boolean, backlogMs: number) => void>();
   /** Why the screen thread dropped this screen, if it did. */
   failure: string | undefined;
 
@@ -37,11 +42,16 @@ export class ScreenModel {
     private readonly thread: ScreenThread = ScreenThread.inline(),
   ) {
     this.size = { cols: options.cols, rows: options.rows };
-    this.id = thread.open(options.cols, options.rows, options.scrollback, options.maxLinks ?? DEFAULT_HOST_OPTIONS.maxScreenLinks, {
+    const { cols, rows, scrollback } = options;
+    const shape = { cols, rows, scrollback, maxLinks: options.maxLinks ?? DEFAULT_HOST_OPTIONS.maxScreenLinks, sliceMs: options.parseSliceMs ?? DEFAULT_HOST_OPTIONS.screenParseSliceMs, maxBacklogMs: options.maxBacklogMs ?? DEFAULT_HOST_OPTIONS.maxScreenBacklogMs };
+    this.id = thread.open(shape, {
       title: (title) => {
         for (const cb of [...this.titleListeners]) cb(title);
       },
       failed: (message) => this.failedWith(message),
+      behind: (behind, backlogMs) => {
+        for (const cb of [...this.behindListeners]) cb(behind, backlogMs);
+      },
     });
   }
 
@@ -95,6 +105,12 @@ export class ScreenModel {
   onTitle(cb: (title: string) => void): () => void {
     this.titleListeners.add(cb);
     return () => this.titleListeners.delete(cb);
+  }
+
+  /** Calls `cb` when the screen's queued parse work goes past maxBacklogMs (true, with the estimate), and when it is back under half of it. */
+  onBehind(cb: (behind: boolean, backlogMs: number) => void): () => void {
+    this.behindListeners.add(cb);
+    return () => this.behindListeners.delete(cb);
   }
 
   /** Calls `cb` if the screen thread drops this screen (it threw); the screen is then as if disposed, with no text. */

@@ -3,6 +3,7 @@ import { clampParseWork } from './parse-work-clamp.js';
 import { pauseAtSizeBoundSequences } from './parse-yield.js';
 import { serializeScreen } from './serialize-screen.js';
 import { screenTerminals, type PooledTerminal } from './terminal-pool.js';
+import { xtermParser } from './xterm-internals.js';
 
 const write = (pooled: PooledTerminal, data: string) => new Promise<string>((resolve) => pooled.term.write(data, () => resolve(serializeScreen(pooled))));
 
@@ -48,6 +49,18 @@ describe('pause points at size-bound sequences', () => {
     expect(latest).toBe(64);
     // xterm's slice is 12 ms and a switch 10 to 24 ms: the other task runs after a few of the 64, not after all.
     expect(seenByOtherTask ?? 64).toBeLessThan(16);
+    pooled.term.dispose();
+  });
+
+  it('pause only when asked to (the host asks once its slice is over): a pause costs a promise, and programs print DECSET often', () => {
+    const pooled = screenTerminals.take(80, 24, 0);
+    let over = false;
+    const points = pauseAtSizeBoundSequences(pooled.term, () => over);
+    const parse = xtermParser(pooled.term)!;
+    expect(parse('\x1b[?25l\x1b[2Jdrawn\x1b[?25h')).toBeUndefined();
+    over = true;
+    expect(parse('\x1b[?25l')).toBeInstanceOf(Promise);
+    points.dispose();
     pooled.term.dispose();
   });
 });

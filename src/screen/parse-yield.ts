@@ -20,8 +20,8 @@ export const SIZE_BOUND_SEQUENCES: ReadonlyArray<{ readonly name: string; readon
   { name: 'DECALN', kind: 'esc', id: { intermediates: '#', final: '8' } },
 ];
 
-/** A handler that hands the sequence on to the next (xterm's own) after a pause point. */
-const pausePoint = () => Promise.resolve(false);
+/** A handler that hands the sequence on to the next (xterm's own), after a pause when `shouldPause` says so. */
+const pausePoint = (shouldPause: () => boolean) => () => (shouldPause() ? Promise.resolve(false) : false);
 
 /**
  * Makes every size-bound sequence a point where xterm may pause its parse.
@@ -30,11 +30,13 @@ const pausePoint = () => Promise.resolve(false);
  * screen worker (and every other terminal's snapshot) for as long as it took.
  * A handler that answers with a promise lets xterm check its slice there: past
  * it xterm goes on in a later task, after other screens and requests. The
- * sequence itself is then handled by the next handler, as before.
+ * sequence itself is then handled by the next handler, as before. The host's
+ * screens pause only when their ParseScheduler slice is over (`shouldPause`):
+ * a pause costs a promise, and programs print DECSET often.
  */
-export function pauseAtSizeBoundSequences(term: HeadlessTerminal): { dispose(): void } {
+export function pauseAtSizeBoundSequences(term: HeadlessTerminal, shouldPause: () => boolean = () => true): { dispose(): void } {
   // xterm's parser takes promise-returning handlers (its typings for headless say only boolean).
-  const handler = pausePoint as unknown as () => boolean;
+  const handler = pausePoint(shouldPause) as unknown as () => boolean;
   const registrations = SIZE_BOUND_SEQUENCES.map(({ kind, id }) => (kind === 'csi' ? term.parser.registerCsiHandler(id, handler) : term.parser.registerEscHandler(id, handler)));
   return { dispose: () => registrations.forEach((r) => r.dispose()) };
 }

@@ -93,3 +93,16 @@ export function xtermLinkData(term: HeadlessTerminal, urlId: number): XtermLinkD
   const data = xtermCore(term)?._oscLinkService?.getLinkData?.(urlId);
   return typeof data?.uri === 'string' ? data : undefined;
 }
+
+/**
+ * xterm's InputHandler.parse, what its write buffer calls for each write:
+ * parses `data` at once, or returns a promise when a handler paused it; the
+ * same `data` is then passed again with the promise's result to go on.
+ */
+export type XtermParse = (data: string | Uint8Array, promiseResult?: boolean) => void | Promise<boolean>;
+
+export function xtermParser(term: HeadlessTerminal): XtermParse | undefined {
+  const handler = xtermCore(term)?._inputHandler;
+  const parse = handler?.['parse'];
+  return typeof parse === 'function' ? (parse.bind(handler) as XtermParse) : undefined;
+}

@@ -83,8 +83,9 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
   });
 
   it.each(['inline', 'worker'] as const)('ends a terminal whose screen fails, and its neighbours go on (%s)', async (kind) => {
-    // A backend that cannot be held, flooding past the 50,000,000 units xterm queues unparsed: xterm
-    // throws. Unguarded, in the worker that was an uncaught error for the whole host.
+    // A backend that cannot be held, flooding past the 50,000,000 units a screen queues unparsed
+    // (MAX_QUEUED_UNITS, xterm's own ceiling): the screen throws. Unguarded, in the worker that was
+    // an uncaught error for the whole host; without the ceiling the screen queued all of it.
     const thread = ScreenThread.of(kind);
     const flooding = new ScriptBackend({ banner: '' });
     Object.assign(flooding, { pause: undefined, resume: undefined }); // as an embedder's backend without them
@@ -124,6 +125,36 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     expect(handedOn).toBeLessThanOrEqual(512 * KiB + names.length * 64 * KiB);
     for (const name of names) expect(backends.get(name)!.holds[0]).toBe('pause');
     await waitFor(async () => (await Promise.all(terminals.map((t) => t.screen.settled()))).every((seq) => seq === 1024 * KiB), { what: 'every printer handed on and parsed in full' });
+    await host.close();
+  });
+
+  it('holds a terminal whose output costs its screen more than maxScreenBacklogMs to parse, well within screenBacklogBytes, and reads it again once the screen is down to half', async () => {
+    const backend = new HoldableScript({ banner: '' });
+    const heard: boolean[] = [];
+    const limits = { ...DEFAULT_HOST_OPTIONS, maxScreenBacklogMs: 1 };
+    const terminal = new HostedTerminal('costly', backend, limits, { screenBehind: (_t, behind) => heard.push(behind) }, () => 'c', ScreenThread.inline());
+    const line = `${'x'.repeat(78)}\r\n`;
+    for (let i = 0; i < 64; i++) backend.emit(line.repeat(200)); // 1 MiB, an eighth of screenBacklogBytes
+    await waitFor(() => heard.length >= 2, { what: 'the screen behind, then caught up' });
+    expect(heard.slice(0, 2)).toEqual([true, false]);
+    expect(backend.holds.slice(0, 2)).toEqual(['pause', 'resume']);
+    await terminal.screen.settled();
+    terminal.dispose();
+  });
+
+  it('logs SCREEN_BEHIND, naming the terminal and the limit, at most once a minute however often the terminal falls behind', async () => {
+    const lines: string[] = [];
+    const backend = new HoldableScript({ banner: '' });
+    const host = new HostRuntime({ limits: { maxScreenBacklogMs: 1 }, screenThread: 'inline', log: (line) => lines.push(line), terminals: () => backend });
+    const terminal = host.openTerminal('costly')!;
+    const line = `${'x'.repeat(78)}\r\n`;
+    for (let round = 1; round <= 2; round++) {
+      for (let i = 0; i < 64; i++) backend.emit(line.repeat(200));
+      await waitFor(() => backend.holds.filter((h) => h === 'resume').length >= round, { what: `caught up after round ${round}` });
+    }
+    expect(backend.holds.filter((h) => h === 'pause').length).toBeGreaterThanOrEqual(2);
+    expect(lines.filter((l) => l.includes('SCREEN_BEHIND'))).toEqual([expect.stringMatching(/^termwire: SCREEN_BEHIND: terminal 'costly' has about \d+ ms of output to parse > maxScreenBacklogMs 1;/)]);
+    await terminal.screen.settled();
     await host.close();
   });
 });

@@ -82,4 +82,23 @@ describe('limit: snapshot requests per second (maxSnapshotRequestsPerSecond)', (
     expect(rig.host.counters.subscribesPaced).toBeGreaterThanOrEqual(3);
     expect(churner.closeInfo).toBeUndefined();
   });
+
+  it('shares maxTotalSnapshotBytesPerSecond evenly between the connections spending it: two churners together are paced as one', async () => {
+    const budget = 16 * 1024;
+    rig = await startLimitsRig({ maxSnapshotBytesPerSecond: budget, maxTotalSnapshotBytesPerSecond: budget });
+    const opener = await rig.connect();
+    opener.subscribe(1, 'large');
+    await opener.waitFor(() => opener.snapshots(1).length === 1, 'the large terminal opened');
+    // About 20 KB a snapshot.
+    rig.backends.get('large')!.emit(`${'z'.repeat(79)}\r\n`.repeat(250));
+    await rig.host.terminal('large')!.screen.settled();
+    const churners = [await rig.connect(), await rig.connect()];
+    const started = performance.now();
+    for (const churner of churners) for (let id = 1; id <= 3; id++) churner.subscribe(id, 'large');
+    const done = (churner: (typeof churners)[number]) => [1, 2, 3].every((id) => churner.snapshots(id).length === 1);
+    await Promise.all(churners.map((churner) => churner.waitFor(() => done(churner), 'every snapshot', 30_000)));
+    // Alone each would pay 3 × 20 KB off at 16 KiB/s (under 3 s); sharing, each pays at 8 KiB/s (over 6 s).
+    expect(performance.now() - started).toBeGreaterThan(5000);
+    for (const churner of churners) expect(churner.closeInfo).toBeUndefined();
+  });
 });

@@ -1,0 +1,181 @@
+import type { XtermParse } from '../screen/xterm-internals.js';
+import type { ParseJob, ParseScheduler, ParseSlice } from './parse-scheduler.js';
+
+/** Bounds of the piece of output parsed between two looks at the clock. */
+export const PIECE_BYTES = { min: 64, max: 4096 } as const;
+
+/**
+ * Units (bytes, or UTF-16 code units) a screen may have waiting to be
+ * parsed: xterm's write buffer refuses a write past this many, and the
+ * host's screenBacklogBytes holds a program long before. Only a backend that
+ * cannot be held reaches it, and its screen fails rather than queue without
+ * end.
+ */
+export const MAX_QUEUED_UNITS = 50_000_000;
+
+type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void };
+
+/** What the screen hears as its output is parsed. */
+export interface FeedEvents {
+  /** Everything up to this write's high-water mark is on the screen. */
+  parsed(seq: number): void;
+  /** A piece was parsed: the screen may have changed. */
+  changed(): void;
+  /** The output queued would take over maxBacklogMs to parse at this screen's measured pace (true, with the estimate), or is back under half of it (false). */
+  behind(behind: boolean, backlogMs: number): void;
+}
+
+/**
+ * One screen's output waiting to be parsed, fed to xterm's parser by the
+ * ParseScheduler rather than through xterm's write buffer, which decides on
+ * its own when to run and for how long. Output is parsed in pieces, the clock
+ * read between them; a piece that took longer than the slice halves the next
+ * (a line feed at 1000x1000 costs 18 µs, so 4 KiB of them was 75 ms), one far
+ * under it doubles it back. Barriers (queries) run in order with the output.
+ */
+export class ScreenFeed implements ParseJob {
+  private readonly items: FeedItem[] = [];
+  /** Where the next piece of the first write starts. */
+  private offset = 0;
+  private pieceBytes: number = PIECE_BYTES.max;
+  private queuedUnits = 0;
+  /** What a unit of this screen's output has cost to parse lately, in ms (a moving average over pieces). */
+  private msPerUnit = 0;
+  /** Parse time spent on the piece under way, over its pauses. */
+  private pieceMs = 0;
+  private isBehind = false;
+  /** A piece whose parse paused at a pause point: it is parsed on from there, with the pause's result, before anything else. */
+  private resume: { readonly piece: string | Uint8Array; readonly end: number; result: boolean } | undefined;
+
+  constructor(
+    private readonly parse: XtermParse,
+    readonly sliceMs: number,
+    /** Parse work, in ms at the screen's measured pace, the queue may hold before `behind` is reported (maxScreenBacklogMs). */
+    private readonly maxBacklogMs: number,
+    private readonly scheduler: ParseScheduler,
+    private readonly events: FeedEvents,
+    readonly failed: (error: unknown) => void,
+  ) {}
+
+  /** Nothing queued and no parse paused halfway: the screen shows everything written. */
+  get idle(): boolean {
+    return this.items.length === 0 && !this.resume;
+  }
+
+  /** The parser stopped at a pause point inside a piece: the terminal's parser state is mid-sequence. */
+  get pausedInPiece(): boolean {
+    return this.resume !== undefined;
+  }
+
+  write(data: string | Uint8Array, seq: number): void {
+    if (this.queuedUnits + data.length > MAX_QUEUED_UNITS) {
+      throw new Error(`write data discarded: ${this.queuedUnits + data.length} units would wait to be parsed > ${MAX_QUEUED_UNITS}`);
+    }
+    this.queuedUnits += data.length;
+    this.items.push({ data, seq });
+    this.scheduler.ready(this);
+    this.reviewBacklog();
+  }
+
+  /** Runs `barrier` once every write so far is parsed: now (and false is returned) when the screen is idle. */
+  whenParsed(barrier: () => void): boolean {
+    if (this.idle) return false;
+    this.items.push({ barrier });
+    return true;
+  }
+
+  /** Leaves the round, dropping what is queued; returns the barriers that waited, in order, to be answered now. */
+  drop(): Array<() => void> {
+    this.scheduler.remove(this);
+    const barriers = this.items.flatMap((item) => ('barrier' in item ? [item.barrier] : []));
+    this.items.length = 0;
+    this.queuedUnits = 0;
+    return barriers;
+  }
+
+  /** Parses at least one piece (or the rest of a paused one), so a slice already over still moves the screen on. */
+  runSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
+    const outcome = this.parseSlice(slice);
+    this.reviewBacklog();
+    return outcome;
+  }
+
+  private parseSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
+    for (let first = true; ; first = false) {
+      if (this.resume) {
+        const started = slice.now();
+        const paused = this.parse(this.resume.piece, this.resume.result);
+        this.pieceMs += slice.now() - started;
+        if (paused) return this.pause(this.resume.piece, this.resume.end, paused);
+        this.measure(this.resume.piece.length);
+        this.pieceDone(this.resume.end);
+        this.resume = undefined;
+        continue;
+      }
+      const head = this.items[0];
+      if (!head) return 'idle';
+      if ('barrier' in head) {
+        this.items.shift();
+        head.barrier();
+        continue;
+      }
+      if (!first && slice.over()) return 'more';
+      const end = Math.min(head.data.length, this.offset + this.pieceBytes);
+      const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
+      const started = slice.now();
+      const paused = this.parse(piece);
+      this.pieceMs = slice.now() - started;
+      if (paused) return this.pause(piece, end, paused);
+      this.adaptPiece(this.pieceMs);
+      this.measure(piece.length);
+      this.pieceDone(end);
+    }
+  }
+
+  private pause(piece: string | Uint8Array, end: number, paused: Promise<boolean>): Promise<unknown> {
+    const resume = { piece, end, result: false };
+    this.resume = resume;
+    return paused.then(
+      (result) => void (resume.result = result),
+      () => undefined, // as xterm's write buffer takes a rejected handler: not handled, parsing goes on
+    );
+  }
+
+  private pieceDone(end: number): void {
+    this.events.changed();
+    const head = this.items[0];
+    if (!head || 'barrier' in head) return;
+    this.queuedUnits -= end - this.offset;
+    this.offset = end;
+    if (end < head.data.length) return;
+    this.items.shift();
+    this.offset = 0;
+    this.events.parsed(head.seq);
+  }
+
+  private measure(units: number): void {
+    if (units === 0) return;
+    const pace = this.pieceMs / units;
+    this.msPerUnit = this.msPerUnit === 0 ? pace : this.msPerUnit * 0.75 + pace * 0.25;
+    this.pieceMs = 0;
+  }
+
+  /** Reports the screen behind past maxBacklogMs of work queued, and caught up under half of it. */
+  private reviewBacklog(): void {
+    const backlogMs = this.queuedUnits * this.msPerUnit;
+    const behind = this.isBehind ? backlogMs > this.maxBacklogMs / 2 : backlogMs > this.maxBacklogMs;
+    if (behind === this.isBehind) return;
+    this.isBehind = behind;
+    this.events.behind(behind, backlogMs);
+  }
+
+  private adaptPiece(tookMs: number): void {
+    if (tookMs > this.sliceMs) this.pieceBytes = Math.max(PIECE_BYTES.min, this.pieceBytes >> 1);
+    else if (tookMs * 8 < this.sliceMs) this.pieceBytes = Math.min(PIECE_BYTES.max, this.pieceBytes * 2);
+  }
+}
+
+/** A code point cut between two pieces is carried by xterm's decoders, as bytes and as text. */
+function cut(data: string | Uint8Array, from: number, to: number): string | Uint8Array {
+  return typeof data === 'string' ? data.slice(from, to) : data.subarray(from, to);
+}
