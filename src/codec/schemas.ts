@@ -41,10 +41,6 @@ export const subscribeSchema = z.object({
   viewport: viewportSchema.optional(),
   capabilities: capabilitySet.optional(),
   inputSessionId: volatile(z.string().min(1).max(128), 'random per client stream (crypto.randomUUID)').optional(),
-  /** outputResume: the seq of the last Output this client received of the terminal instance below; the host resumes after it when it still holds the bytes. */
-  resumeFrom: seqNumber.optional(),
-  /** outputResume: the instanceId of the terminal resumeFrom counts in (a new instance counts from 0 again). */
-  resumeInstanceId: volatile(z.string().min(1).max(128), 'random per terminal instance').optional(),
 });
 
 export const snapshotRequestSchema = z.object({
@@ -64,8 +60,6 @@ export const subscribedEventSchema = z.object({
   inputLedgerId: volatile(z.string(), 'random per host runtime and ledger session').optional(),
   /** The terminal process's id (since 0.2): a new id means a new shell. Optional forever (Rule 1). */
   instanceId: volatile(z.string().max(128), 'random per terminal instance').optional(),
-  /** outputResume, when Subscribe named resumeFrom: what the host did with it (src/codec/resume-outcome.ts); a string, so a later outcome is not refused. */
-  resume: z.string().optional(),
 });
 
 export const titleEventSchema = z.object({ type: z.literal('title'), title: z.string() });
