@@ -87,8 +87,6 @@ export const BEHAVIOUR_CONDITIONS = {
   'credit.overflow': { mechanism: 'credit', meaning: 'output outran the stream: the host dropped it and repainted with an overflow snapshot' },
   'link.reconnectSameInstance': { mechanism: 'link', meaning: 'a client subscribes again on a new connection to the same terminal instance' },
   'link.reconnectNewInstance': { mechanism: 'link', meaning: 'a client subscribes again and finds a new instance of its terminal (the host restarted)', needs: ['field:Metadata[type=subscribed].instanceId'], walkedBy: 'restart' },
-  'link.outputResumed': { mechanism: 'link', meaning: 'a client subscribes again naming the last output it received, and the host continues the output from there instead of a snapshot', needs: ['capability:outputResume'] },
-  'link.resumeRefused': { mechanism: 'link', meaning: 'a client names a resume point the host cannot continue from (another instance, a resize, bytes no longer held): a snapshot follows', needs: ['capability:outputResume'], walkedBy: 'restart' },
   'link.pausedAcrossReconnect': { mechanism: 'link', meaning: 'a stream paused on one connection is subscribed again on the next', needs: ['capability:outputPause'] },
   'lifetime.foundAgain': { mechanism: 'lifetime', meaning: 'a client comes back on its connection to a terminal it left detached, within its lifetime, and finds it', needs: ['field:Metadata[type=subscribed].instanceId'] },
   'lifetime.expired': { mechanism: 'lifetime', meaning: 'a client comes back after the host ended the terminal it left detached past its lifetime, and gets a new one', needs: ['field:Metadata[type=subscribed].instanceId'], walkedBy: 'lifetime' },

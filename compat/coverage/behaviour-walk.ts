@@ -73,7 +73,6 @@ export function behaviourReached(rec: PairingRecording): BehaviourReached {
       const was = tracks.get(key);
       const p = json(f);
       const now: StreamTrack = was ?? { state: 'live', connection: f.connection ?? 1, sentOn: new Map(), forwarded: new Set(), highestForwarded: 0, highestApplied: 0, lostSinceAck: false, forwardedSinceResendAsked: new Set(), requestOpen: false, chunks: 0, negotiated: {} };
-      if (typeof p.resume === 'string') conditions.add(p.resume === 'resumed' ? 'link.outputResumed' : 'link.resumeRefused');
       if (was && was.connection !== f.connection && was.terminal === p.terminal) {
         const sameInstance = was.instanceId === undefined || p.instanceId === undefined || was.instanceId === p.instanceId;
         conditions.add(sameInstance ? 'link.reconnectSameInstance' : 'link.reconnectNewInstance');

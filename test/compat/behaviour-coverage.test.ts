@@ -13,7 +13,7 @@ import type { FrameDirection, PairingRecording, RecordedFrame } from '../../comp
 // follow from the frames and not from anything else in a real journey.
 type Spec = Partial<RecordedFrame> & { opcodeName: string; direction?: FrameDirection };
 
-const CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1, inputAck: 1, snapshotCause: 1, outputResume: 1 };
+const CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1, inputAck: 1, snapshotCause: 1 };
 const subscribed = (streamId: number, extra: object = {}): Spec => ({ opcodeName: 'Metadata', direction: 'hostToClient', streamId, payload: { type: 'subscribed', streamId, terminal: 'main', capabilities: CAPS, instanceId: 'i1', ...extra } });
 const input = (seq: number, extra: Partial<RecordedFrame> = {}): Spec => ({ opcodeName: 'Input', direction: 'clientToHost', seq, payload: `key ${seq}`, ...extra });
 const inputAck = (seq: number, status: string, extra: Partial<RecordedFrame> = {}): Spec => ({ opcodeName: 'InputAck', direction: 'hostToClient', seq, payload: { status }, ...extra });

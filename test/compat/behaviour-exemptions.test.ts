@@ -8,7 +8,7 @@ import type { PairingRecording } from '../../compat/recording.js';
 // A stand-in for the reviewed list, so the test does not depend on what it holds today.
 vi.mock('../../compat/coverage/behaviour-exemptions.js', () => ({ BEHAVIOUR_EXEMPTIONS: { 'input.stalled': 'a stand-in reason' } }));
 
-const CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1, inputAck: 1, snapshotCause: 1, outputResume: 1 };
+const CAPS = { ackOutput: 1, outputPause: 1, writeUnavailable: 1, inputAck: 1, snapshotCause: 1 };
 const bare: PairingRecording = { client: 'new', host: 'new', clientVersion: '0', hostVersion: '0', steps: [], frames: [], advertised: { client: CAPS, host: CAPS }, negotiated: CAPS, input: { typed: '', reachedTerminal: '' }, screens: { client: '', host: '' }, peerErrors: [] };
 
 describe('behaviour exemptions', () => {
