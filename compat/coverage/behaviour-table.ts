@@ -65,21 +65,23 @@ export interface BehaviourCondition {
   readonly needs?: readonly string[];
   /** Reached only by this walk, not by the script. */
   readonly walkedBy?: BehaviourWalk;
+  /** How the sender cuts its data is its own choice (a receiver takes any cut): reported, never a finding. */
+  readonly senderPolicy?: true;
 }
 
 export const BEHAVIOUR_CONDITIONS = {
   'input.unsequenced': { mechanism: 'input', meaning: 'input without a sequence number (no inputAck negotiated): at most once', walkedBy: 'capabilityOff' },
   'input.inOrder': { mechanism: 'input', meaning: 'sequenced input applied in order and acknowledged', needs: ['capability:inputAck'] },
-  'input.severalFrames': { mechanism: 'input', meaning: 'one write carried in several Input frames back to back (a paste)' },
+  'input.severalFrames': { mechanism: 'input', meaning: 'one write carried in several Input frames back to back (a paste)', senderPolicy: true },
   'input.gapped': { mechanism: 'input', meaning: 'a sequenced Input arrives after a gap: one before it was lost', needs: ['capability:inputAck'] },
   'input.duplicated': { mechanism: 'input', meaning: 'a sequenced Input the host already applied arrives again', needs: ['capability:inputAck'] },
   'input.refused': { mechanism: 'input', meaning: 'the host asks for a resend where nothing was lost: it refused the write', needs: ['capability:inputAck'] },
   'input.unknown': { mechanism: 'input', meaning: 'the host cannot tell whether a write reached the terminal (deliveryUnknown)', needs: ['capability:inputAck'] },
   'input.stalled': { mechanism: 'input', meaning: 'the client resends unacknowledged input on the same connection with no resend asked: an InputAck was lost', needs: ['capability:inputAck'] },
   'input.acrossReconnect': { mechanism: 'input', meaning: 'input sent on a dead connection is sent again on the next one', needs: ['capability:inputAck'] },
-  'snapshot.oneChunk': { mechanism: 'snapshot', meaning: 'a snapshot whose screen fits one chunk' },
-  'snapshot.severalChunks': { mechanism: 'snapshot', meaning: 'a snapshot whose screen spans several chunks' },
-  'snapshot.chunkSplitsEscape': { mechanism: 'snapshot', meaning: 'a chunk boundary falls inside an escape sequence: the client must join the chunks before it parses' },
+  'snapshot.oneChunk': { mechanism: 'snapshot', meaning: 'a snapshot whose screen fits one chunk', senderPolicy: true },
+  'snapshot.severalChunks': { mechanism: 'snapshot', meaning: 'a snapshot whose screen spans several chunks', senderPolicy: true },
+  'snapshot.chunkSplitsEscape': { mechanism: 'snapshot', meaning: 'a chunk boundary falls inside an escape sequence: the client must join the chunks before it parses', senderPolicy: true },
   'snapshot.answersRequest': { mechanism: 'snapshot', meaning: 'a snapshot that answers a SnapshotRequest (it carries the requestId)' },
   'snapshot.requestsMerged': { mechanism: 'snapshot', meaning: 'a second SnapshotRequest on a stream before the first is answered' },
   'resize.merged': { mechanism: 'resize', meaning: "several Resizes inside the host's resize interval: the last size wins" },
@@ -116,6 +118,7 @@ export interface BehaviourItem {
   readonly kind: 'pair' | 'condition';
   readonly needs: readonly string[];
   readonly walkedBy?: BehaviourWalk;
+  readonly senderPolicy?: true;
 }
 
 /** Every (state, frame) pair and every condition the table declares. */
@@ -125,6 +128,6 @@ export function declaredBehaviour(): BehaviourItem[] {
       MAY_CROSS[state][writer].map((frame) => ({ key: pairKey(state, frame), kind: 'pair' as const, needs: [...entriesOfFrame(frame), ...(STATE_ENTERED_BY[state] ? [STATE_ENTERED_BY[state]] : [])] })),
     ),
   );
-  const conditions = Object.entries(BEHAVIOUR_CONDITIONS).map(([key, c]): BehaviourItem => ({ key, kind: 'condition', needs: 'needs' in c ? [...c.needs] : [], ...('walkedBy' in c ? { walkedBy: c.walkedBy } : {}) }));
+  const conditions = Object.entries(BEHAVIOUR_CONDITIONS).map(([key, c]): BehaviourItem => ({ key, kind: 'condition', needs: 'needs' in c ? [...c.needs] : [], ...('walkedBy' in c ? { walkedBy: c.walkedBy } : {}), ...('senderPolicy' in c ? { senderPolicy: true as const } : {}) }));
   return [...pairs, ...conditions];
 }

@@ -24,6 +24,8 @@ export interface BehaviourDirection {
   readonly onlyExplored: readonly string[];
   /** Not reached, and not judged: the walk that reaches them was left out of this run. */
   readonly notWalked: readonly string[];
+  /** Conditions whose reach is the sender's choice (how it cuts data into frames), with whether a walk reached them: reported, never judged. */
+  readonly senderPolicy: readonly string[];
 }
 
 export interface BehaviourReport {
@@ -81,7 +83,7 @@ export function measureBehaviour(manifests: { old: WireManifest; new: WireManife
     });
     const reached = reachedBy(walks[pairing]);
     const explore = reachedBy(explored[pairing] ?? []);
-    const judged = applicable.filter((i) => !leftOut(i));
+    const judged = applicable.filter((i) => !leftOut(i) && !i.senderPolicy);
     const keys = judged.map((i) => i.key);
     return [
       {
@@ -95,6 +97,7 @@ export function measureBehaviour(manifests: { old: WireManifest; new: WireManife
         ...(explored[pairing]?.length ? { explored: keys.filter((k) => explore.has(k)).length } : {}),
         onlyExplored: keys.filter((k) => !reached.has(k) && explore.has(k)),
         notWalked: applicable.filter((i) => leftOut(i) && !reached.has(i.key)).map((i) => i.key),
+        senderPolicy: applicable.filter((i) => i.senderPolicy).map((i) => `${i.key}${reached.has(i.key) ? '' : ' (not reached)'}`),
       },
     ];
   });

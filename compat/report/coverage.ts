@@ -41,6 +41,7 @@ function behaviourTextLines(c: BaselineCoverage, matrix: boolean, verbose: boole
     for (const key of d.exempt) out.push(`  exempt: ${key}: ${BEHAVIOUR_EXEMPTIONS[key]}`);
     if (d.onlyExplored.length) out.push(`  reached by explore alone: ${d.onlyExplored.join(', ')}`);
     if (d.notWalked.length) out.push(`  not judged (their walk was left out): ${d.notWalked.join(', ')}`);
+    if (d.senderPolicy.length) out.push(`  the sender's choice, not judged: ${d.senderPolicy.join(', ')}`);
     out.push(`  reached: ${d.reached.join(', ')}`);
   }
   if (c.behaviour.notJudged) out.push(`  behaviour no walk reached is not judged against ${c.baseline}: ${c.behaviour.notJudged}`);

@@ -140,7 +140,10 @@ describe('behaviour coverage of a run', () => {
     expect(findings.some((f) => f.subject === 'behaviour live × Input')).toBe(false);
     expect(findings.every((f) => f.ruleId === 'BEHAVIOUR_NOT_REACHED')).toBe(true);
     const d = report.directions[0]!;
-    expect(d.pairs.applicable + d.conditions.applicable).toBe(declaredBehaviour().length);
+    expect(d.pairs.applicable + d.conditions.applicable).toBe(declaredBehaviour().filter((i) => !i.senderPolicy).length);
+    // How a sender cuts its data is its choice: reported, never a finding.
+    expect(d.senderPolicy).toContain('snapshot.oneChunk (not reached)');
+    expect(findings.some((f) => f.subject === 'behaviour snapshot.oneChunk')).toBe(false);
   });
 
   it('unions every walk of a direction', () => {
