@@ -184,7 +184,9 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references, standing, capabilityOffWalks) : [];
   const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references, [...standing, ...withoutEach.map(tag)], 'drawn', exploreWalks) : [];
   const behaviour = measureBehaviour(manifests, behaviourWalksOf([...walked, ...capabilityOffWalks]), behaviourWalksOf(exploreWalks), behaviourJudging(walked, opts, recordings));
-  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, recordings), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps), behaviour });
+  // Coverage is what a walk showed: a walk a busy machine disturbed did not walk the journey it describes.
+  const steady = walked.find((w) => !disturbancesOf(pairingsOfWalk(w)).length) ?? recordings;
+  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, steady), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps), behaviour });
   return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag), ...behaviourFindings(behaviour).map(tag)];
 }
 
