@@ -68,3 +68,12 @@ describe('steering by behaviour', () => {
     expect(mean(true)).toBeGreaterThan(mean(false) + 1);
   });
 });
+
+describe('a second client never attaches inside the resize interval', () => {
+  it('no draw puts a move that attaches it, or the exit, right after a move that resizes', () => {
+    for (let seed = 0; seed < 3000; seed++) {
+      const moves = drawSchedule(seed).moves;
+      moves.forEach((m, i) => i > 0 && ['resize', 'claimViewport'].includes(moves[i - 1]!) && expect(['secondClient', 'claimViewport', 'exit'], `seed ${seed}: ${moves.join(' → ')}`).not.toContain(m));
+    }
+  });
+});
