@@ -1,4 +1,4 @@
-import { type JourneyStep, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, MULTIBYTE, negotiates, screenShows, terminalGot, first, unsubscribedSinceStep } from './steps.js';
+import { detachAndSubscribeAgain, type JourneyStep, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, MULTIBYTE, negotiates, resubscribed, screenShows, terminalGot, first } from './steps.js';
 import type { Observation } from './observed-state.js';
 import { eventType, handmadeFrame, payloadText, sawSinceStep, WIRE } from './wire-view.js';
 
@@ -41,16 +41,9 @@ export const activityWhileHidden: JourneyStep = {
     await until((o) => sizeIs(o, HIDDEN_VIEWPORT, `a Resized to ${HIDDEN_VIEWPORT.cols}x${HIDDEN_VIEWPORT.rows} on the hidden client`));
     await client.call('resize', JOURNEY_VIEWPORT);
     await until((o) => sizeIs(o, JOURNEY_VIEWPORT, `a Resized back to ${JOURNEY_VIEWPORT.cols}x${JOURNEY_VIEWPORT.rows} on the hidden client`));
-    await client.call('unsubscribe');
-    await until((o) => unsubscribedSinceStep(o, before));
-    await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
+    await detachAndSubscribeAgain({ client, until, before });
   },
-  done: (o, before) =>
-    first(
-      o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event for the new stream',
-      o.client.snapshots.length > before.client.snapshots.length ? undefined : "the new stream's snapshot",
-      screenShows(o, `ran: ${TYPED_WHILE_HIDDEN.trim()}`),
-    ),
+  done: (o, before) => first(resubscribed(o, before), screenShows(o, `ran: ${TYPED_WHILE_HIDDEN.trim()}`)),
 };
 
 /** Sizes sent back to back, inside the host's resize interval: it applies the first and merges the rest, the last one winning. */

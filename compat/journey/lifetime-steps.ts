@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Observation } from './observed-state.js';
-import { CORE_STEPS, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, SCRIPT_BANNER, screenShows, TYPED_BEFORE_DROP, unsubscribedSinceStep } from './steps.js';
+import { CORE_STEPS, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, resubscribed, SCRIPT_BANNER, screenShows, TYPED_BEFORE_DROP, unsubscribedSinceStep } from './steps.js';
 
 /**
  * The lifetime pass's host keeps a detached terminal this long (its
@@ -64,8 +64,6 @@ const backAfterLifetime: JourneyStep = {
     ),
 };
 
-const resubscribed = (o: Observation, before: Observation) =>
-  first(o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event for the new stream', o.client.snapshots.length > before.client.snapshots.length ? undefined : "the new stream's snapshot");
 
 /**
  * The lifetime pass: a client types into its terminal, leaves it (an

@@ -102,6 +102,17 @@ export const negotiates = (c: ClientObservation | undefined, name: string) => (c
 export const unsubscribedSinceStep = (o: Observation, before: Observation) =>
   sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.Metadata, where: (f) => eventType(f) === 'unsubscribed' }, 'the unsubscribed confirmation to the client');
 
+/** A new stream's subscribed event and snapshot arrived since the step began. */
+export const resubscribed = (o: Observation, before: Observation) =>
+  first(o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event for the new stream', o.client.snapshots.length > before.client.snapshots.length ? undefined : "the new stream's snapshot");
+
+/** The client unsubscribes its stream, waits for the host to confirm, and subscribes to the journey's terminal again. */
+export async function detachAndSubscribeAgain({ client, until, before }: Pick<StepContext, 'client' | 'until' | 'before'>): Promise<void> {
+  await client.call('unsubscribe');
+  await until((o) => unsubscribedSinceStep(o, before));
+  await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
+}
+
 /**
  * A reveal is done when a snapshot has repainted the stream with what was
  * printed while hidden; a request the client did send must also be answered,

@@ -1,7 +1,7 @@
 import type { ClientObservation, Observation } from './observed-state.js';
 import { ignoredOutputStep, overflowStep, twoStreamsStep } from './credit-steps.js';
 import { screenfulsThenMarker } from './screenfuls.js';
-import { first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, negotiates, sameScreens, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
+import { detachAndSubscribeAgain, first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, negotiates, resubscribed, sameScreens, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
 import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
@@ -108,17 +108,8 @@ export const SURFACE_STEPS = {
     name: 'reattach',
     // Detaching is an Unsubscribe, and the terminal outlives it: the same client subscribes again and finds what it printed before.
     // It comes before the drop: a silently dropped connection's stream may still count as a subscriber on the host.
-    act: async ({ client, until, before }) => {
-      await client.call('unsubscribe');
-      await until((o) => unsubscribedSinceStep(o, before));
-      await client.call('subscribe', { terminal: JOURNEY_TERMINAL, ...JOURNEY_VIEWPORT });
-    },
-    done: (o, before) =>
-      first(
-        o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event for the new stream',
-        o.client.snapshots.length > before.client.snapshots.length ? undefined : "the new stream's snapshot",
-        screenShows(o, HIDDEN_OUTPUT.trim()),
-      ),
+    act: detachAndSubscribeAgain,
+    done: (o, before) => first(resubscribed(o, before), screenShows(o, HIDDEN_OUTPUT.trim())),
   },
   secondClient: {
     name: 'secondClient',
