@@ -10,7 +10,7 @@ function fakeLoop() {
   let time = 0;
   const tasks: Array<() => void> = [];
   return {
-    clock: { now: () => time, defer: (task: () => void) => void tasks.push(task) },
+    clock: { now: () => time, cpu: () => time, defer: (task: () => void) => void tasks.push(task) },
     work: (ms: number) => (time += ms),
     /** Runs deferred tasks until none is left; returns how many ran. */
     drain(): number {

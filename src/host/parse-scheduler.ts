@@ -15,16 +15,25 @@ export interface ParseJob {
 export interface ParseSlice {
   /** Whether the current job has used its slice. */
   over(): boolean;
+  /** Wall time, in ms: slices are shared by it. */
   now(): number;
+  /** CPU time the process has used, in ms: what a parse cost when the machine took the thread away meanwhile. */
+  cpu(): number;
 }
 
 export interface ParseSchedulerClock {
   now(): number;
+  cpu(): number;
   /** Runs `task` in a later turn of the event loop, after I/O already waiting (the requests of other screens). */
   defer(task: () => void): void;
 }
 
-const realClock: ParseSchedulerClock = { now: () => performance.now(), defer: (task) => void setImmediate(task) };
+const realClock: ParseSchedulerClock = { now: () => performance.now(), cpu: processCpuMs, defer: (task) => void setImmediate(task) };
+
+function processCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
 
 /**
  * Shares the one thread that parses every screen between the terminals,
@@ -43,7 +52,7 @@ export class ParseScheduler {
   private readonly waiting = new Set<ParseJob>();
   private scheduled = false;
   private sliceEnd = -Infinity;
-  private readonly slice: ParseSlice = { over: () => this.clock.now() >= this.sliceEnd, now: () => this.clock.now() };
+  private readonly slice: ParseSlice = { over: () => this.clock.now() >= this.sliceEnd, now: () => this.clock.now(), cpu: () => this.clock.cpu() };
 
   constructor(private readonly clock: ParseSchedulerClock = realClock) {}
 

@@ -7,16 +7,17 @@ import { ParseScheduler, type ParseSlice } from './parse-scheduler.js';
 import { ScreenBook } from './screen-book.js';
 import { PIECE_BYTES, ScreenFeed } from './screen-feed.js';
 
-/** A slice on a clock the parse moves; over after `sliceMs`. */
+/** A slice on a clock the parse moves; over after `sliceMs`. `wait` moves the wall clock alone: the machine took the thread away. */
 function fakeSlice(sliceMs: number) {
   let time = 0;
+  let cpu = 0;
   let end = sliceMs;
-  const slice: ParseSlice = { over: () => time >= end, now: () => time };
-  return { slice, spend: (ms: number) => (time += ms), next: () => (end = time + sliceMs) };
+  const slice: ParseSlice = { over: () => time >= end, now: () => time, cpu: () => cpu };
+  return { slice, spend: (ms: number) => ((cpu += ms), (time += ms)), wait: (ms: number) => (time += ms), next: () => (end = time + sliceMs) };
 }
 
 const noEvents = { parsed: () => {}, changed: () => {}, behind: () => {} };
-const idleScheduler = () => new ParseScheduler({ now: () => 0, defer: () => {} });
+const idleScheduler = () => new ParseScheduler({ now: () => 0, cpu: () => 0, defer: () => {} });
 
 describe('ScreenFeed', () => {
   it('halves its piece while a piece takes longer than the slice, and grows it back on cheap output', () => {
@@ -109,5 +110,44 @@ describe('ScreenFeed measuring its backlog in work', () => {
     for (let i = 0; i < 30 && reports.length === 1; i++, clock.next()) feed.runSlice(clock.slice);
     expect(reports[1]?.[0]).toBe(false);
     expect(reports[1]![1]).toBeLessThanOrEqual(50);
+  });
+
+  /** Parses everything written, however many slices it takes. */
+  function parseAll(feed: ScreenFeed, clock: ReturnType<typeof fakeSlice>): void {
+    for (let i = 0; i < 10_000 && !feed.idle; i++, clock.next()) feed.runSlice(clock.slice);
+    expect(feed.idle).toBe(true);
+  }
+  const cheapMsPerByte = 0.0001; // about 10 MB/s, xterm's pace on plain text
+
+  it('weighs its pace by units, not pieces: a short first write that parsed slowly (a cold parser) does not set the pace of the large write after it', () => {
+    const clock = fakeSlice(4);
+    let first = true;
+    const parse: XtermParse = (data) => void clock.spend(first ? ((first = false), 5) : data.length * cheapMsPerByte); // 5 ms for a 20-byte banner
+    const reports: boolean[] = [];
+    const feed = new ScreenFeed(parse, 4, 2000, idleScheduler(), { ...noEvents, behind: (behind) => reports.push(behind) }, () => {});
+    feed.write('welcome to the host\n', 20);
+    parseAll(feed, clock);
+    for (let i = 1; i <= 8; i++) {
+      feed.write(`${'y'.repeat(60 * 1024)}\r\n`, 20 + i * (60 * 1024 + 2));
+      parseAll(feed, clock);
+    }
+    expect(reports).toEqual([]);
+  });
+
+  it('counts what a piece cost in CPU, not the wall time a busy machine added while it waited', () => {
+    const clock = fakeSlice(4);
+    let pieces = 0;
+    const parse: XtermParse = (data) => {
+      clock.spend(data.length * cheapMsPerByte);
+      if (++pieces % 10 === 0) clock.wait(2000); // descheduled for 2 s, every tenth piece
+    };
+    const reports: boolean[] = [];
+    const feed = new ScreenFeed(parse, 4, 2000, idleScheduler(), { ...noEvents, behind: (behind) => reports.push(behind) }, () => {});
+    for (let i = 1; i <= 8; i++) {
+      feed.write(new Uint8Array(60 * 1024), i);
+      parseAll(feed, clock);
+    }
+    expect(pieces).toBeGreaterThan(100);
+    expect(reports).toEqual([]);
   });
 });

@@ -4,6 +4,11 @@ import type { ParseJob, ParseScheduler, ParseSlice } from './parse-scheduler.js'
 /** Bounds of the piece of output parsed between two looks at the clock. */
 export const PIECE_BYTES = { min: 64, max: 4096 } as const;
 
+/** Units parsed after which what was measured before them counts half towards the pace. */
+export const PACE_HALF_LIFE_UNITS = 16 * 1024;
+/** Units measured before the pace is trusted: fewer say more about a cold parser than about the output. */
+export const PACE_MIN_UNITS = 1024;
+
 /**
  * Units (bytes, or UTF-16 code units) a screen may have waiting to be
  * parsed: xterm's write buffer refuses a write past this many, and the
@@ -39,8 +44,15 @@ export class ScreenFeed implements ParseJob {
   private offset = 0;
   private pieceBytes: number = PIECE_BYTES.max;
   private queuedUnits = 0;
-  /** What a unit of this screen's output has cost to parse lately, in ms (a moving average over pieces). */
-  private msPerUnit = 0;
+  /**
+   * Parse time and units measured lately, each decayed by half every
+   * PACE_HALF_LIFE_UNITS units parsed: their ratio is the screen's pace. Weighed
+   * by units, not by pieces, so one small piece that was slow (xterm's first
+   * parse, a busy machine taking the thread away) cannot set the pace of the
+   * large write behind it.
+   */
+  private recentMs = 0;
+  private recentUnits = 0;
   /** Parse time spent on the piece under way, over its pauses. */
   private pieceMs = 0;
   private isBehind = false;
@@ -103,9 +115,9 @@ export class ScreenFeed implements ParseJob {
   private parseSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
     for (let first = true; ; first = false) {
       if (this.resume) {
-        const started = slice.now();
+        const started = startWork(slice);
         const paused = this.parse(this.resume.piece, this.resume.result);
-        this.pieceMs += slice.now() - started;
+        this.pieceMs += workSince(slice, started);
         if (paused) return this.pause(this.resume.piece, this.resume.end, paused);
         this.measure(this.resume.piece.length);
         this.pieceDone(this.resume.end);
@@ -122,9 +134,9 @@ export class ScreenFeed implements ParseJob {
       if (!first && slice.over()) return 'more';
       const end = Math.min(head.data.length, this.offset + this.pieceBytes);
       const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
-      const started = slice.now();
+      const started = startWork(slice);
       const paused = this.parse(piece);
-      this.pieceMs = slice.now() - started;
+      this.pieceMs = workSince(slice, started);
       if (paused) return this.pause(piece, end, paused);
       this.adaptPiece(this.pieceMs);
       this.measure(piece.length);
@@ -155,9 +167,15 @@ export class ScreenFeed implements ParseJob {
 
   private measure(units: number): void {
     if (units === 0) return;
-    const pace = this.pieceMs / units;
-    this.msPerUnit = this.msPerUnit === 0 ? pace : this.msPerUnit * 0.75 + pace * 0.25;
+    const decay = 0.5 ** (units / PACE_HALF_LIFE_UNITS);
+    this.recentMs = this.recentMs * decay + this.pieceMs;
+    this.recentUnits = this.recentUnits * decay + units;
     this.pieceMs = 0;
+  }
+
+  /** What a unit of this screen's output has cost to parse lately, in ms; 0 until PACE_MIN_UNITS were measured. */
+  private get msPerUnit(): number {
+    return this.recentUnits < PACE_MIN_UNITS ? 0 : this.recentMs / this.recentUnits;
   }
 
   /** Reports the screen behind past maxBacklogMs of work queued, and caught up under half of it. */
@@ -173,6 +191,21 @@ export class ScreenFeed implements ParseJob {
     if (tookMs > this.sliceMs) this.pieceBytes = Math.max(PIECE_BYTES.min, this.pieceBytes >> 1);
     else if (tookMs * 8 < this.sliceMs) this.pieceBytes = Math.min(PIECE_BYTES.max, this.pieceBytes * 2);
   }
+}
+
+/** Where a piece's work started, on both clocks. */
+function startWork(slice: ParseSlice): { readonly wall: number; readonly cpu: number } {
+  return { wall: slice.now(), cpu: slice.cpu() };
+}
+
+/**
+ * What the work since `started` cost, in ms: wall time, unless the process
+ * used less CPU meanwhile, when a busy machine took the thread away and the
+ * difference was not the output's doing. CPU time counts every thread of the
+ * process: while others are busy it runs ahead of the wall, and the wall time stands.
+ */
+function workSince(slice: ParseSlice, started: { readonly wall: number; readonly cpu: number }): number {
+  return Math.min(slice.now() - started.wall, slice.cpu() - started.cpu);
 }
 
 /** A code point cut between two pieces is carried by xterm's decoders, as bytes and as text. */
