@@ -460,7 +460,12 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   const gathered: Gathered = { notes: [], coverage: [], schedules: [], notReproduced: [], walked: [] };
   const { notes, coverage, schedules } = gathered;
   const units = opts.shard ? shardUnits(baselines.map((b) => b.label), opts.explore, opts.shard) : undefined;
-  for (const [i, baseline] of baselines.entries()) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, gathered, units?.[i])));
+  try {
+    for (const [i, baseline] of baselines.entries()) all.push(...(await compareAgainst(current, baseline, opts, baselines.length > 1, gathered, units?.[i])));
+  } finally {
+    const { closePeerPool } = await import('./journey/peer-pool.js');
+    await closePeerPool();
+  }
 
   const rulesRun = [...activeRules('static'), ...(gathered.walked.length ? activeRules('dynamic') : [])].map((r) => r.id);
   const { failing, acknowledged, stale, ...lapsing } = applyAcknowledgements(orderByRootCause(all, sourceLocator(opts.root)), acks.entries, rulesRunOverWholeJourney(rulesRun, opts.passes), acks.today);

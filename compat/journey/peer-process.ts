@@ -32,11 +32,23 @@ export interface PeerStartOptions {
 export const HELLO_DEADLINE: ProgressDeadlineLimits = { cpuBudgetMs: 20_000, idleMs: 20_000 };
 const HELLO_CHECK_MS = 250;
 
+/** A peer as a journey drives it: a process of its own, or a session of a long-lived one (peer-pool.ts). */
+export interface Peer {
+  readonly label: string;
+  readonly hello: PeerHello['hello'];
+  call<T = unknown>(op: string, args?: unknown, timeoutMs?: number): Promise<T>;
+  /** The peer's recent stdout/stderr, for diagnostics in findings. */
+  recentLog(lines?: number): string[];
+  /** Stops it; `cpuMs` then holds the CPU it used. */
+  stop(): Promise<void>;
+  readonly cpuMs: number;
+}
+
 /**
  * One build's peer running as its own process (its own dist, its own
  * node_modules), driven over the fd-3 control channel.
  */
-export class PeerProcess {
+export class PeerProcess implements Peer {
   private nextId = 1;
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly logLines: string[] = [];
@@ -109,22 +121,44 @@ export class PeerProcess {
     return this.child.pid;
   }
 
-  /** The peer's recent stdout/stderr, for diagnostics in findings. */
-  recentLog(lines = 20): string[] {
-    return this.logLines.slice(-lines);
+  /** The peer's recent stdout/stderr, for diagnostics in findings; `since` a mark() only what came after it. */
+  recentLog(lines = 20, since = 0): string[] {
+    return this.logLines.slice(since).slice(-lines);
   }
 
-  call<T = unknown>(op: string, args?: unknown, timeoutMs = 15_000): Promise<T> {
-    if (this.exited) return Promise.reject(new Error(`${this.label}: peer has exited; cannot ${op}`));
+  /** Where the log stands now, for recentLog's `since`. */
+  logMark(): number {
+    return this.logLines.length;
+  }
+
+  get hasExited(): boolean {
+    return this.exited;
+  }
+
+  /** Whether the process keeps the harness's event loop alive: not while it waits idle in a pool, so a harness that is done exits. */
+  keepAlive(yes: boolean): void {
+    for (const handle of [this.child, this.channel, this.child.stdout, this.child.stderr] as Array<{ ref?(): void; unref?(): void } | null>) {
+      if (yes) handle?.ref?.();
+      else handle?.unref?.();
+    }
+  }
+
+  /** CPU the process and the children it reaped have used so far, in ms; undefined once it is gone or without /proc. */
+  cpuNowMs(): number | undefined {
+    return this.child.pid === undefined || this.exited ? undefined : processTreeCpuMs(this.child.pid);
+  }
+
+  call<T = unknown>(op: string, args?: unknown, timeoutMs = 15_000, label = this.label): Promise<T> {
+    if (this.exited) return Promise.reject(new Error(`${label}: peer has exited; cannot ${op}`));
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
         this.pending.delete(id);
-        reject(new Error(`${this.label}: control op '${op}' got no answer within ${timeoutMs} ms`));
+        reject(new Error(`${label}: control op '${op}' got no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, {
         resolve: (v) => (clearTimeout(timer), resolve(v as T)),
-        reject: (e) => (clearTimeout(timer), reject(e)),
+        reject: (e) => (clearTimeout(timer), reject(label === this.label ? e : new Error(e.message.replace(this.label, label)))),
       });
       sendControl(this.channel, { id, op, args });
     });

@@ -3,7 +3,8 @@ import { CompatError } from '../errors.js';
 import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, UngatedSendReport, UnplannedEnd } from '../recording.js';
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
-import { PeerProcess } from './peer-process.js';
+import type { Peer, PeerProcess } from './peer-process.js';
+import { startPeer } from './peer-pool.js';
 import { bookCpu } from '../cpu-booked.js';
 import { PTY_JOURNEY } from './pty-steps.js';
 import { RESTART_JOURNEY } from './restart-steps.js';
@@ -50,7 +51,7 @@ const proxyFor = (plan: JourneyPlan): JourneyProxy => (plan.transport === 'strea
 const namesInstances = (b: PairingBuild) => (b.build.manifest.surface ?? []).some((e) => e.key === 'field:Metadata[type=subscribed].instanceId');
 
 /** Where a host peer takes the plan's transport. */
-function hostAddress(plan: JourneyPlan, hello: PeerProcess['hello']): { url: string; token: string } {
+function hostAddress(plan: JourneyPlan, hello: Peer['hello']): { url: string; token: string } {
   const url = plan.transport === 'stream' ? hello.streamUrl : hello.url;
   if (!url) throw new Error(`the host peer ${hello.version} announced no ${plan.transport ?? 'ws'} address`);
   return { url, token: hello.token ?? '' };
@@ -98,6 +99,9 @@ export interface PairingBuild {
   readonly codec: PeerProcess;
 }
 
+/** Whether the build's peer of this role serves one session after another in one process (peer-pool.ts). */
+const servesSessions = (b: PairingBuild, role: 'host' | 'client') => b.codec.hello.sessionRoles?.includes(role) ?? false;
+
 /** Runs the journey once with `client` against `host` through a recording proxy. */
 export async function runPairing(
   client: PairingBuild,
@@ -111,10 +115,10 @@ export async function runPairing(
   const label = `${client.side} client × ${host.side} host${restart.hostAs ? ` restarting as ${restart.hostAs.side} host` : ''}${plan.hostBackend === 'pty' ? ' (pty)' : ''}`;
   const peerErrors: string[] = [];
   const steps: StepResult[] = [];
-  let hostPeer: PeerProcess | undefined;
-  let clientPeer: PeerProcess | undefined;
-  let secondPeer: Promise<PeerProcess> | undefined;
-  let startedSecond: Promise<PeerProcess> | undefined;
+  let hostPeer: Peer | undefined;
+  let clientPeer: Peer | undefined;
+  let secondPeer: Promise<Peer> | undefined;
+  let startedSecond: Promise<Peer> | undefined;
   let typed = '';
   let atMostOnce = '';
   const segments: Array<{ text: string; atMostOnce?: true }> = [];
@@ -135,10 +139,11 @@ export async function runPairing(
     const primaryUrl = plan.transport === 'stream' ? proxyUrl : `${proxyUrl}/primary`;
     // Both peers start at once; the proxy holds the client's connection until the host is listening.
     const starting = [
-      PeerProcess.start({ buildDir: host.build.dir, role: 'host', args: hostArgsOf(plan), label: `${host.side} host ${host.build.version}` }),
-      PeerProcess.start({
+      startPeer({ buildDir: host.build.dir, role: 'host', sessions: servesSessions(host, 'host'), args: hostArgsOf(plan), label: `${host.side} host ${host.build.version}` }),
+      startPeer({
         buildDir: client.build.dir,
         role: 'client',
+        sessions: servesSessions(client, 'client'),
         label: `${client.side} client ${client.build.version}`,
         args: clientArgsFor(primaryUrl, proxy.token),
       }),
@@ -163,7 +168,7 @@ export async function runPairing(
       await peers.host.stop();
       peerCpuMs += peers.host.cpuMs;
       if (typedWhileDown) await peers.client.call('write', { data: typedWhileDown });
-      const started = await PeerProcess.start({ buildDir: next.build.dir, role: 'host', args: hostArgsOf(plan), label: hostLabel(next) });
+      const started = await startPeer({ buildDir: next.build.dir, role: 'host', sessions: servesSessions(next, 'host'), args: hostArgsOf(plan), label: hostLabel(next) });
       hostPeer = peers.host = started;
       advertised = { ...advertised, host: started.hello.advertised };
       proxy!.connectTo(hostAddress(plan, started.hello));
@@ -180,7 +185,7 @@ export async function runPairing(
     // The second client connects to its own path, so the proxy can say which client each frame belongs to.
     // Its process starts now, beside the others (a process start is the slow part); it subscribes when a step first asks.
     const secondProcess = plan.steps.some((s) => s.name === 'secondClient')
-      ? PeerProcess.start({ buildDir: client.build.dir, role: 'client', label: `${client.side} second client ${client.build.version}`, args: clientArgs(`${proxyUrl}/second`) })
+      ? startPeer({ buildDir: client.build.dir, role: 'client', sessions: servesSessions(client, 'client'), label: `${client.side} second client ${client.build.version}`, args: clientArgs(`${proxyUrl}/second`) })
       : undefined;
     secondProcess?.catch(() => undefined); // a failure surfaces when a step asks for it
     startedSecond = secondProcess;

@@ -1,7 +1,7 @@
 import type { ClientPeerOp, HostPeerOp } from '../peer/peer-ops.js';
 import type { StepName } from '../recording.js';
 import type { ClientObservation, Observation } from './observed-state.js';
-import type { PeerProcess } from './peer-process.js';
+import type { Peer } from './peer-process.js';
 import type { ClientLabel, DropMode } from './recording-proxy.js';
 import { eventType, sawSinceStep, snapshotRequestsAnswered, WIRE } from './wire-view.js';
 
@@ -37,10 +37,10 @@ export interface DrivableOps {
 }
 
 export interface StepContext {
-  readonly client: PeerProcess;
-  readonly host: PeerProcess;
+  readonly client: Peer;
+  readonly host: Peer;
   /** The second client, attached to the same terminal through the proxy; started by the first step that asks. */
-  second(): Promise<PeerProcess>;
+  second(): Promise<Peer>;
   /** Stops the host and starts the pairing's next host build in its place (a restart or an upgrade); the client stays, and types `typedWhileDown` while no host runs. Only in restart pairings. */
   restartHost(typedWhileDown?: string): Promise<void>;
   /** Proxy faults. */

@@ -6,7 +6,7 @@ import { connectStream } from '../../src/transport/stream-connect.js';
 import { connectWs } from '../../src/transport/ws-client.js';
 import type { ClientPeerOp } from './peer-ops.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
-import { serveControl } from './serve-control.js';
+import type { PeerSession } from './serve-control.js';
 import { buildVersion } from './version.js';
 
 export interface ClientPeerOptions {
@@ -19,7 +19,7 @@ export interface ClientPeerOptions {
 }
 
 /** A reference client with one stream, reporting what it observed. */
-export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
+export function openClientSession(options: ClientPeerOptions): PeerSession {
   const client = new TerminalClient({
     // tcp:// is the byte-stream transport (no handshake, no token, no liveness of its own).
     connect: () => (options.url.startsWith('tcp://') ? connectStream(options.url) : connectWs(options.url, { token: options.token, pingIntervalMs: options.pingIntervalMs, pongDeadlineMs: options.pongDeadlineMs })),
@@ -119,9 +119,9 @@ export async function runClientPeer(options: ClientPeerOptions): Promise<void> {
       };
     },
   };
-  serveControl(
-    { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'client', version: buildVersion(), advertised: { ...client.options.capabilities } as Record<string, number> } },
+  return {
+    hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'client', version: buildVersion(), advertised: { ...client.options.capabilities } as Record<string, number> },
     handlers,
-    async () => client.close(),
-  );
+    close: async () => client.close(),
+  };
 }

@@ -3,7 +3,7 @@ import { checkKnownEvent } from '../../src/codec/events.js';
 import { Op, opcodeName } from '../../src/codec/opcodes.js';
 import { decodePayload } from '../../src/codec/payload.js';
 import { DEFAULT_CLIENT_CAPABILITIES, DEFAULT_HOST_CAPABILITIES } from '../../src/capabilities/defaults.js';
-import { PEER_CLIENT_ARGS, PEER_HOST_ARGS, PEER_OPS, PEER_TRANSPORTS } from './peer-ops.js';
+import { PEER_CLIENT_ARGS, PEER_HOST_ARGS, PEER_OPS, PEER_SESSION_ROLES, PEER_TRANSPORTS } from './peer-ops.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
 import { serveControl } from './serve-control.js';
 import { buildVersion } from './version.js';
@@ -34,7 +34,7 @@ export function classifyFrame(bytes: Uint8Array): FrameVerdict {
  */
 export function runCodecPeer(): void {
   serveControl(
-    { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'codec', version: buildVersion(), advertised: { ...DEFAULT_CLIENT_CAPABILITIES, ...DEFAULT_HOST_CAPABILITIES } as Record<string, number>, peerOps: PEER_OPS, transports: PEER_TRANSPORTS, clientArgs: PEER_CLIENT_ARGS, hostArgs: PEER_HOST_ARGS } },
+    { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'codec', version: buildVersion(), advertised: { ...DEFAULT_CLIENT_CAPABILITIES, ...DEFAULT_HOST_CAPABILITIES } as Record<string, number>, peerOps: PEER_OPS, transports: PEER_TRANSPORTS, clientArgs: PEER_CLIENT_ARGS, hostArgs: PEER_HOST_ARGS, sessionRoles: PEER_SESSION_ROLES } },
     { classify: ({ frames }: { frames: Uint8Array[] }) => frames.map(classifyFrame) },
     async () => undefined,
   );

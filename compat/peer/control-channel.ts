@@ -31,6 +31,8 @@ export interface PeerHello {
     readonly clientArgs?: readonly string[];
     /** Codec peer: the arguments this build's host peer takes beyond protocol 1's (PEER_HOST_ARGS). */
     readonly hostArgs?: readonly string[];
+    /** Codec peer: the roles whose peers serve many sessions in one process when started with `--sessions` (PEER_SESSION_ROLES; absent: none). */
+    readonly sessionRoles?: readonly string[];
     /** Codec peer: the transports this build's host and client peers speak (absent: WebSocket only). */
     readonly transports?: readonly string[];
     /** Host only: where its WebSocket server listens, and the token it wants. */

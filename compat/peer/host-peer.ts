@@ -10,7 +10,7 @@ import { streamLink } from '../../src/transport/stream.js';
 import { startWsServer } from '../../src/transport/ws-server.js';
 import type { HostPeerOp } from './peer-ops.js';
 import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
-import { serveControl } from './serve-control.js';
+import type { PeerSession } from './serve-control.js';
 import { buildVersion } from './version.js';
 
 const TERMINAL = 'main';
@@ -136,7 +136,7 @@ async function listenForStreams(onLink: (link: FrameLink) => void): Promise<{ ur
 }
 
 /** A reference host serving one terminal named 'main', and spare script terminals for the limits step. */
-export async function runHostPeer(kind: HostPeerBackend = 'script', lifetime: { readonly detachedTerminalIdleMs?: number } = {}): Promise<void> {
+export async function openHostSession(kind: HostPeerBackend = 'script', lifetime: { readonly detachedTerminalIdleMs?: number } = {}): Promise<PeerSession> {
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
   const spare = (name: string) => ((SPARE_TERMINALS as readonly string[]).includes(name) ? new ScriptBackend() : undefined);
   const side = scriptTerminal();
@@ -173,12 +173,12 @@ export async function runHostPeer(kind: HostPeerBackend = 'script', lifetime: { 
       };
     },
   };
-  serveControl(
-    { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'host', version: buildVersion(), advertised: { ...host.capabilities } as Record<string, number>, url: server.url, token, streamUrl: streamServer.url } },
+  return {
+    hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'host', version: buildVersion(), advertised: { ...host.capabilities } as Record<string, number>, url: server.url, token, streamUrl: streamServer.url },
     handlers,
-    async () => {
-      host.close();
+    close: async () => {
+      await host.close();
       await Promise.all([server.close(), streamServer.close()]);
     },
-  );
+  };
 }

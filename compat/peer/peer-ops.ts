@@ -21,3 +21,11 @@ export const PEER_CLIENT_ARGS = ['capabilities'] as const;
 
 /** Arguments this build's host peer takes beyond protocol 1's: `detachedIdleMs` sets its detached-terminal lifetime (the gate's lifetime pass), and its state then says whether the journey's terminal runs and how many subscribe to it. */
 export const PEER_HOST_ARGS = ['detachedIdleMs'] as const;
+
+/**
+ * The roles whose peer, started with `--sessions`, serves one session after
+ * another in one process: `open` (with the arguments a one-session peer takes
+ * on its command line) and `close`, so a gate run starts a process per build
+ * and role, not per pairing. A build without it is started once per pairing.
+ */
+export const PEER_SESSION_ROLES = ['host', 'client'] as const;

@@ -32,6 +32,12 @@ export function ungatedSends(): { readonly first: readonly UngatedSend[]; readon
   return { first: [...ungatedSendLog], count: ungatedSendCount };
 }
 
+/** Starts the record of dropped sends afresh: a process that serves one session after another (the gate's long-lived peers) reports each session's own. */
+export function forgetUngatedSends(): void {
+  ungatedSendLog.length = 0;
+  ungatedSendCount = 0;
+}
+
 /**
  * How many frames below the gate a site names: a send that goes through a
  * queue's closure (`HostStream.send < (closure) < HostStream.event`) names the

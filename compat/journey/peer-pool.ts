@@ -1,0 +1,99 @@
+import type { PeerHello } from '../peer/control-channel.js';
+import { type Peer, PeerProcess, type PeerStartOptions } from './peer-process.js';
+
+/**
+ * Long-lived peers: a build whose codec peer names a role in `sessionRoles`
+ * runs that role's hosts or clients one after another in one process started
+ * with `--sessions`, so a gate run pays a process start (mostly module
+ * loading, most of a short pairing's CPU) per build, role and lane instead of
+ * per pairing. A process serves one session at a time, so pairings walked side
+ * by side never share an event loop and time each other's steps. A build
+ * without sessions gets a process per peer, as before.
+ */
+const idle = new Map<string, PeerProcess[]>();
+/** How long a session may take to open or to close (its host ends its terminals) before its process is given up. */
+const SESSION_OP_MS = 20_000;
+
+export interface PeerWanted extends PeerStartOptions {
+  readonly role: 'host' | 'client';
+  /** Whether the build's peer serves sessions (its codec peer's `sessionRoles` names the role). */
+  readonly sessions: boolean;
+}
+
+/** A host or client peer for one pairing: a session of a pooled process where the build has them, its own process otherwise. */
+export async function startPeer(wanted: PeerWanted): Promise<Peer> {
+  if (!wanted.sessions) return PeerProcess.start(wanted);
+  const key = poolKey(wanted);
+  let process = takeIdle(key);
+  const fresh = !process;
+  process ??= await PeerProcess.start({ ...wanted, args: ['--sessions'] });
+  process.keepAlive(true);
+  const cpuAtOpen = fresh ? 0 : (process.cpuNowMs() ?? 0);
+  const logMark = process.logMark();
+  try {
+    const hello = await process.call<PeerHello['hello']>('open', { argv: wanted.args ?? [] }, SESSION_OP_MS, wanted.label);
+    return new PeerSessionLease(wanted.label, hello, process, key, cpuAtOpen, logMark);
+  } catch (error) {
+    await process.stop();
+    throw error;
+  }
+}
+
+/** Stops every idle pooled process; a gate run calls it once it is done with its journeys. */
+export async function closePeerPool(): Promise<void> {
+  const all = [...idle.values()].flat();
+  idle.clear();
+  await Promise.all(all.map((p) => p.stop()));
+}
+
+/** How many processes wait idle in the pool (for tests). */
+export function idlePeerCount(): number {
+  return [...idle.values()].reduce((sum, list) => sum + list.length, 0);
+}
+
+const poolKey = (wanted: PeerWanted) => `${wanted.buildDir}\0${wanted.role}`;
+
+function takeIdle(key: string): PeerProcess | undefined {
+  const list = idle.get(key) ?? [];
+  let process: PeerProcess | undefined;
+  while ((process = list.pop()) && process.hasExited);
+  return process;
+}
+
+class PeerSessionLease implements Peer {
+  cpuMs = 0;
+  private stopped = false;
+
+  constructor(
+    readonly label: string,
+    readonly hello: PeerHello['hello'],
+    private readonly process: PeerProcess,
+    private readonly key: string,
+    private readonly cpuAtOpen: number,
+    private readonly logMark: number,
+  ) {}
+
+  call<T = unknown>(op: string, args?: unknown, timeoutMs?: number): Promise<T> {
+    if (this.stopped) return Promise.reject(new Error(`${this.label}: its session is closed; cannot ${op}`));
+    return this.process.call<T>(op, args, timeoutMs, this.label);
+  }
+
+  recentLog(lines = 20): string[] {
+    return this.process.recentLog(lines, this.logMark);
+  }
+
+  /** Closes the session and gives the process back to the pool; a process that cannot close its session is stopped instead. */
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    const cpuNow = this.process.cpuNowMs();
+    this.cpuMs = cpuNow === undefined ? 0 : cpuNow - this.cpuAtOpen;
+    const closed = await this.process.call('close', undefined, SESSION_OP_MS, this.label).then(
+      () => true,
+      () => false,
+    );
+    if (!closed || this.process.hasExited) return this.process.stop();
+    this.process.keepAlive(false);
+    idle.set(this.key, [...(idle.get(this.key) ?? []), this.process]);
+  }
+}

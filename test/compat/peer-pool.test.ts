@@ -1,0 +1,62 @@
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { closePeerPool, idlePeerCount, startPeer } from '../../compat/journey/peer-pool.js';
+import { PeerProcess } from '../../compat/journey/peer-process.js';
+import { PEER_SESSION_ROLES } from '../../compat/peer/peer-ops.js';
+
+const root = join(import.meta.dirname, '..', '..');
+afterEach(() => closePeerPool());
+
+/** A real host peer of this build, as a journey starts one. */
+const host = (sessions: boolean, args: string[] = []) => startPeer({ buildDir: root, role: 'host', sessions, args, label: 'new host' });
+
+describe('long-lived peers (peer-pool.ts)', () => {
+  it('this build says, in its codec hello, which roles serve sessions', async () => {
+    const codec = await PeerProcess.start({ buildDir: root, role: 'codec', label: 'codec' });
+    try {
+      expect(codec.hello.sessionRoles).toEqual([...PEER_SESSION_ROLES]);
+    } finally {
+      await codec.stop();
+    }
+  });
+
+  it('one process serves one pairing after another: each session a host of its own, with its own listener, and the process back in the pool between them', async () => {
+    const first = await host(true);
+    expect(idlePeerCount()).toBe(0);
+    const { limits: firstLimits } = await first.call<{ limits: { detachedTerminalIdleMs: number } }>('limits');
+    await first.stop();
+    expect(idlePeerCount()).toBe(1);
+
+    const second = await host(true, ['--detached-idle-ms', '1234']);
+    expect(idlePeerCount(), 'the idle process was taken, not a new one started').toBe(0);
+    expect(second.hello.url).not.toBe(first.hello.url);
+    expect(second.hello.token).not.toBe(first.hello.token);
+    const { limits } = await second.call<{ limits: { detachedTerminalIdleMs: number } }>('limits');
+    expect(limits.detachedTerminalIdleMs, "the session's own arguments").toBe(1234);
+    expect(firstLimits.detachedTerminalIdleMs).not.toBe(1234);
+    await expect(first.call('limits'), 'a closed session answers nothing').rejects.toThrow(/new host: its session is closed; cannot limits/);
+    await second.stop();
+    expect(idlePeerCount()).toBe(1);
+  });
+
+  it('a build without sessions gets a process per peer, none kept', async () => {
+    const peer = await host(false);
+    expect(peer).toBeInstanceOf(PeerProcess);
+    await peer.stop();
+    expect(idlePeerCount()).toBe(0);
+  });
+
+  it('a session that cannot open gives its process up, and says why', async () => {
+    await expect(host(true, ['--backend', 'teletype'])).rejects.toThrow(/new host: peer: --role host/);
+    expect(idlePeerCount()).toBe(0);
+  });
+
+  it('two pairings at once never share a process', async () => {
+    const [a, b] = await Promise.all([host(true), host(true)]);
+    await Promise.all([a.stop(), b.stop()]);
+    expect(idlePeerCount()).toBe(2);
+    const [c, d] = await Promise.all([host(true), host(true)]);
+    expect(idlePeerCount()).toBe(0);
+    await Promise.all([c.stop(), d.stop()]);
+  });
+});
