@@ -61,7 +61,7 @@ export const RULE_CATALOG = [
   decodersDisagree,
   surfaceNotExercised,
   behaviourNotReached,
-] as const satisfies readonly (RuleSpec | RuleEntry)[];
+] as const satisfies readonly RuleEntry[];
 
 export type RuleId = (typeof RULE_CATALOG)[number]['id'];
 

@@ -8,7 +8,7 @@ import { buildManifest } from '../../src/manifest/build-manifest.js';
 import type { WireManifest } from '../../src/manifest/manifest-schema.js';
 import { CAPS, healthySet } from './helpers/recordings.js';
 
-const ids = RULE_CATALOG.map((r) => r.id);
+const ids: readonly string[] = RULE_CATALOG.map((r) => r.id);
 const count = (list: readonly { id: string }[], id: string) => list.filter((r) => r.id === id).length;
 
 describe('rule specs', () => {
@@ -26,7 +26,7 @@ describe('rule specs', () => {
       // Judged elsewhere: wired into the dynamic pass by run-dynamic, or judged outside one journey's recordings.
       if (spec.judgedOn === 'elsewhere') expect([inStatic, inDynamic + outside], spec.id).toEqual([0, 1]);
     }
-    expect([...STATIC_PASS, ...DYNAMIC_PASS].map((r) => r.id).filter((id) => !ids.includes(id as never))).toEqual([]);
+    expect([...STATIC_PASS, ...DYNAMIC_PASS].map((r) => r.id).filter((id) => !ids.includes(id))).toEqual([]);
   });
 
   it('every finding a static rule returns carries its own spec id', () => {
