@@ -12,6 +12,7 @@ import { withBaselineLimits } from './manifest/baseline-limits.js';
 import { readBuildManifest } from './manifest/read-manifest.js';
 import { surfaceNotes } from './manifest/surface.js';
 import { COVERAGE_PAIRINGS, type CoveragePairing, coverageLine, measureCoverage } from './coverage/measure.js';
+import { surfaceNotExercised } from './coverage/coverage-rules.js';
 import { behaviourFindings, type BehaviourJudging, type BehaviourWalks, measureBehaviour } from './coverage/behaviour.js';
 import type { BehaviourWalk } from './coverage/behaviour-table.js';
 import type { BaselineCoverage } from './report/coverage.js';
@@ -34,6 +35,7 @@ import { skippedStepNotes, stepsNotWalkedNotes } from './report/skipped-steps.js
 import { sourceLocator } from './report/source-location.js';
 import { activeRules } from './rules/catalog.js';
 import { runDynamicRules } from './rules/dynamic/run-dynamic.js';
+import { journeyStalled } from './rules/dynamic/journey-outcome-rules.js';
 import { judgePass, PASSES, passSpec, wireSubject } from './journey/passes.js';
 import { standingIn } from './report/root-causes.js';
 import { type Finding, PAIRING_LABELS } from './rules/finding.js';
@@ -283,7 +285,7 @@ function undrivableMovesNote(j: ExploreJourney): string {
  * one; coverage is the script's promise, so it is not judged here. A seed that
  * found something is replayed once, with fresh references, to confirm it.
  */
-const EXPLORE_SKIPS_RULES = ['SURFACE_NOT_EXERCISED'] as const;
+const EXPLORE_SKIPS_RULES = [surfaceNotExercised.id];
 
 async function exploreAgainst(
   old: BuildInfo,
@@ -411,7 +413,7 @@ export function representatives(findings: readonly Finding[]): Finding[] {
  * earliest such step and the share of the direction's surface no walk reached.
  */
 export function blindSpotsOf(acknowledged: readonly AcknowledgedFinding[], coverage: readonly BaselineCoverage[]): NonNullable<GateReport['blindSpots']> {
-  const stalls = acknowledged.filter((a) => a.finding.ruleId === 'JOURNEY_STALLED' && a.finding.subject === `step ${a.finding.step}`);
+  const stalls = acknowledged.filter((a) => a.finding.ruleId === journeyStalled.id && a.finding.subject === `step ${a.finding.step}`);
   const firstStall = new Map<string, AcknowledgedFinding>();
   for (const a of stalls) {
     const key = JSON.stringify([a.finding.baseline ?? '', a.finding.direction]);

@@ -2,7 +2,7 @@ import type { WireManifest } from '../../src/manifest/manifest-schema.js';
 import type { PeerProcess } from '../journey/peer-process.js';
 import type { FrameVerdict } from '../peer/codec-peer.js';
 import { newWriterToOldReader, oldWriterToNewReader, type Finding } from '../rules/finding.js';
-import { dynamicFinding } from '../rules/dynamic/types.js';
+import { decodersDisagree } from './decoders-disagree.js';
 import { type MutatedFrame, mutatedFrames } from './mutate.js';
 
 export interface DecoderComparison {
@@ -233,8 +233,9 @@ function finding(d: Disagreement, count: number, manifests: { old: WireManifest;
   // Refused by the new decoder: old writers break it; refused by the old one: new writers do; read differently: both.
   const direction = d.kind === 'newOnly' ? newWriterToOldReader(writer) : oldWriterToNewReader(writer);
   const what = d.kind === 'value' ? 'read differently by the two decoders' : d.kind === 'oldOnly' ? 'accepted by the old decoder and refused by the new one' : 'accepted by the new decoder and refused by the old one';
-  return dynamicFinding({
-    ruleId: 'DECODERS_DISAGREE',
+  return {
+    pass: 'dynamic',
+    ruleId: decodersDisagree.id,
     direction,
     subject: `decoder:${name}`,
     message: `${count} mutated ${name} frame(s) ${what}, and no static rule names a change to ${name}; the smallest: the old decoder ${describe(d.old)}, the new one ${describe(d.current)} (${d.frame.mutation})`,
@@ -248,5 +249,5 @@ function finding(d: Disagreement, count: number, manifests: { old: WireManifest;
       count,
       seed,
     },
-  });
+  };
 }

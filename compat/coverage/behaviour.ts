@@ -2,6 +2,7 @@ import type { WireManifest } from '../../src/manifest/manifest-schema.js';
 import type { PairingRecording } from '../recording.js';
 import { type DirectionLabel, type Finding, PAIRING_LABELS } from '../rules/finding.js';
 import { BEHAVIOUR_EXEMPTIONS } from './behaviour-exemptions.js';
+import { behaviourNotReached } from './coverage-rules.js';
 import { BEHAVIOUR_CONDITIONS, type BehaviourItem, type BehaviourWalk, declaredBehaviour } from './behaviour-table.js';
 import { behaviourReached } from './behaviour-walk.js';
 import { COVERAGE_PAIRINGS, type CoveragePairing, whyEntryCannotAppear } from './measure.js';
@@ -111,7 +112,7 @@ export function behaviourFindings(report: BehaviourReport): Finding[] {
   if (report.notJudged) return [];
   return report.directions.flatMap((d) =>
     d.unreached.map((key) => ({
-      ruleId: 'BEHAVIOUR_NOT_REACHED',
+      ruleId: behaviourNotReached.id,
       pass: 'dynamic' as const,
       direction: d.direction,
       subject: `behaviour ${key}`,

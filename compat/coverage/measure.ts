@@ -2,6 +2,7 @@ import type { SurfaceEntry, SurfaceKind, WireManifest } from '../../src/manifest
 import { readSurface } from '../manifest/surface.js';
 import type { JourneyRecordingSet, PairingKey, PairingRecording } from '../recording.js';
 import { type DirectionLabel, type Finding, PAIRING_LABELS } from '../rules/finding.js';
+import { surfaceNotExercised } from './coverage-rules.js';
 import { exercisedKeys } from './exercised.js';
 import { notExercisedReason } from './not-exercised.js';
 
@@ -121,7 +122,7 @@ export function coverageFindings(report: CoverageReport): Finding[] {
   return report.uncovered
     .filter((u) => u.isNew)
     .map((u) => ({
-      ruleId: 'SURFACE_NOT_EXERCISED',
+      ruleId: surfaceNotExercised.id,
       pass: 'dynamic',
       direction: u.direction,
       subject: u.key,

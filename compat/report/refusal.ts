@@ -1,3 +1,4 @@
+import { frameRefused } from '../rules/dynamic/journey-outcome-rules.js';
 import type { Finding } from '../rules/finding.js';
 
 /**
@@ -6,7 +7,7 @@ import type { Finding } from '../rules/finding.js';
  */
 export function refusalDetail(f: Finding): string | undefined {
   const by = f.evidence.refusedBy as { code?: string; message?: string } | undefined;
-  if (f.ruleId !== 'FRAME_REFUSED' || !by?.message) return undefined;
+  if (f.ruleId !== frameRefused.id || !by?.message) return undefined;
   const text = by.message.replace(/^[A-Z_]+: /, '');
   if (by.code === 'SCHEMA_MISMATCH') {
     const m = /^([^:]+): (.*)$/s.exec(text);

@@ -1,6 +1,16 @@
 import type { Finding } from '../rules/finding.js';
 import { dedupeKey, sortAndDedupe, stepRank } from './sort.js';
 import { wireSubject } from '../journey/passes.js';
+import { capabilityEchoMismatch } from '../rules/dynamic/capability-echo.js';
+import { fieldStoppedPublishing } from '../rules/dynamic/field-publishing.js';
+import { fieldValueChanged } from '../rules/dynamic/field-values.js';
+import { frameNoLongerSent } from '../rules/dynamic/frame-presence.js';
+import { frameSequenceChanged } from '../rules/dynamic/frame-sequence.js';
+import { gatedFrameNotNegotiated } from '../rules/dynamic/gated-frame.js';
+import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch } from '../rules/dynamic/journey-outcome-rules.js';
+import { snapshotContentChanged } from '../rules/dynamic/snapshot-content.js';
+import { capabilityNoLongerAdvertised, capabilityRemoved } from '../rules/static/capability-rules.js';
+import { payloadFieldMadeRequired, payloadFieldRemoved } from '../rules/static/payload-rules.js';
 
 /** A finding as reported: a stable id within the report, and the root cause that explains it, if one does. */
 export interface ReportedFinding extends Finding {
@@ -12,13 +22,13 @@ export interface ReportedFinding extends Finding {
 }
 
 /** Rules whose findings are symptoms: they say something went wrong, not why. A missing capability echo is one when the client refused the event that carries it. */
-const SYMPTOM_RULES: ReadonlySet<string> = new Set(['JOURNEY_STALLED', 'SCREEN_MISMATCH', 'INPUT_NOT_EXACTLY_ONCE', 'CAPABILITY_ECHO_MISMATCH']);
+const SYMPTOM_RULES: ReadonlySet<string> = new Set([journeyStalled.id, screenMismatch.id, inputNotExactlyOnce.id, capabilityEchoMismatch.id]);
 
 /** Static causes that change what a pairing negotiates. */
-const CAPABILITY_CAUSES: ReadonlySet<string> = new Set(['CAPABILITY_NO_LONGER_ADVERTISED', 'CAPABILITY_REMOVED']);
+const CAPABILITY_CAUSES: ReadonlySet<string> = new Set([capabilityNoLongerAdvertised.id, capabilityRemoved.id]);
 
 /** Rule 3 findings: a peer publishing differently, which is what a changed negotiation makes it do. */
-const PUBLISHING_RULES: ReadonlySet<string> = new Set(['FRAME_NO_LONGER_SENT', 'FRAME_SEQUENCE_CHANGED', 'FIELD_VALUE_CHANGED', 'FIELD_STOPPED_PUBLISHING', 'SNAPSHOT_CONTENT_CHANGED']);
+const PUBLISHING_RULES: ReadonlySet<string> = new Set([frameNoLongerSent.id, frameSequenceChanged.id, fieldValueChanged.id, fieldStoppedPublishing.id, snapshotContentChanged.id]);
 
 const samePairing = (a: Finding, b: Finding) => a.direction === b.direction && a.baseline === b.baseline;
 
@@ -37,7 +47,7 @@ const parentOf = (subject: string) => subject.slice(0, Math.max(0, subject.lastI
  * removal is the cause; the other direction's requirement is what it brings.
  */
 function explainsRename(cause: Finding, f: Finding): boolean {
-  return cause.ruleId === 'PAYLOAD_FIELD_REMOVED' && f.ruleId === 'PAYLOAD_FIELD_MADE_REQUIRED' && cause.baseline === f.baseline && parentOf(cause.subject) !== '' && parentOf(cause.subject) === parentOf(f.subject);
+  return cause.ruleId === payloadFieldRemoved.id && f.ruleId === payloadFieldMadeRequired.id && cause.baseline === f.baseline && parentOf(cause.subject) !== '' && parentOf(cause.subject) === parentOf(f.subject);
 }
 
 /** `Metadata[type=subscribed].truncated`, as the dynamic rules name a field, is `Metadata.[type=subscribed].truncated` in the manifest. */
@@ -64,12 +74,12 @@ const repeats = (cause: Finding, f: Finding) =>
  */
 function explainsByCapability(cause: Finding, f: Finding): boolean {
   if (cause.pass !== 'static' || !CAPABILITY_CAUSES.has(cause.ruleId) || f.pass !== 'dynamic' || cause.baseline !== f.baseline) return false;
-  if (f.ruleId === 'GATED_FRAME_NOT_NEGOTIATED') return f.evidence.capability === cause.subject.replace(/^capability /, '');
+  if (f.ruleId === gatedFrameNotNegotiated.id) return f.evidence.capability === cause.subject.replace(/^capability /, '');
   return PUBLISHING_RULES.has(f.ruleId) && samePairing(cause, f);
 }
 
 /** A frame sent without the capability that gates it, and refused for it, is one cause: the send. */
-const sameGatedFrame = (gated: Finding, refusal: Finding) => gated.ruleId === 'GATED_FRAME_NOT_NEGOTIATED' && samePairing(gated, refusal) && gated.subject === wireSubject(refusal.subject);
+const sameGatedFrame = (gated: Finding, refusal: Finding) => gated.ruleId === gatedFrameNotNegotiated.id && samePairing(gated, refusal) && gated.subject === wireSubject(refusal.subject);
 
 /**
  * Orders findings root causes first, each followed by the findings it
@@ -128,13 +138,13 @@ function rootsOf(sorted: readonly Finding[]): Map<Finding, Finding> {
     if (cause) rootOf.set(f, cause);
   }
   for (const f of sorted) {
-    if (f.ruleId !== 'FRAME_REFUSED') continue;
+    if (f.ruleId !== frameRefused.id) continue;
     const cause = sorted.find((c) => explainsRefusal(c, f)) ?? sorted.find((c) => sameGatedFrame(c, f));
     if (cause) rootOf.set(f, rootOfCause(cause));
   }
   for (const f of sorted) {
     if (!SYMPTOM_RULES.has(f.ruleId)) continue;
-    const refusal = sorted.find((r) => r.ruleId === 'FRAME_REFUSED' && samePairing(r, f) && stepRank(r.step) <= stepRank(f.step));
+    const refusal = sorted.find((r) => r.ruleId === frameRefused.id && samePairing(r, f) && stepRank(r.step) <= stepRank(f.step));
     if (refusal) rootOf.set(f, rootOfCause(refusal));
   }
   // Last, so a repeat joins whatever cause its first sighting sits under.

@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import { gatedFrameNotNegotiated } from '../rules/dynamic/gated-frame.js';
 import type { Finding } from '../rules/finding.js';
 
 /** Where a finding's subject is declared in the working tree, for GitHub's `file=` and `line=`. */
@@ -36,7 +37,7 @@ export function sourceLocator(root: string): (f: Finding) => SourceLocation | un
     return i < 0 ? undefined : i;
   };
   return (f) => {
-    if (f.ruleId === 'GATED_FRAME_NOT_NEGOTIATED') {
+    if (f.ruleId === gatedFrameNotNegotiated.id) {
       const site = unguardedSendSite(root, f.subject);
       if (site) return site;
     }

@@ -17,25 +17,25 @@ describe('exactly-once input across versions: what the gate expects', () => {
   it('without inputAck, input typed into a dead link may be lost, never duplicated', () => {
     const set = healthySet();
     const lost = { newClientOldHost: withInput(set.newClientOldHost, 'echo hi\rexit\r') };
-    expect(inputNotExactlyOnce(lost)).toEqual([]);
+    expect(inputNotExactlyOnce.run(lost)).toEqual([]);
     const twice = { newClientOldHost: withInput(set.newClientOldHost, `echo hi\r${DARK}${DARK}exit\r`) };
-    expect(inputNotExactlyOnce(twice).map((f) => f.direction)).toEqual(['new client × old host']);
+    expect(inputNotExactlyOnce.run(twice).map((f) => f.direction)).toEqual(['new client × old host']);
   });
 
   it('with several drops, each dark segment may be lost on its own, never doubled or reordered (found by explore seed 777)', () => {
     const set = healthySet();
     const segments = [{ text: 'a\r' }, { text: 'd1\r', atMostOnce: true as const }, { text: 'b\r' }, { text: 'd2\r', atMostOnce: true as const }];
     const reaching = (reachedTerminal: string) => ({ newClientOldHost: { ...set.newClientOldHost, input: { typed: 'a\rd1\rb\rd2\r', reachedTerminal, atMostOnce: 'd1\rd2\r', segments } } });
-    for (const ok of ['a\rd1\rb\rd2\r', 'a\rb\rd2\r', 'a\rd1\rb\r', 'a\rb\r']) expect(inputNotExactlyOnce(reaching(ok)), ok).toEqual([]);
-    for (const bad of ['a\rd1\rd1\rb\r', 'a\rd2\rb\rd1\r', 'a\rd1\rd2\r', 'a\rb\rd2\rd2\r']) expect(inputNotExactlyOnce(reaching(bad)).length, bad).toBe(1);
+    for (const ok of ['a\rd1\rb\rd2\r', 'a\rb\rd2\r', 'a\rd1\rb\r', 'a\rb\r']) expect(inputNotExactlyOnce.run(reaching(ok)), ok).toEqual([]);
+    for (const bad of ['a\rd1\rd1\rb\r', 'a\rd2\rb\rd1\r', 'a\rd1\rd2\r', 'a\rb\rd2\rd2\r']) expect(inputNotExactlyOnce.run(reaching(bad)).length, bad).toBe(1);
   });
 
   it('with inputAck negotiated, input typed into a dead link must arrive exactly once', () => {
     const set = healthySet();
     const lost = { newNew: withInput(set.newNew, 'echo hi\rexit\r', { ...CAPS, inputAck: 1 }) };
-    expect(inputNotExactlyOnce(lost).map((f) => f.direction)).toEqual(['new client × new host']);
+    expect(inputNotExactlyOnce.run(lost).map((f) => f.direction)).toEqual(['new client × new host']);
     const once = { newNew: withInput(set.newNew, `echo hi\r${DARK}exit\r`, { ...CAPS, inputAck: 1 }) };
-    expect(inputNotExactlyOnce(once)).toEqual([]);
+    expect(inputNotExactlyOnce.run(once)).toEqual([]);
   });
 
   it("a new client resending journaled input where inputAck was negotiated is not a sequence change against an old host", () => {

@@ -1,21 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { snapshotContentChanged } from '../../compat/rules/dynamic/snapshot-content.js';
-import { buildManifest } from '../../src/manifest/build-manifest.js';
 import { rememberDrawnScreens, renderedScreen, renderSnapshots } from '../../compat/journey/render-snapshots.js';
 import { editFrames, healthySet } from './helpers/recordings.js';
 
-const manifests = () => ({ old: buildManifest('1.0.0'), new: buildManifest('1.0.0') });
-
 describe('SNAPSHOT_CONTENT_CHANGED', () => {
   it('stays quiet when the new host serialises what the old host did', () => {
-    expect(snapshotContentChanged(healthySet(), manifests())).toEqual([]);
+    expect(snapshotContentChanged.run(healthySet())).toEqual([]);
   });
 
   it('names the occurrence and the first differing text when the new host changes one snapshot', () => {
     const set = editFrames(healthySet(), 'oldClientNewHost', (f) =>
       f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: f.payload + ' did: changed' } : f,
     );
-    const findings = snapshotContentChanged(set, manifests());
+    const findings = snapshotContentChanged.run(set);
     expect(findings.length).toBeGreaterThan(0);
     expect(findings.every((f) => f.occurrence === 'reveal' && f.direction === 'old client × new host')).toBe(true);
     expect(findings[0]!.message).toContain('did:');
@@ -25,7 +22,7 @@ describe('SNAPSHOT_CONTENT_CHANGED', () => {
     const set = editFrames(healthySet(), 'newClientOldHost', (f) =>
       f.opcodeName === 'SnapshotChunk' && typeof f.payload === 'string' ? { ...f, payload: f.payload + 'x' } : f,
     );
-    expect(snapshotContentChanged(set, manifests())).toEqual([]);
+    expect(snapshotContentChanged.run(set)).toEqual([]);
   });
 
   it('judges two texts by the screen they draw: another spelling of the same screen is no change, another screen is', async () => {
@@ -36,12 +33,12 @@ describe('SNAPSHOT_CONTENT_CHANGED', () => {
       return set;
     };
     const respelled = await withScreens(editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: reencode(f.payload) } : f)));
-    expect(snapshotContentChanged(respelled, manifests())).toEqual([]);
+    expect(snapshotContentChanged.run(respelled)).toEqual([]);
     const changed = await withScreens(editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: `${f.payload}did: changed` } : f)));
-    expect(snapshotContentChanged(changed, manifests()).map((f) => f.occurrence)).toContain('reveal');
+    expect(snapshotContentChanged.run(changed).map((f) => f.occurrence)).toContain('reveal');
     // Without the screens (an older recording), the spelling alone still counts.
     const unrendered = editFrames(healthySet(), 'oldClientNewHost', (f) => (f.opcodeName === 'SnapshotChunk' && f.occurrence === 'reveal' && typeof f.payload === 'string' ? { ...f, payload: reencode(f.payload) } : f));
-    expect(snapshotContentChanged(unrendered, manifests()).length).toBeGreaterThan(0);
+    expect(snapshotContentChanged.run(unrendered).length).toBeGreaterThan(0);
   });
 
   it('draws a snapshot text once per size: a screen a cached reference already drew is taken from it, another size is drawn', async () => {

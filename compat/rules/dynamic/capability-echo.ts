@@ -1,7 +1,7 @@
 import type { CapabilitySet } from '../../../src/capabilities/registry.js';
 import { PAIRING_LABELS } from '../finding.js';
 import type { PairingKey } from '../../recording.js';
-import { type DynamicRule, dynamicFinding } from './types.js';
+import { FIX_DOCS, dynamicRule } from '../rule-spec.js';
 
 /** Both sides advertise it at version ≥ 1: echoed at the lower version. Names only one side knows are never echoed. */
 export function expectedEcho(client: CapabilitySet, host: CapabilitySet): Record<string, number> {
@@ -20,21 +20,26 @@ function canonical(set: CapabilitySet | undefined): string {
 }
 
 /** CAPABILITY_ECHO_MISMATCH: the echo must equal the intersection of both builds' advertised sets, read from their manifests (less a capability the link withheld). */
-export const capabilityEchoMismatch: DynamicRule = (recordings, manifests) =>
-  (Object.keys(PAIRING_LABELS) as PairingKey[]).flatMap((key) => {
-    const rec = recordings[key];
-    // A capability the link withheld reached no host, so none echoed it.
-    const advertised = Object.fromEntries(Object.entries(manifests[rec.client].advertised.client).filter(([name]) => name !== rec.withheldCapability));
-    const expected = expectedEcho(advertised, manifests[rec.host].advertised.host);
-    if (canonical(expected) === canonical(rec.negotiated)) return [];
-    return [
-      dynamicFinding({
-        ruleId: 'CAPABILITY_ECHO_MISMATCH',
-        direction: PAIRING_LABELS[key],
-        subject: 'capabilities',
-        step: 'subscribe',
-        message: `the client saw ${rec.negotiated === undefined ? 'no capability echo' : `echo ${canonical(rec.negotiated)}`} but the manifests' advertised sets intersect to ${canonical(expected)}`,
-        evidence: { before: expected, after: rec.negotiated ?? null, advertisedInJourney: rec.advertised },
-      }),
-    ];
-  });
+export const capabilityEchoMismatch = dynamicRule({
+  id: 'CAPABILITY_ECHO_MISMATCH',
+  compatibilityRule: 2,
+  purpose: 'The negotiated capabilities differ from the intersection of what the two builds advertise in their manifests.',
+  fix: { fix: 'echo exactly the intersection of what both sides advertise', docs: FIX_DOCS.gating },
+  judge: (recordings, manifests) =>
+    (Object.keys(PAIRING_LABELS) as PairingKey[]).flatMap((key) => {
+      const rec = recordings[key];
+      // A capability the link withheld reached no host, so none echoed it.
+      const advertised = Object.fromEntries(Object.entries(manifests[rec.client].advertised.client).filter(([name]) => name !== rec.withheldCapability));
+      const expected = expectedEcho(advertised, manifests[rec.host].advertised.host);
+      if (canonical(expected) === canonical(rec.negotiated)) return [];
+      return [
+        {
+          direction: PAIRING_LABELS[key],
+          subject: 'capabilities',
+          step: 'subscribe',
+          message: `the client saw ${rec.negotiated === undefined ? 'no capability echo' : `echo ${canonical(rec.negotiated)}`} but the manifests' advertised sets intersect to ${canonical(expected)}`,
+          evidence: { before: expected, after: rec.negotiated ?? null, advertisedInJourney: rec.advertised },
+        },
+      ];
+    }),
+});

@@ -6,7 +6,8 @@ import { OPAQUE_FIELDS, publishedFields } from './field-publishing.js';
 import { answersTimingDependentFrame, gatingTable, negotiatedInBoth, streamOrdinals } from './frame-sequence.js';
 import { isTimingPolicy } from './timing-policy.js';
 import { isHexOnly, isObject, noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
-import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
+import { type FindingDraft, dynamicRule } from '../rule-spec.js';
+import type { SideManifests } from './types.js';
 
 /** The header's seq, for payloads that carry no seq of their own. */
 export const HEADER_SEQ = '(seq)';
@@ -104,49 +105,53 @@ export function cleanlyEndedStreams(rec: PairingRecording): Set<string> {
  * build differs from what the old build's own counterpart publishes for the
  * same occurrence in old × old. Volatile fields come from the schemas.
  */
-export const fieldValueChanged: DynamicRule = (recordings, manifests) => {
-  const volatile = volatileFields(manifests);
-  const gating = gatingTable(manifests);
-  const findings: Finding[] = [];
-  for (const c of OLD_READER_COMPARISONS) {
-    const skew = recordings[c.skew];
-    const include = valueFrames(negotiatedInBoth(skew, recordings.oldOld, gating));
-    const actual = occurrenceSlots(skew, c.direction, include);
-    for (const [key, ref] of occurrenceSlots(recordings.oldOld, c.direction, include)) {
-      const got = actual.get(key);
-      if (!got || !stepOk(skew, ref.step) || !stepOk(recordings.oldOld, ref.step)) continue;
-      const now = comparedValues(got.frame);
-      for (const [path, before] of comparedValues(ref.frame)) {
-        // Absent is FIELD_STOPPED_PUBLISHING's finding.
-        if (!now.has(path) || same(before, now.get(path)) || isVolatile(volatile, ref.label, path)) continue;
-        const after = now.get(path);
-        findings.push(dynamicFinding({
-          ruleId: 'FIELD_VALUE_CHANGED',
+export const fieldValueChanged = dynamicRule({
+  id: 'FIELD_VALUE_CHANGED',
+  compatibilityRule: 3,
+  purpose: 'A value the new build publishes toward the old build differs from what the old build’s own counterpart publishes for the same frame occurrence (volatile fields excepted).',
+  fix: { fix: 'keep the value old readers expect (units, meaning, code); publish the new value in a new field, or project it (section 3a)', docs: 'docs/adding-an-opcode.md#3a-when-an-existing-frame-changes-shape-a-projection' },
+  judge: (recordings, manifests) => {
+    const volatile = volatileFields(manifests);
+    const gating = gatingTable(manifests);
+    const findings: FindingDraft[] = [];
+    for (const c of OLD_READER_COMPARISONS) {
+      const skew = recordings[c.skew];
+      const include = valueFrames(negotiatedInBoth(skew, recordings.oldOld, gating));
+      const actual = occurrenceSlots(skew, c.direction, include);
+      for (const [key, ref] of occurrenceSlots(recordings.oldOld, c.direction, include)) {
+        const got = actual.get(key);
+        if (!got || !stepOk(skew, ref.step) || !stepOk(recordings.oldOld, ref.step)) continue;
+        const now = comparedValues(got.frame);
+        for (const [path, before] of comparedValues(ref.frame)) {
+          // Absent is FIELD_STOPPED_PUBLISHING's finding.
+          if (!now.has(path) || same(before, now.get(path)) || isVolatile(volatile, ref.label, path)) continue;
+          const after = now.get(path);
+          findings.push({
+            direction: PAIRING_LABELS[c.skew],
+            subject: `${ref.label}.${path}`,
+            step: ref.step,
+            ...(ref.occurrence ? { occurrence: ref.occurrence } : {}),
+            message: `the ${c.writer} publishes ${path} = ${JSON.stringify(after)} in ${ref.label} (${slotWhere(ref)}); the old build publishes ${JSON.stringify(before)}`,
+            evidence: { before, after, referenceFrame: ref.frame.index, frame: got.frame.index },
+          });
+        }
+      }
+      if (c.direction !== 'clientToHost' || !noStepStalled(skew) || !noStepStalled(recordings.oldOld)) continue;
+      const acked = ackTotals(skew);
+      const [endedInSkew, endedInReference] = [cleanlyEndedStreams(skew), cleanlyEndedStreams(recordings.oldOld)];
+      for (const [stream, before] of ackTotals(recordings.oldOld)) {
+        if (!endedInSkew.has(stream) || !endedInReference.has(stream)) continue;
+        const after = acked.get(stream);
+        // No Ack at all on the stream is FRAME_NO_LONGER_SENT's finding.
+        if (after === undefined || after === before) continue;
+        findings.push({
           direction: PAIRING_LABELS[c.skew],
-          subject: `${ref.label}.${path}`,
-          step: ref.step,
-          ...(ref.occurrence ? { occurrence: ref.occurrence } : {}),
-          message: `the ${c.writer} publishes ${path} = ${JSON.stringify(after)} in ${ref.label} (${slotWhere(ref)}); the old build publishes ${JSON.stringify(before)}`,
-          evidence: { before, after, referenceFrame: ref.frame.index, frame: got.frame.index },
-        }));
+          subject: 'Ack.bytes',
+          message: `the ${c.writer} acknowledged ${after} bytes in all on stream ${stream}; the old client acknowledges ${before} for the same output`,
+          evidence: { before, after, stream },
+        });
       }
     }
-    if (c.direction !== 'clientToHost' || !noStepStalled(skew) || !noStepStalled(recordings.oldOld)) continue;
-    const acked = ackTotals(skew);
-    const [endedInSkew, endedInReference] = [cleanlyEndedStreams(skew), cleanlyEndedStreams(recordings.oldOld)];
-    for (const [stream, before] of ackTotals(recordings.oldOld)) {
-      if (!endedInSkew.has(stream) || !endedInReference.has(stream)) continue;
-      const after = acked.get(stream);
-      // No Ack at all on the stream is FRAME_NO_LONGER_SENT's finding.
-      if (after === undefined || after === before) continue;
-      findings.push(dynamicFinding({
-        ruleId: 'FIELD_VALUE_CHANGED',
-        direction: PAIRING_LABELS[c.skew],
-        subject: 'Ack.bytes',
-        message: `the ${c.writer} acknowledged ${after} bytes in all on stream ${stream}; the old client acknowledges ${before} for the same output`,
-        evidence: { before, after, stream },
-      }));
-    }
-  }
-  return findings;
-};
+    return findings;
+  },
+});

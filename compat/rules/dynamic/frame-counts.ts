@@ -2,7 +2,7 @@ import { PAIRING_LABELS } from '../finding.js';
 import { type PairingKey, type PairingRecording, type StepName, STEP_NAMES } from '../../recording.js';
 import { stepOk } from './frame-slots.js';
 import { authoredFrames, CLIENTS, comparableRuns } from './frame-sequence.js';
-import { type DynamicRule, dynamicFinding } from './types.js';
+import { FIX_DOCS, dynamicRule } from '../rule-spec.js';
 
 /**
  * How far a count may stray before it is a change: more than FACTOR times
@@ -49,36 +49,41 @@ function repetitions(frames: ReadonlyArray<{ element: string; frame: { seq: numb
  * resends once; this rule compares those repetitions, with the same
  * references (SEQUENCE_COMPARISONS). One finding per pairing, author and step.
  */
-export const frameCountChanged: DynamicRule = (recordings, manifests) => {
-  const reported = new Set<string>();
-  const findings = [];
-  for (const { c, skew, reference, side, keep, direction, leaveOut } of comparableRuns(recordings, manifests)) {
-    for (const step of STEP_NAMES) {
-      const key = `${c.skew}|${c.author}|${step}`;
-      if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
-      const scale = Math.max(1, durationOf(skew, step) / durationOf(reference, step));
-      for (const client of CLIENTS) {
-        // A client's requests stay counted: asking far more often costs the host, though asking less costs it nothing.
-        const left = c.author === 'host' ? leaveOut(step, client) : undefined;
-        const expected = repetitions(authoredFrames(reference, direction, step, keep, client, left));
-        const actual = repetitions(authoredFrames(skew, direction, step, keep, client, left));
-        const over = [...actual].find(([element, n]) => n > COUNT_TOLERANCE.factor * (expected.get(element) ?? 0) * scale + COUNT_TOLERANCE.slack);
-        if (!over || reported.has(key)) continue;
-        reported.add(key);
-        const [element, n] = over;
-        const was = expected.get(element) ?? 0;
-        findings.push(
-          dynamicFinding({
-            ruleId: 'FRAME_COUNT_CHANGED',
-            direction: PAIRING_LABELS[c.skew as PairingKey],
-            subject: `${side} ${c.author} frames`,
-            step,
-            message: `in step ${step} the ${side} ${c.author} wrote one ${element} ${n} times unchanged in ${durationOf(skew, step)} ms, where ${c.basis} repeats it at most ${was} times in ${durationOf(reference, step)} ms`,
-            evidence: { before: was, after: n, element, skewMs: durationOf(skew, step), referenceMs: durationOf(reference, step), basis: c.basis, client },
-          }),
-        );
+export const frameCountChanged = dynamicRule({
+  id: 'FRAME_COUNT_CHANGED',
+  compatibilityRule: 3,
+  purpose: 'A build writes a frame in a step far more often, per second of the step, than its reference does (the sequence rule folds repetitions).',
+  fix: { fix: 'look for a timer or a retry loop that fires more often than before: keep its backoff, or gate the new rate like an opcode', docs: FIX_DOCS.gating },
+  judge: (recordings, manifests) => {
+    const reported = new Set<string>();
+    const findings = [];
+    for (const { c, skew, reference, side, keep, direction, leaveOut } of comparableRuns(recordings, manifests)) {
+      for (const step of STEP_NAMES) {
+        const key = `${c.skew}|${c.author}|${step}`;
+        if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
+        const scale = Math.max(1, durationOf(skew, step) / durationOf(reference, step));
+        for (const client of CLIENTS) {
+          // A client's requests stay counted: asking far more often costs the host, though asking less costs it nothing.
+          const left = c.author === 'host' ? leaveOut(step, client) : undefined;
+          const expected = repetitions(authoredFrames(reference, direction, step, keep, client, left));
+          const actual = repetitions(authoredFrames(skew, direction, step, keep, client, left));
+          const over = [...actual].find(([element, n]) => n > COUNT_TOLERANCE.factor * (expected.get(element) ?? 0) * scale + COUNT_TOLERANCE.slack);
+          if (!over || reported.has(key)) continue;
+          reported.add(key);
+          const [element, n] = over;
+          const was = expected.get(element) ?? 0;
+          findings.push(
+            {
+              direction: PAIRING_LABELS[c.skew as PairingKey],
+              subject: `${side} ${c.author} frames`,
+              step,
+              message: `in step ${step} the ${side} ${c.author} wrote one ${element} ${n} times unchanged in ${durationOf(skew, step)} ms, where ${c.basis} repeats it at most ${was} times in ${durationOf(reference, step)} ms`,
+              evidence: { before: was, after: n, element, skewMs: durationOf(skew, step), referenceMs: durationOf(reference, step), basis: c.basis, client },
+            },
+          );
+        }
       }
     }
-  }
-  return findings;
-};
+    return findings;
+  },
+});

@@ -3,7 +3,8 @@ import { type ClientLabel, type FrameDirection, type JourneyRecordingSet, type P
 import { stepOk } from './frame-slots.js';
 import { answerFrames, isRequest, requestsIn } from './requests.js';
 import { isTimingPolicy } from './timing-policy.js';
-import { type DynamicRule, dynamicFinding, type SideManifests } from './types.js';
+import { FIX_DOCS, dynamicRule } from '../rule-spec.js';
+import type { SideManifests } from './types.js';
 
 /**
  * One comparison: frames `author` wrote in the `skew` pairing against what the
@@ -166,28 +167,33 @@ export function comparableRuns(recordings: JourneyRecordingSet, manifests: SideM
 }
 
 /** FRAME_SEQUENCE_CHANGED: see SEQUENCE_COMPARISONS for how each expectation is derived. */
-export const frameSequenceChanged: DynamicRule = (recordings, manifests) => {
-  const reported = new Set<string>();
-  const findings = [];
-  for (const { c, skew, reference, side, keep, direction, leaveOut } of comparableRuns(recordings, manifests)) {
-    for (const step of STEP_NAMES) {
-      for (const client of CLIENTS) {
-        const key = `${c.skew}|${c.author}|${step}`;
-        if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
-        const expected = authoredSequence(reference, direction, step, keep, client, leaveOut(step, client));
-        const actual = authoredSequence(skew, direction, step, keep, client, leaveOut(step, client));
-        if (expected.join(' ') === actual.join(' ')) continue;
-        reported.add(key);
-        findings.push(dynamicFinding({
-          ruleId: 'FRAME_SEQUENCE_CHANGED',
-          direction: PAIRING_LABELS[c.skew as PairingKey],
-          subject: `${side} ${c.author} frames`,
-          step,
-          message: `in step ${step} the ${side} ${c.author} wrote [${actual.join(', ')}]${client === 'second' ? ' on the second client\'s connection' : ''}, expected [${expected.join(', ')}]: ${c.basis}`,
-          evidence: { before: expected, after: actual, basis: c.basis, reference: c.reference, client },
-        }));
+export const frameSequenceChanged = dynamicRule({
+  id: 'FRAME_SEQUENCE_CHANGED',
+  compatibilityRule: 3,
+  purpose: "The frames a build wrote in a step differ from what the derived expectation (a same-version reference run) says that step carries.",
+  fix: { fix: 'send the frames an old peer expects on this path, or gate the new sequence behind a capability', docs: FIX_DOCS.gating },
+  judge: (recordings, manifests) => {
+    const reported = new Set<string>();
+    const findings = [];
+    for (const { c, skew, reference, side, keep, direction, leaveOut } of comparableRuns(recordings, manifests)) {
+      for (const step of STEP_NAMES) {
+        for (const client of CLIENTS) {
+          const key = `${c.skew}|${c.author}|${step}`;
+          if (reported.has(key) || !stepOk(skew, step) || !stepOk(reference, step)) continue;
+          const expected = authoredSequence(reference, direction, step, keep, client, leaveOut(step, client));
+          const actual = authoredSequence(skew, direction, step, keep, client, leaveOut(step, client));
+          if (expected.join(' ') === actual.join(' ')) continue;
+          reported.add(key);
+          findings.push({
+            direction: PAIRING_LABELS[c.skew as PairingKey],
+            subject: `${side} ${c.author} frames`,
+            step,
+            message: `in step ${step} the ${side} ${c.author} wrote [${actual.join(', ')}]${client === 'second' ? ' on the second client\'s connection' : ''}, expected [${expected.join(', ')}]: ${c.basis}`,
+            evidence: { before: expected, after: actual, basis: c.basis, reference: c.reference, client },
+          });
+        }
       }
     }
-  }
-  return findings;
-};
+    return findings;
+  },
+});

@@ -7,10 +7,10 @@ import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch, type
  * output timing, a restart or a detach make frame counts meaningless): stalls,
  * input exactly once, equal screens, and sends the new build's own send gate dropped.
  */
-export const outcomeFindings = (recordings: SomePairings): Finding[] => [journeyStalled, inputNotExactlyOnce, screenMismatch, ungatedSendDropped].flatMap((rule) => rule(recordings));
+export const outcomeFindings = (recordings: SomePairings): Finding[] => [journeyStalled, inputNotExactlyOnce, screenMismatch, ungatedSendDropped].flatMap((rule) => rule.run(recordings));
 
 /** Outcomes, and frames one build wrote that the other's decoder refused: for a pass over another transport, whose framing the script does not walk. */
-export const outcomeAndRefusalFindings = (recordings: SomePairings): Finding[] => [...outcomeFindings(recordings), ...frameRefused(recordings)];
+export const outcomeAndRefusalFindings = (recordings: SomePairings): Finding[] => [...outcomeFindings(recordings), ...frameRefused.run(recordings)];
 
 const sameFailing = (f: Finding) => `${f.ruleId} ${f.step ?? ''} ${f.subject}`;
 

@@ -1,6 +1,6 @@
 import { PAIRING_LABELS } from '../finding.js';
 import type { Occurrence, PairingRecording } from '../../recording.js';
-import { type DynamicRule, dynamicFinding } from './types.js';
+import { FIX_DOCS, dynamicRule } from '../rule-spec.js';
 
 export interface AssembledSnapshot {
   readonly occurrence: Occurrence | undefined;
@@ -58,24 +58,29 @@ function firstDifference(before: string, after: string): { at: number; before: s
  * (old × old); a difference is a change of content an old reader did not agree to,
  * unless both texts draw the same screen (compared cell by cell where recorded).
  */
-export const snapshotContentChanged: DynamicRule = (recordings) => {
-  const expected = assembledSnapshots(recordings.oldOld);
-  const actual = assembledSnapshots(recordings.oldClientNewHost);
-  const findings = [];
-  for (const ref of expected) {
-    const got = actual.find((s) => s.occurrence === ref.occurrence && s.ordinal === ref.ordinal);
-    if (!got || got.text === ref.text) continue; // a missing snapshot is FRAME_SEQUENCE_CHANGED's finding
-    // Another encoding of the same screen (an SGR spelled differently, a cursor placed another way) is not a change of content.
-    if (ref.screen !== undefined && ref.screen === got.screen) continue;
-    const diff = firstDifference(ref.text, got.text);
-    findings.push(dynamicFinding({
-      ruleId: 'SNAPSHOT_CONTENT_CHANGED',
-      direction: PAIRING_LABELS.oldClientNewHost,
-      subject: 'SnapshotChunk',
-      ...(ref.occurrence ? { occurrence: ref.occurrence } : {}),
-      message: `the new host's ${ref.occurrence ?? ''} snapshot #${ref.ordinal + 1} differs from the old host's from character ${diff.at}: ${JSON.stringify(diff.before)} became ${JSON.stringify(diff.after)}`,
-      evidence: { before: diff.before, after: diff.after, at: diff.at, referenceFrame: ref.firstFrame, frame: got.firstFrame },
-    }));
-  }
-  return findings;
-};
+export const snapshotContentChanged = dynamicRule({
+  id: 'SNAPSHOT_CONTENT_CHANGED',
+  compatibilityRule: 3,
+  purpose: "The new host's snapshot text for an occurrence differs from the old host's for the same occurrence of the same deterministic journey.",
+  fix: { fix: 'keep the snapshot text old clients render, or gate the new form behind a capability', docs: FIX_DOCS.gating },
+  judge: (recordings) => {
+    const expected = assembledSnapshots(recordings.oldOld);
+    const actual = assembledSnapshots(recordings.oldClientNewHost);
+    const findings = [];
+    for (const ref of expected) {
+      const got = actual.find((s) => s.occurrence === ref.occurrence && s.ordinal === ref.ordinal);
+      if (!got || got.text === ref.text) continue; // a missing snapshot is FRAME_SEQUENCE_CHANGED's finding
+      // Another encoding of the same screen (an SGR spelled differently, a cursor placed another way) is not a change of content.
+      if (ref.screen !== undefined && ref.screen === got.screen) continue;
+      const diff = firstDifference(ref.text, got.text);
+      findings.push({
+        direction: PAIRING_LABELS.oldClientNewHost,
+        subject: 'SnapshotChunk',
+        ...(ref.occurrence ? { occurrence: ref.occurrence } : {}),
+        message: `the new host's ${ref.occurrence ?? ''} snapshot #${ref.ordinal + 1} differs from the old host's from character ${diff.at}: ${JSON.stringify(diff.before)} became ${JSON.stringify(diff.after)}`,
+        evidence: { before: diff.before, after: diff.after, at: diff.at, referenceFrame: ref.firstFrame, frame: got.firstFrame },
+      });
+    }
+    return findings;
+  },
+});

@@ -10,7 +10,3 @@ export interface SideManifests {
 
 /** A dynamic rule: a small pure function over the four recordings of one baseline. */
 export type DynamicRule = (recordings: JourneyRecordingSet, manifests: SideManifests) => Finding[];
-
-export function dynamicFinding(f: Omit<Finding, 'pass'>): Finding {
-  return { pass: 'dynamic', ...f };
-}
