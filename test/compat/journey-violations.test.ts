@@ -98,14 +98,23 @@ describe.concurrent('the gate catches every planted class of break', () => {
     for (const name of readdirSync(tmpdir()).filter((n) => n.startsWith('termwire-selftest-misfire-'))) rmSync(join(tmpdir(), name), { force: true });
   });
 
-  /** Runs `use` in a clone no other test is using, and gives the clone back after. */
+  /** Fixtures waiting for a clone, first come first served. */
+  const waitingForLane: Array<(project: string) => void> = [];
+
+  /**
+   * Runs `use` in a clone no other test is using, and gives the clone back
+   * after; waits its turn when none is free. A fixture that vitest timed out
+   * still holds its clone until its gate exits (vitest does not stop it), so
+   * the next one waits for that, instead of failing with it.
+   */
   async function inFreeClone(use: (project: string) => Promise<void>): Promise<void> {
-    const project = freeLanes.pop();
-    if (!project) throw new Error(`no free clone: vitest ran more than ${LANES} fixtures at once (maxConcurrency in vitest.config.ts)`);
+    const project = freeLanes.pop() ?? (await new Promise<string>((resolve) => waitingForLane.push(resolve)));
     try {
       await use(project);
     } finally {
-      freeLanes.push(project);
+      const next = waitingForLane.shift();
+      if (next) next(project);
+      else freeLanes.push(project);
     }
   }
 
