@@ -81,6 +81,8 @@ export interface JourneyOptions {
   readonly settleDeadlineMs: number;
   /** Pairings run at once; each is two mostly idle peer processes and a proxy. Default 2 (the cores CI has). */
   readonly concurrentPairings: number;
+  /** Whether a build whose peers serve sessions runs them in long-lived processes (peer-pool.ts). Default true; false starts a process per peer, as for builds without sessions. */
+  readonly longLivedPeers: boolean;
 }
 
 export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
@@ -90,6 +92,7 @@ export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   clientPongDeadlineMs: 2_000,
   settleDeadlineMs: 3_000,
   concurrentPairings: 2,
+  longLivedPeers: true,
 });
 
 export interface PairingBuild {
@@ -100,7 +103,7 @@ export interface PairingBuild {
 }
 
 /** Whether the build's peer of this role serves one session after another in one process (peer-pool.ts). */
-const servesSessions = (b: PairingBuild, role: 'host' | 'client') => b.codec.hello.sessionRoles?.includes(role) ?? false;
+const sessionsOf = (b: PairingBuild, role: 'host' | 'client') => b.codec.hello.sessionRoles?.includes(role) ?? false;
 
 /** Runs the journey once with `client` against `host` through a recording proxy. */
 export async function runPairing(
@@ -131,6 +134,7 @@ export async function runPairing(
   let unplannedEnds: UnplannedEnd[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   let peerCpuMs = 0;
+  const servesSessions = (b: PairingBuild, role: 'host' | 'client') => options.longLivedPeers && sessionsOf(b, role);
   try {
     const clientArgsFor = (url: string, token: string) => ['--url', url, '--token', token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
     proxy = proxyFor(plan);
