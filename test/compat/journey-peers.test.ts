@@ -65,7 +65,10 @@ describe('peer processes', () => {
     expect(codec.hello.peerProtocol).toBe(2);
     const ops = drivableOps(codec.hello, codec.hello);
     const side = { side: 'new' as const, build: { dir: root, version: codec.hello.version, commit: 'working tree', manifest }, codec };
-    const rec = await runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, SCRIPT_PLAN, { ops, skipped: stepsSkippedInRun(SCRIPT_PLAN.steps, ops, { old: codec.hello, new: codec.hello }) });
+    const walk = () => runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, SCRIPT_PLAN, { ops, skipped: stepsSkippedInRun(SCRIPT_PLAN.steps, ops, { old: codec.hello, new: codec.hello }) });
+    let rec = await walk();
+    // A client that gave up a link the proxy kept up (a busy machine starved a peer past its pong deadline) renumbers what follows: walked again, as the gate walks a disturbed walk again.
+    if (rec.unplannedEnds?.length) rec = await walk();
 
     expect(rec.steps.filter((s) => s.status !== 'ok'), JSON.stringify(rec.peerErrors)).toEqual([]);
     const frames = (step: StepName, client: ClientLabel, direction: FrameDirection, opcodeName: string, where: (f: RecordedFrame) => boolean = () => true) =>
