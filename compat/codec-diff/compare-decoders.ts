@@ -1,5 +1,5 @@
 import type { WireManifest } from '../../src/manifest/manifest-schema.js';
-import type { PeerProcess } from '../journey/peer-process.js';
+import type { Peer } from '../journey/peer-process.js';
 import type { FrameVerdict } from '../peer/codec-peer.js';
 import { newWriterToOldReader, oldWriterToNewReader, type Finding } from '../rules/finding.js';
 import { decodersDisagree } from './decoders-disagree.js';
@@ -110,7 +110,7 @@ function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdic
  * (newer peers refuse a malformed known event as the client does: BAD_EVENT).
  * Asked with a probe, since an older build cannot say so.
  */
-async function checksEvents(codec: PeerProcess): Promise<boolean> {
+async function checksEvents(codec: Peer): Promise<boolean> {
   const probe = new Uint8Array(Buffer.concat([Buffer.from('74010c00010000000000000000000000', 'hex'), Buffer.from('{"type":"title"}')]));
   const [verdict] = await codec.call<FrameVerdict[]>('classify', { frames: [probe] });
   return verdict?.ok === false && verdict.code === 'BAD_EVENT';
@@ -159,7 +159,7 @@ function stripped(frame: MutatedFrame, schemas: { old?: JsonSchema; new?: JsonSc
  * opcode and kind of disagreement, with its smallest example.
  */
 export async function compareDecoders(
-  codecs: { old: PeerProcess; new: PeerProcess },
+  codecs: { old: Peer; new: Peer },
   seeds: readonly Uint8Array[],
   manifests: { old: WireManifest; new: WireManifest },
   opts: { count: number; seed: number; judgedStatically: ReadonlySet<string>; onProgress?: (done: number) => void },

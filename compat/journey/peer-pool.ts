@@ -11,6 +11,8 @@ import { type Peer, PeerProcess, type PeerStartOptions } from './peer-process.js
  * without sessions gets a process per peer, as before.
  */
 const idle = new Map<string, PeerProcess[]>();
+/** Each build's codec peer, started once for the gate run: it decodes each request on its own and keeps nothing between them, whatever its build. */
+const codecs = new Map<string, { readonly started: Promise<PeerProcess>; users: number }>();
 /** How long a session may take to open or to close (its host ends its terminals) before its process is given up. */
 const SESSION_OP_MS = 20_000;
 
@@ -39,11 +41,35 @@ export async function startPeer(wanted: PeerWanted): Promise<Peer> {
   }
 }
 
-/** Stops every idle pooled process; a gate run calls it once it is done with its journeys. */
+/** A build's codec peer, shared by everything that decodes with it until the pool closes; `stop` hands it back. */
+export async function codecPeer(options: PeerStartOptions): Promise<Peer> {
+  let shared = codecs.get(options.buildDir);
+  if (!shared) {
+    shared = { started: PeerProcess.start(options), users: 0 };
+    codecs.set(options.buildDir, shared);
+  }
+  const entry = shared;
+  const process = await entry.started.catch((error: unknown) => {
+    if (codecs.get(options.buildDir) === entry) codecs.delete(options.buildDir);
+    throw error;
+  });
+  if (process.hasExited) {
+    if (codecs.get(options.buildDir) === entry) codecs.delete(options.buildDir);
+    return codecPeer(options);
+  }
+  if (entry.users++ === 0) process.keepAlive(true);
+  return new SharedCodec(options.label, process, process.cpuNowMs() ?? 0, () => {
+    if (--entry.users === 0) process.keepAlive(false);
+  });
+}
+
+/** Stops every idle pooled process and the codec peers; a gate run calls it once it is done with its journeys. */
 export async function closePeerPool(): Promise<void> {
   const all = [...idle.values()].flat();
   idle.clear();
-  await Promise.all(all.map((p) => p.stop()));
+  const shared = [...codecs.values()];
+  codecs.clear();
+  await Promise.all([...all.map((p) => p.stop()), ...shared.map(async (c) => (await c.started.catch(() => undefined))?.stop())]);
 }
 
 /** How many processes wait idle in the pool (for tests). */
@@ -95,5 +121,37 @@ class PeerSessionLease implements Peer {
     if (!closed || this.process.hasExited) return this.process.stop();
     this.process.keepAlive(false);
     idle.set(this.key, [...(idle.get(this.key) ?? []), this.process]);
+  }
+}
+
+/** A use of a shared codec peer: its CPU is what the process used meanwhile (uses that overlap each count it). */
+class SharedCodec implements Peer {
+  cpuMs = 0;
+  private stopped = false;
+
+  constructor(
+    readonly label: string,
+    private readonly process: PeerProcess,
+    private readonly cpuAtStart: number,
+    private readonly release: () => void,
+  ) {}
+
+  get hello(): Peer['hello'] {
+    return this.process.hello;
+  }
+
+  call<T = unknown>(op: string, args?: unknown, timeoutMs?: number): Promise<T> {
+    return this.process.call<T>(op, args, timeoutMs, this.label);
+  }
+
+  recentLog(lines = 20): string[] {
+    return this.process.recentLog(lines);
+  }
+
+  async stop(): Promise<void> {
+    if (this.stopped) return;
+    this.stopped = true;
+    this.cpuMs = Math.max(0, (this.process.cpuNowMs() ?? this.cpuAtStart) - this.cpuAtStart);
+    this.release();
   }
 }

@@ -1,6 +1,6 @@
 import type { FrameVerdict } from '../peer/codec-peer.js';
 import type { Occurrence, RecordedFrame, StepName } from '../recording.js';
-import type { PeerProcess } from './peer-process.js';
+import type { Peer } from './peer-process.js';
 import type { ProxiedFrame } from './recording-proxy.js';
 
 const OCCURRENCE_OF_STEP: Partial<Record<StepName, Occurrence>> = {
@@ -14,11 +14,11 @@ const OCCURRENCE_OF_STEP: Partial<Record<StepName, Occurrence>> = {
 
 /** Each build's decoder, running in a process of that build. */
 export interface PairingCodecs {
-  readonly client: PeerProcess;
-  readonly host: PeerProcess;
+  readonly client: Peer;
+  readonly host: Peer;
 }
 
-const classify = (codec: PeerProcess, frames: readonly ProxiedFrame[]) => codec.call<FrameVerdict[]>('classify', { frames: frames.map((f) => f.bytes) }, 60_000);
+const classify = (codec: Peer, frames: readonly ProxiedFrame[]) => codec.call<FrameVerdict[]>('classify', { frames: frames.map((f) => f.bytes) }, 60_000);
 
 /**
  * Turns the proxy's raw capture into recorded frames: the payload as its

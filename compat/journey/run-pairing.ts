@@ -3,7 +3,7 @@ import { CompatError } from '../errors.js';
 import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, UngatedSendReport, UnplannedEnd } from '../recording.js';
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
-import type { Peer, PeerProcess } from './peer-process.js';
+import type { Peer } from './peer-process.js';
 import { startPeer } from './peer-pool.js';
 import { bookCpu } from '../cpu-booked.js';
 import { PTY_JOURNEY } from './pty-steps.js';
@@ -99,7 +99,7 @@ export interface PairingBuild {
   readonly side: Side;
   readonly build: BuildInfo;
   /** This build's decoder in a process of its own (peer role 'codec'). */
-  readonly codec: PeerProcess;
+  readonly codec: Peer;
 }
 
 /** Whether the build's peer of this role serves one session after another in one process (peer-pool.ts). */

@@ -5,7 +5,8 @@ import type { JourneyRecordings } from './journey-recordings.js';
 import type { JourneyPass } from './disturbances.js';
 import { type CarriedPasses, carrying } from './walk-again.js';
 import { drivableOps, stepsSkippedInRun, undrivableByBuild } from './drivable.js';
-import { PeerProcess } from './peer-process.js';
+import type { Peer } from './peer-process.js';
+import { codecPeer } from './peer-pool.js';
 import { bookCpu } from '../cpu-booked.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, type RunDecision, runPairing, SCRIPT_PLAN } from './run-pairing.js';
 import type { PassRecordings } from '../rules/dynamic/pty-outcomes.js';
@@ -15,9 +16,9 @@ import { rememberDrawnScreens } from './render-snapshots.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
 import { DIFFERENT_CODE, type PairingPlanner, type PlannedPairing, pairingPlanner, type SameCode, sameCode, walkPlanned } from './same-code.js';
 
-async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<PeerProcess> {
+async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<Peer> {
   try {
-    return await PeerProcess.start({ buildDir: build.dir, role: 'codec', label: `${side} codec ${build.version}` });
+    return await codecPeer({ buildDir: build.dir, role: 'codec', label: `${side} codec ${build.version}` });
   } catch (error) {
     throw new CompatError('PEER_UNAVAILABLE', (error as Error).message);
   }
@@ -202,7 +203,7 @@ export function runDecision(plan: JourneyPlan, old: PairingBuild, current: Pairi
 
 /** Both builds with their codec peers started, for as long as `use` runs. */
 export async function withPairingBuilds<T>(builds: { old: BuildInfo; new: BuildInfo }, use: (old: PairingBuild, current: PairingBuild) => Promise<T>, costsFor = 'decoding recordings'): Promise<T> {
-  const codecs: PeerProcess[] = [];
+  const codecs: Peer[] = [];
   try {
     const side = async (name: 'old' | 'new'): Promise<PairingBuild> => {
       const codec = await startCodec(name, builds[name]);

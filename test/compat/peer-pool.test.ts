@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { closePeerPool, idlePeerCount, startPeer } from '../../compat/journey/peer-pool.js';
+import { closePeerPool, codecPeer, idlePeerCount, startPeer } from '../../compat/journey/peer-pool.js';
 import { PeerProcess } from '../../compat/journey/peer-process.js';
 import { PEER_SESSION_ROLES } from '../../compat/peer/peer-ops.js';
 
@@ -58,5 +58,22 @@ describe('long-lived peers (peer-pool.ts)', () => {
     const [c, d] = await Promise.all([host(true), host(true)]);
     expect(idlePeerCount()).toBe(0);
     await Promise.all([c.stop(), d.stop()]);
+  });
+});
+
+describe('shared codec peers (peer-pool.ts)', () => {
+  it('every user of a build\'s codec gets the one process, which outlives each use until the pool closes', async () => {
+    const options = { buildDir: root, role: 'codec' as const, label: 'new codec' };
+    const [a, b] = await Promise.all([codecPeer(options), codecPeer(options)]);
+    const frames = { frames: [] as Uint8Array[] };
+    await a.stop();
+    await expect(b.call('classify', frames), 'still running for the other user').resolves.toEqual([]);
+    await b.stop();
+    const c = await codecPeer(options);
+    await expect(c.call('classify', frames)).resolves.toEqual([]);
+    expect(c.hello.version).toBe(a.hello.version);
+    await c.stop();
+    await closePeerPool();
+    await expect(c.call('classify', frames), 'stopped with the pool').rejects.toThrow(/new codec/);
   });
 });
