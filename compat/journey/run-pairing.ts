@@ -105,6 +105,15 @@ export interface PairingBuild {
 /** Whether the build's peer of this role serves one session after another in one process (peer-pool.ts). */
 const sessionsOf = (b: PairingBuild, role: 'host' | 'client') => b.codec.hello.sessionRoles?.includes(role) ?? false;
 
+/** Waits, on the client's own state, until it has seen its link go down. */
+async function clientNoticed(client: Peer, options: JourneyOptions): Promise<void> {
+  const deadline = Date.now() + options.stepDeadlineMs;
+  while ((await client.call<ClientObservation>('state')).connected) {
+    if (Date.now() > deadline) throw new StepStalled('the client to notice its host stopped');
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs));
+  }
+}
+
 /** Runs the journey once with `client` against `host` through a recording proxy. */
 export async function runPairing(
   client: PairingBuild,
@@ -171,6 +180,9 @@ export async function runPairing(
       proxy!.replaceUpstream();
       await peers.host.stop();
       peerCpuMs += peers.host.cpuMs;
+      // Typed into a host the client knows is gone: it must have seen its link close first, or the keys go into the
+      // closing link instead of being held. A stopping process used to give it that time; a closing session does not.
+      await clientNoticed(peers.client, options);
       if (typedWhileDown) await peers.client.call('write', { data: typedWhileDown });
       const started = await startPeer({ buildDir: next.build.dir, role: 'host', sessions: servesSessions(next, 'host'), args: hostArgsOf(plan), label: hostLabel(next) });
       hostPeer = peers.host = started;
