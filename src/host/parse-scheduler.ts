@@ -63,11 +63,28 @@ export class ParseScheduler {
     this.schedule();
   }
 
+  /**
+   * The job has work that a request is waiting for and already had a slice
+   * as it came (a snapshot of an idle screen, ScreenBook): it goes next, once.
+   * Then it takes its turns at the end of the round like any other.
+   */
+  readyNext(job: ParseJob): void {
+    if (this.waiting.has(job) || this.round.includes(job)) return;
+    this.round.unshift(job);
+    this.schedule();
+  }
+
   /** The job is gone: it leaves the round. */
   remove(job: ParseJob): void {
     const at = this.round.indexOf(job);
     if (at >= 0) this.round.splice(at, 1);
     this.waiting.delete(job);
+  }
+
+  /** A slice for work done as a request comes, outside the round (a snapshot of an idle screen): over `sliceMs` from now. */
+  sliceFromNow(sliceMs: number): () => boolean {
+    const end = this.clock.now() + sliceMs;
+    return () => this.clock.now() >= end;
   }
 
   /** Whether the job running now has used its slice: a pause point in xterm's parse asks this. */

@@ -18,7 +18,17 @@ export const PACE_MIN_UNITS = 1024;
  */
 export const MAX_QUEUED_UNITS = 50_000_000;
 
-type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void };
+type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void } | { readonly work: FeedWork };
+
+/**
+ * Work on the screen done in the feed's turns, in order with the output and
+ * in slices of its own: a snapshot's serialisation. The output behind it
+ * waits until it is done, so the screen stays as it was when it started.
+ */
+export interface FeedWork {
+  /** Works until `over()` (at least one step); true once done. */
+  run(over: () => boolean): boolean;
+}
 
 /** What the screen hears as its output is parsed. */
 export interface FeedEvents {
@@ -36,7 +46,8 @@ export interface FeedEvents {
  * its own when to run and for how long. Output is parsed in pieces, the clock
  * read between them; a piece that took longer than the slice halves the next
  * (a line feed at 1000x1000 costs 18 µs, so 4 KiB of them was 75 ms), one far
- * under it doubles it back. Barriers (queries) run in order with the output.
+ * under it doubles it back. Barriers (queries) run in order with the output,
+ * and so does work (FeedWork), in slices like the parse.
  */
 export class ScreenFeed implements ParseJob {
   private readonly items: FeedItem[] = [];
@@ -96,10 +107,22 @@ export class ScreenFeed implements ParseJob {
     return true;
   }
 
-  /** Leaves the round, dropping what is queued; returns the barriers that waited, in order, to be answered now. */
+  /**
+   * Runs `work` in this feed's turns once every write so far is parsed, and
+   * holds the output written later until it is done. `next`: the work of an
+   * idle feed that already had a slice as its request came; its next turn
+   * comes before the round (ParseScheduler.readyNext).
+   */
+  queueWork(work: FeedWork, next = false): void {
+    this.items.push({ work });
+    if (next && this.items.length === 1) this.scheduler.readyNext(this);
+    else this.scheduler.ready(this);
+  }
+
+  /** Leaves the round, dropping what is queued; returns the barriers and work that waited, in order, to be done now (work in one go). */
   drop(): Array<() => void> {
     this.scheduler.remove(this);
-    const barriers = this.items.flatMap((item) => ('barrier' in item ? [item.barrier] : []));
+    const barriers = this.items.flatMap((item) => ('barrier' in item ? [item.barrier] : 'work' in item ? [() => void item.work.run(() => false)] : []));
     this.items.length = 0;
     this.queuedUnits = 0;
     return barriers;
@@ -132,6 +155,11 @@ export class ScreenFeed implements ParseJob {
         continue;
       }
       if (!first && slice.over()) return 'more';
+      if ('work' in head) {
+        if (!head.work.run(slice.over)) return 'more';
+        this.items.shift();
+        continue;
+      }
       const end = Math.min(head.data.length, this.offset + this.pieceBytes);
       const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
       const started = startWork(slice);
@@ -156,7 +184,7 @@ export class ScreenFeed implements ParseJob {
   private pieceDone(end: number): void {
     this.events.changed();
     const head = this.items[0];
-    if (!head || 'barrier' in head) return;
+    if (!head || !('data' in head)) return;
     this.queuedUnits -= end - this.offset;
     this.offset = end;
     if (end < head.data.length) return;
