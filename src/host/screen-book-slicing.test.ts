@@ -48,6 +48,12 @@ function slicedBook() {
     snapshot: (id: number, token: number) => handle({ op: 'query', id, token, want: 'snapshot' }),
     resize: (id: number, cols: number, rows: number) => handle({ op: 'resize', id, cols, rows }),
     dispose: (id: number, token: number) => handle({ op: 'dispose', id, token }),
+    /** Opens screen 1 at BIG and has `output` parsed on it. */
+    async bigScreen(output: string): Promise<void> {
+      this.open(1, BIG);
+      this.write(1, output);
+      await this.settle();
+    },
     /** Turns of the loop until nothing is deferred; a parse paused at a pause point goes on after a microtask. */
     async settle(): Promise<void> {
       do await Promise.resolve();
@@ -87,9 +93,7 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
     const b = slicedBook();
     const first = coloured(40, BIG.cols);
     const second = coloured(10, BIG.cols, 7);
-    b.open(1, BIG);
-    b.write(1, first);
-    await b.settle();
+    await b.bigScreen(first);
     b.snapshot(1, 10);
     b.write(1, second); // output that comes while the snapshot is under way
     b.snapshot(1, 11);
@@ -101,9 +105,7 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
   it('resizes the screen after a snapshot under way, which keeps the size it was serialised at', async () => {
     const b = slicedBook();
     const output = coloured(40, BIG.cols);
-    b.open(1, BIG);
-    b.write(1, output);
-    await b.settle();
+    await b.bigScreen(output);
     b.snapshot(1, 10);
     b.resize(1, 60, 20); // narrower: the rows reflow
     await b.settle();
@@ -115,9 +117,7 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
 
   it('answers the snapshot of an unchanged screen at once from the text kept, without serialising it again', async () => {
     const b = slicedBook();
-    b.open(1, BIG);
-    b.write(1, coloured(40, BIG.cols));
-    await b.settle();
+    await b.bigScreen(coloured(40, BIG.cols));
     b.snapshot(1, 10);
     await b.settle();
     b.snapshot(1, 11); // a Subscribe churn on a screen that did not change
@@ -128,9 +128,7 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
   it('answers a snapshot under way before the screen it was asked of is disposed', async () => {
     const b = slicedBook();
     const output = coloured(40, BIG.cols);
-    b.open(1, BIG);
-    b.write(1, output);
-    await b.settle();
+    await b.bigScreen(output);
     b.snapshot(1, 10);
     b.dispose(1, 11);
     expect(b.answers.map((a) => a.token)).toEqual([10, 11]);
