@@ -1,3 +1,4 @@
+import serializeAddon from '@xterm/addon-serialize';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ScreenSerialization, serializeScreen, type SnapshotForm } from './serialize-screen.js';
 import { type PooledTerminal, screenTerminals } from './terminal-pool.js';
@@ -59,6 +60,20 @@ describe('ScreenSerialization: a screen serialised a row at a time is the text s
       let asked = 0;
       expect(sliced(p, form, () => ++asked % 3 === 0).text).toBe(whole);
     });
+  });
+
+  it("is taken whole, in one step, from an addon that does not export its handlers where 0.14 does", async () => {
+    const p = screenTerminals.take(COLS, ROWS, SCROLLBACK);
+    taken.push(p);
+    await write(p, SCREENS[2]!.output);
+    const addon = serializeAddon as { HTMLSerializeHandler?: unknown };
+    const exported = addon.HTMLSerializeHandler;
+    addon.HTMLSerializeHandler = undefined;
+    try {
+      expect(sliced(p, 'wire', () => true)).toEqual({ text: serializeScreen(p, 'wire'), steps: 2 });
+    } finally {
+      addon.HTMLSerializeHandler = exported;
+    }
   });
 
   it('is the text serialised whole at 1000 columns, coloured in every cell', async () => {
