@@ -45,7 +45,8 @@ function processCpuMs(): number {
  * them before the loop read a request: with 60 printers that was 60 slices
  * (Subscribe p99 1.7 s). A terminal whose output costs more than the others
  * only gets its share, so it falls behind alone, and the host holds its
- * program (screenBacklogBytes).
+ * program (screenBacklogBytes). A snapshot's serialisation takes its
+ * screen's turns in the same way (ScreenFeed.queueWork).
  */
 export class ParseScheduler {
   private readonly round: ParseJob[] = [];
