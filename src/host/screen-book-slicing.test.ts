@@ -3,7 +3,7 @@ import { fakeLoop } from '../../test/helpers/fake-loop.js';
 import { serializeScreen } from '../screen/serialize-screen.js';
 import { type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 import { ParseScheduler } from './parse-scheduler.js';
-import { ScreenBook, type ScreenReply, type ScreenRequest } from './screen-book.js';
+import { SNAPSHOT_NEXT_TURNS, ScreenBook, type ScreenReply, type ScreenRequest } from './screen-book.js';
 
 const BIG = { cols: 100, rows: 20, scrollback: 50 } as const;
 const SMALL = { cols: 20, rows: 3, scrollback: 0 } as const;
@@ -33,8 +33,11 @@ async function unsliced(shape: { cols: number; rows: number; scrollback: number 
 function slicedBook() {
   const loop = fakeLoop({ msPerLook: 1 });
   const answers: Array<Extract<ScreenReply, { kind: 'answer' }>> = [];
+  /** The last title each screen set: how far a printer got. */
+  const titles = new Map<number, string>();
   const book = new ScreenBook((reply) => {
     if (reply.kind === 'answer') answers.push(reply);
+    if (reply.kind === 'title') titles.set(reply.id, reply.title);
     if (reply.kind === 'failed') throw new Error(reply.message);
   }, new ParseScheduler(loop.clock));
   let seq = 0;
@@ -42,6 +45,7 @@ function slicedBook() {
   return {
     loop,
     answers,
+    titles,
     answer: (token: number) => answers.find((a) => a.token === token),
     open: (id: number, shape: { cols: number; rows: number; scrollback: number }) => handle({ op: 'open', id, ...shape, maxLinks: 16, sliceMs: 4, maxBacklogMs: 60_000 }),
     write: (id: number, data: string) => handle({ op: 'write', id, data, seq: (seq += data.length) }),
@@ -87,6 +91,36 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
     expect(largeTurns).toBeGreaterThan(3);
     expect(b.answer(10)!.text).toBe(await unsliced(BIG, output));
     expect(b.answer(20)!.text).toBe(await unsliced(SMALL, 'small'));
+  });
+
+  it(`answers an idle screen's snapshot that takes a few slices before a printing terminal's next turn, and a large one after ${SNAPSHOT_NEXT_TURNS + 1} slices`, async () => {
+    const b = slicedBook();
+    const MEDIUM = { cols: 20, rows: 12, scrollback: 0 };
+    b.open(1, BIG);
+    b.open(2, MEDIUM);
+    b.open(3, SMALL);
+    b.write(1, coloured(40, BIG.cols));
+    b.write(2, coloured(12, MEDIUM.cols));
+    await b.settle();
+    // A printer: a title naming how far it got before every 4000 characters.
+    b.write(3, Array.from({ length: 200 }, (_, k) => `\x1b]0;${k}\x07${'y'.repeat(4000)}`).join(''));
+    b.loop.step();
+    const turnsUntil = (token: number) => {
+      let turns = 0;
+      for (; !b.answer(token) && turns < 1000; turns++) b.loop.step();
+      return turns;
+    };
+    let printed = b.titles.get(3);
+    b.snapshot(2, 20);
+    expect(b.answer(20), 'not done in the slice it had as it came').toBeUndefined();
+    expect(turnsUntil(20)).toBeLessThanOrEqual(SNAPSHOT_NEXT_TURNS);
+    expect(b.titles.get(3), 'the printer did not move meanwhile').toBe(printed);
+    printed = b.titles.get(3);
+    b.snapshot(1, 10);
+    for (let turn = 0; turn < SNAPSHOT_NEXT_TURNS; turn++) b.loop.step();
+    expect(b.titles.get(3), `the printer waited ${SNAPSHOT_NEXT_TURNS} turns`).toBe(printed);
+    expect(turnsUntil(10)).toBeGreaterThan(0);
+    expect(b.titles.get(3), 'then the printer had its turns').not.toBe(printed);
   });
 
   it("holds the terminal's own output while its snapshot is serialised: the snapshot is the screen at one seq", async () => {

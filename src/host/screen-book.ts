@@ -9,6 +9,14 @@ import { ParseScheduler } from './parse-scheduler.js';
 import { type FeedWork, ScreenFeed } from './screen-feed.js';
 import { screenText } from './screen-text.js';
 
+/**
+ * Turns an idle screen's snapshot takes before the other terminals' once its
+ * first slice, as its request came, was not enough: an ordinary screen's is
+ * answered then, even cold (the first serialisation of a process took three
+ * 4 ms slices at 80x24 under load), and a large one waits its turns after.
+ */
+export const SNAPSHOT_NEXT_TURNS = 3;
+
 /** What a screen is asked to do, in order, by the thread that forwards output. */
 export type ScreenRequest =
   | { readonly op: 'open'; readonly id: number; readonly cols: number; readonly rows: number; readonly scrollback: number; readonly maxLinks: number; readonly sliceMs: number; readonly maxBacklogMs: number }
@@ -217,15 +225,15 @@ export class ScreenBook {
   /**
    * A snapshot of an idle screen is taken at once, for a slice: its kept
    * text (a reconnect storm, a Subscribe churn) or a small screen is
-   * answered then, and a larger one goes on in the next turn, then in the
-   * screen's turns. One behind output still to parse is serialised in the
+   * answered then, and a larger one goes on for SNAPSHOT_NEXT_TURNS turns
+   * before the other terminals', then in the screen's turns. One behind output still to parse is serialised in the
    * screen's turns, in order with its output (BookScreen.snapshotWork).
    */
   private query(screen: BookScreen, token: number, want: ScreenQuery): void {
     if (want !== 'snapshot') return this.whenParsed(screen, () => this.answer(screen, token, want));
     const work = screen.snapshotWork((text) => this.reply({ kind: 'answer', token, seq: screen.parsed, text, size: { cols: screen.term.cols, rows: screen.term.rows } }));
     if (!screen.feed.idle) return screen.feed.queueWork(work);
-    if (!work.run(this.scheduler.sliceFromNow(screen.feed.sliceMs))) screen.feed.queueWork(work, true);
+    if (!work.run(this.scheduler.sliceFromNow(screen.feed.sliceMs))) screen.feed.queueWork(work, SNAPSHOT_NEXT_TURNS);
   }
 
   private answer(screen: BookScreen, token: number, want: 'seq' | 'text'): void {

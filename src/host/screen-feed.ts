@@ -1,5 +1,5 @@
 import type { XtermParse } from '../screen/xterm-internals.js';
-import type { ParseJob, ParseScheduler, ParseSlice } from './parse-scheduler.js';
+import type { ParseJob, ParseOutcome, ParseScheduler, ParseSlice } from './parse-scheduler.js';
 
 /** Bounds of the piece of output parsed between two looks at the clock. */
 export const PIECE_BYTES = { min: 64, max: 4096 } as const;
@@ -18,7 +18,8 @@ export const PACE_MIN_UNITS = 1024;
  */
 export const MAX_QUEUED_UNITS = 50_000_000;
 
-type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void } | { readonly work: FeedWork };
+/** `nextTurns`: turns the work may still take before the round's (queueWork). */
+type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void } | { readonly work: FeedWork; nextTurns: number };
 
 /**
  * Work on the screen done in the feed's turns, in order with the output and
@@ -109,14 +110,17 @@ export class ScreenFeed implements ParseJob {
 
   /**
    * Runs `work` in this feed's turns once every write so far is parsed, and
-   * holds the output written later until it is done. `next`: the work of an
-   * idle feed that already had a slice as its request came; its next turn
-   * comes before the round (ParseScheduler.readyNext).
+   * holds the output written later until it is done. `nextTurns`: for the
+   * work of an idle feed that a request waits for, turns it takes before the
+   * round's (ParseScheduler.readyNext); then it waits its turns like output.
    */
-  queueWork(work: FeedWork, next = false): void {
-    this.items.push({ work });
-    if (next && this.items.length === 1) this.scheduler.readyNext(this);
-    else this.scheduler.ready(this);
+  queueWork(work: FeedWork, nextTurns = 0): void {
+    const item = { work, nextTurns };
+    this.items.push(item);
+    if (item.nextTurns > 0 && this.items.length === 1) {
+      item.nextTurns--;
+      this.scheduler.readyNext(this);
+    } else this.scheduler.ready(this);
   }
 
   /** Leaves the round, dropping what is queued; returns the barriers and work that waited, in order, to be done now (work in one go). */
@@ -129,13 +133,13 @@ export class ScreenFeed implements ParseJob {
   }
 
   /** Parses at least one piece (or the rest of a paused one), so a slice already over still moves the screen on. */
-  runSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
+  runSlice(slice: ParseSlice): ParseOutcome {
     const outcome = this.parseSlice(slice);
     this.reviewBacklog();
     return outcome;
   }
 
-  private parseSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
+  private parseSlice(slice: ParseSlice): ParseOutcome {
     for (let first = true; ; first = false) {
       if (this.resume) {
         const started = startWork(slice);
@@ -156,7 +160,7 @@ export class ScreenFeed implements ParseJob {
       }
       if (!first && slice.over()) return 'more';
       if ('work' in head) {
-        if (!head.work.run(slice.over)) return 'more';
+        if (!head.work.run(slice.over)) return head.nextTurns-- > 0 ? 'next' : 'more';
         this.items.shift();
         continue;
       }
