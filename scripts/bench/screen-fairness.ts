@@ -7,10 +7,9 @@
  * screen worker; its wait is what another terminal's snapshot waits before
  * it is taken.
  */
-import { Worker } from 'node:worker_threads';
-import { percentile } from '../lib/percentile.js';
 import { ScreenBook } from '../../src/host/screen-book.js';
 import { screenTerminals } from '../../src/screen/terminal-pool.js';
+import { requestWaits, waitRows } from './lib/request-waits.js';
 import type { Row } from './lib/row.js';
 
 export const name = 'screen-fairness';
@@ -46,32 +45,14 @@ async function probeWaits(feed: Feed): Promise<number[]> {
       cleanup.push(() => pooled.term.dispose());
     }
   }
-  const now = () => performance.timeOrigin + performance.now();
-  const waits: number[] = [];
-  const prober = new Worker(`const { parentPort } = require('node:worker_threads'); setInterval(() => parentPort.postMessage(performance.timeOrigin + performance.now()), ${PROBE_EVERY_MS});`, { eval: true });
-  prober.on('message', (sentAt: number) => waits.push(now() - sentAt));
-  await allParsed;
-  await prober.terminate();
+  const waits = await requestWaits(() => allParsed, PROBE_EVERY_MS);
   for (const free of cleanup) free();
-  return waits.sort((a, b) => a - b);
+  return waits;
 }
 
 export async function run(): Promise<Row[]> {
   await probeWaits('scheduler'); // warm-up
   const xterm = await probeWaits('xterm');
   const scheduler = await probeWaits('scheduler');
-  const rows: Row[] = [];
-  for (const p of [50, 99]) {
-    const [ours, theirs] = [percentile(scheduler, p), percentile(xterm, p)];
-    rows.push({
-      section: name,
-      name: `request wait p${p}, ${PRINTERS} terminals printing 2 MiB each`,
-      value: ours,
-      unit: 'ms',
-      ratio: theirs / ours,
-      baseline: "xterm's write buffer",
-      note: `xterm's write buffer ${theirs.toFixed(1)} ms (${xterm.length} probes; ${scheduler.length} through the scheduler)`,
-    });
-  }
-  return rows;
+  return waitRows(name, `${PRINTERS} terminals printing 2 MiB each`, scheduler, xterm, "xterm's write buffer", (theirs) => `xterm's write buffer ${theirs.toFixed(1)} ms (${xterm.length} probes; ${scheduler.length} through the scheduler)`);
 }

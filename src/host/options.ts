@@ -73,7 +73,7 @@ export interface HostLimits {
   readonly terminalKillGraceMs: number;
   /** Output handed to the screens of all terminals together and not yet parsed, detached ones included: each running terminal may hold an even share (never under outputFrameBytes), and one past its share is not read until its screen catches up, as at screenBacklogBytes. Default 64 MiB. */
   readonly maxTotalScreenBacklogBytes: number;
-  /** Longest stretch one terminal's screen is parsed before the screen thread serves the next terminal with output and the requests waiting (another terminal's request waits at most this plus one piece; a snapshot being serialized is one task, not sliced). Default 4 ms. */
+  /** Longest stretch one terminal's screen is parsed before the screen thread serves the next terminal with output and the requests waiting (another terminal's request waits at most this plus one piece or one row of a snapshot); a snapshot is serialized in the same slices, a few rows each, while its terminal's parse waits. Default 4 ms. */
   readonly screenParseSliceMs: number;
   /** Parse work a terminal's screen may have queued, in ms at the pace its output has been parsed lately; past it the terminal is not read (its program waits, as at screenBacklogBytes) until it is down to half, and the host logs SCREEN_BEHIND. Bounds what its own subscribers' snapshots wait when its output costs more per byte than screenBacklogBytes assumes. Default 2000 ms. */
   readonly maxScreenBacklogMs: number;

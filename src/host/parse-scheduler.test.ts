@@ -1,27 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { fakeLoop } from '../../test/helpers/fake-loop.js';
 import { type ParseJob, ParseScheduler, type ParseSlice } from './parse-scheduler.js';
-
-/**
- * A clock that moves only when a job works, and a queue of deferred tasks the
- * test runs one at a time: each task is one turn of the event loop, where a
- * request from the host would be read between two of them.
- */
-function fakeLoop() {
-  let time = 0;
-  const tasks: Array<() => void> = [];
-  return {
-    clock: { now: () => time, cpu: () => time, defer: (task: () => void) => void tasks.push(task) },
-    work: (ms: number) => (time += ms),
-    /** Runs deferred tasks until none is left; returns how many ran. */
-    drain(): number {
-      let turns = 0;
-      for (let task = tasks.shift(); task; task = tasks.shift(), turns++) task();
-      return turns;
-    },
-    /** Runs one turn. */
-    step: () => tasks.shift()?.(),
-  };
-}
 
 /** A job of `units` pieces of `unitMs` each, logging each piece it parses under its name. */
 function pieceJob(name: string, units: number, unitMs: number, loop: ReturnType<typeof fakeLoop>, log: string[], sliceMs = 4): ParseJob & { left(): number } {

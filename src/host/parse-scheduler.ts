@@ -4,13 +4,16 @@ export interface ParseJob {
   readonly sliceMs: number;
   /**
    * Works until `slice.over()` or until nothing is left. 'idle': nothing
-   * left; 'more': stopped at the end of its slice; a promise: the parse
-   * paused inside a piece and the job may go on once it settles.
+   * left; 'more': stopped at the end of its slice; 'next': stopped there, and
+   * goes on before the round (work a request waits for, ParseScheduler.readyNext);
+   * a promise: the parse paused inside a piece and the job may go on once it settles.
    */
-  runSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown>;
+  runSlice(slice: ParseSlice): ParseOutcome;
   /** The job threw; it is out of the round and is not served again. */
   failed(error: unknown): void;
 }
+
+export type ParseOutcome = 'idle' | 'more' | 'next' | Promise<unknown>;
 
 export interface ParseSlice {
   /** Whether the current job has used its slice. */
@@ -45,7 +48,8 @@ function processCpuMs(): number {
  * them before the loop read a request: with 60 printers that was 60 slices
  * (Subscribe p99 1.7 s). A terminal whose output costs more than the others
  * only gets its share, so it falls behind alone, and the host holds its
- * program (screenBacklogBytes).
+ * program (screenBacklogBytes). A snapshot's serialisation takes its
+ * screen's turns in the same way (ScreenFeed.queueWork).
  */
 export class ParseScheduler {
   private readonly round: ParseJob[] = [];
@@ -63,11 +67,29 @@ export class ParseScheduler {
     this.schedule();
   }
 
+  /**
+   * The job has work that a request is waiting for and already had a slice
+   * as it came (a snapshot of an idle screen, ScreenBook): it goes next, and
+   * goes on next while it says so ('next'), then takes its turns at the end
+   * of the round like any other.
+   */
+  readyNext(job: ParseJob): void {
+    if (this.waiting.has(job) || this.round.includes(job)) return;
+    this.round.unshift(job);
+    this.schedule();
+  }
+
   /** The job is gone: it leaves the round. */
   remove(job: ParseJob): void {
     const at = this.round.indexOf(job);
     if (at >= 0) this.round.splice(at, 1);
     this.waiting.delete(job);
+  }
+
+  /** A slice for work done as a request comes, outside the round (a snapshot of an idle screen): over `sliceMs` from now. */
+  sliceFromNow(sliceMs: number): () => boolean {
+    const end = this.clock.now() + sliceMs;
+    return () => this.clock.now() >= end;
   }
 
   /** Whether the job running now has used its slice: a pause point in xterm's parse asks this. */
@@ -87,7 +109,7 @@ export class ParseScheduler {
     const job = this.round.shift();
     if (!job) return;
     this.sliceEnd = this.clock.now() + job.sliceMs;
-    let outcome: ReturnType<ParseJob['runSlice']>;
+    let outcome: ParseOutcome;
     try {
       outcome = job.runSlice(this.slice);
     } catch (error) {
@@ -96,6 +118,7 @@ export class ParseScheduler {
     }
     this.sliceEnd = -Infinity;
     if (outcome === 'more') this.round.push(job);
+    else if (outcome === 'next') this.round.unshift(job);
     else if (outcome !== 'idle') {
       this.waiting.add(job);
       void outcome.then(() => {

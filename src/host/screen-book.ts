@@ -3,11 +3,19 @@ import { EscapeStringCap } from '../screen/escape-string-cap.js';
 import { capScreenLinks } from '../screen/link-registry-cap.js';
 import { clampParseWork } from '../screen/parse-work-clamp.js';
 import { pauseAtSizeBoundSequences } from '../screen/parse-yield.js';
-import { serializeScreen } from '../screen/serialize-screen.js';
+import { ScreenSerialization } from '../screen/serialize-screen.js';
 import { xtermParser } from '../screen/xterm-internals.js';
 import { ParseScheduler } from './parse-scheduler.js';
-import { ScreenFeed } from './screen-feed.js';
+import { type FeedWork, ScreenFeed } from './screen-feed.js';
 import { screenText } from './screen-text.js';
+
+/**
+ * Turns an idle screen's snapshot takes before the other terminals' once its
+ * first slice, as its request came, was not enough: an ordinary screen's is
+ * answered then, even cold (the first serialisation of a process took three
+ * 4 ms slices at 80x24 under load), and a large one waits its turns after.
+ */
+export const SNAPSHOT_NEXT_TURNS = 3;
 
 /** What a screen is asked to do, in order, by the thread that forwards output. */
 export type ScreenRequest =
@@ -49,6 +57,10 @@ class BookScreen {
    * unchanged screen once, not per request.
    */
   serialized: string | undefined;
+  /** The serialisation under way, a few rows per slice of the feed's turn: the screen must not change until it is done. */
+  private serializing: ScreenSerialization | undefined;
+  /** A resize that came while a serialisation was under way: applied once it is done, after its answer. */
+  private heldResize: { readonly cols: number; readonly rows: number } | undefined;
   /** Overlong OSC and DCS strings are cut before xterm collects them: a 9 MB title cost 300 MB. */
   readonly escapeStrings = new EscapeStringCap();
 
@@ -82,9 +94,42 @@ class BookScreen {
     return this.pooled.term;
   }
 
-  serialize(): string {
-    // What goes on the wire keeps the form released clients draw (SnapshotForm).
-    return (this.serialized ??= serializeScreen(this.pooled, 'wire'));
+  /**
+   * Work for the feed that answers with the snapshot text: the one kept
+   * while the screen is unchanged, or a serialisation taken a few rows per
+   * slice, so an 18 MB screen (4.6 s whole) holds other terminals' requests
+   * one slice at a time. The feed holds this screen's output meanwhile: the
+   * text is the screen at one seq.
+   */
+  snapshotWork(answer: (text: string) => void): FeedWork {
+    return {
+      run: (over) => {
+        if (this.serialized === undefined) {
+          // What goes on the wire keeps the form released clients draw (SnapshotForm).
+          this.serializing ??= new ScreenSerialization(this.pooled, 'wire');
+          const text = this.serializing.step(over);
+          if (text === undefined) return false;
+          this.serializing = undefined;
+          this.serialized = text;
+        }
+        answer(this.serialized);
+        const held = this.heldResize;
+        this.heldResize = undefined;
+        if (held) this.resize(held.cols, held.rows);
+        return true;
+      },
+    };
+  }
+
+  /** Resizes the terminal, or after the serialisation under way. */
+  resize(cols: number, rows: number): void {
+    if (this.serializing) {
+      this.heldResize = { cols, rows };
+      return;
+    }
+    if (cols === this.term.cols && rows === this.term.rows) return;
+    this.term.resize(cols, rows);
+    this.serialized = undefined;
   }
 
   /**
@@ -110,7 +155,8 @@ class BookScreen {
  * or inline on the host's own thread. Output is parsed later, in slices the
  * ParseScheduler shares between the screens, so each screen tracks the
  * output high-water mark it has parsed, and a query is answered only once
- * every write before it was parsed.
+ * every write before it was parsed. A snapshot is serialised in the same
+ * slices, a few rows each, while its screen's parse waits.
  */
 export class ScreenBook {
   private readonly screens = new Map<number, BookScreen>();
@@ -137,14 +183,11 @@ export class ScreenBook {
         if (screen) this.write(screen, request.data, request.seq);
         return;
       case 'resize':
-        if (screen && (request.cols !== screen.term.cols || request.rows !== screen.term.rows)) {
-          screen.term.resize(request.cols, request.rows);
-          screen.serialized = undefined;
-        }
+        screen?.resize(request.cols, request.rows);
         return;
       case 'query':
         // A query for a screen already gone is never answered: its asker disposed it.
-        if (screen) this.whenParsed(screen, () => this.answer(screen, request.token, request.want));
+        if (screen) this.query(screen, request.token, request.want);
         return;
       case 'dispose':
         return this.dispose(request.id, request.token);
@@ -179,11 +222,21 @@ export class ScreenBook {
     if (!screen.feed.whenParsed(answer)) answer();
   }
 
-  private answer(screen: BookScreen, token: number, want: ScreenQuery): void {
-    if (want === 'snapshot') {
-      const { cols, rows } = screen.term;
-      return this.reply({ kind: 'answer', token, seq: screen.parsed, text: screen.serialize(), size: { cols, rows } });
-    }
+  /**
+   * A snapshot of an idle screen is taken at once, for a slice: its kept
+   * text (a reconnect storm, a Subscribe churn) or a small screen is
+   * answered then, and a larger one goes on for SNAPSHOT_NEXT_TURNS turns
+   * before the other terminals', then in the screen's turns. One behind output still to parse is serialised in the
+   * screen's turns, in order with its output (BookScreen.snapshotWork).
+   */
+  private query(screen: BookScreen, token: number, want: ScreenQuery): void {
+    if (want !== 'snapshot') return this.whenParsed(screen, () => this.answer(screen, token, want));
+    const work = screen.snapshotWork((text) => this.reply({ kind: 'answer', token, seq: screen.parsed, text, size: { cols: screen.term.cols, rows: screen.term.rows } }));
+    if (!screen.feed.idle) return screen.feed.queueWork(work);
+    if (!work.run(this.scheduler.sliceFromNow(screen.feed.sliceMs))) screen.feed.queueWork(work, SNAPSHOT_NEXT_TURNS);
+  }
+
+  private answer(screen: BookScreen, token: number, want: 'seq' | 'text'): void {
     this.reply({ kind: 'answer', token, seq: screen.parsed, ...(want === 'text' ? { text: screenText(screen.term) } : {}) });
   }
 

@@ -1,5 +1,5 @@
 import type { XtermParse } from '../screen/xterm-internals.js';
-import type { ParseJob, ParseScheduler, ParseSlice } from './parse-scheduler.js';
+import type { ParseJob, ParseOutcome, ParseScheduler, ParseSlice } from './parse-scheduler.js';
 
 /** Bounds of the piece of output parsed between two looks at the clock. */
 export const PIECE_BYTES = { min: 64, max: 4096 } as const;
@@ -18,7 +18,18 @@ export const PACE_MIN_UNITS = 1024;
  */
 export const MAX_QUEUED_UNITS = 50_000_000;
 
-type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void };
+/** `nextTurns`: turns the work may still take before the round's (queueWork). */
+type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void } | { readonly work: FeedWork; nextTurns: number };
+
+/**
+ * Work on the screen done in the feed's turns, in order with the output and
+ * in slices of its own: a snapshot's serialisation. The output behind it
+ * waits until it is done, so the screen stays as it was when it started.
+ */
+export interface FeedWork {
+  /** Works until `over()` (at least one step); true once done. */
+  run(over: () => boolean): boolean;
+}
 
 /** What the screen hears as its output is parsed. */
 export interface FeedEvents {
@@ -36,7 +47,8 @@ export interface FeedEvents {
  * its own when to run and for how long. Output is parsed in pieces, the clock
  * read between them; a piece that took longer than the slice halves the next
  * (a line feed at 1000x1000 costs 18 µs, so 4 KiB of them was 75 ms), one far
- * under it doubles it back. Barriers (queries) run in order with the output.
+ * under it doubles it back. Barriers (queries) run in order with the output,
+ * and so does work (FeedWork), in slices like the parse.
  */
 export class ScreenFeed implements ParseJob {
   private readonly items: FeedItem[] = [];
@@ -96,23 +108,38 @@ export class ScreenFeed implements ParseJob {
     return true;
   }
 
-  /** Leaves the round, dropping what is queued; returns the barriers that waited, in order, to be answered now. */
+  /**
+   * Runs `work` in this feed's turns once every write so far is parsed, and
+   * holds the output written later until it is done. `nextTurns`: for the
+   * work of an idle feed that a request waits for, turns it takes before the
+   * round's (ParseScheduler.readyNext); then it waits its turns like output.
+   */
+  queueWork(work: FeedWork, nextTurns = 0): void {
+    const item = { work, nextTurns };
+    this.items.push(item);
+    if (item.nextTurns > 0 && this.items.length === 1) {
+      item.nextTurns--;
+      this.scheduler.readyNext(this);
+    } else this.scheduler.ready(this);
+  }
+
+  /** Leaves the round, dropping what is queued; returns the barriers and work that waited, in order, to be done now (work in one go). */
   drop(): Array<() => void> {
     this.scheduler.remove(this);
-    const barriers = this.items.flatMap((item) => ('barrier' in item ? [item.barrier] : []));
+    const barriers = this.items.flatMap((item) => ('barrier' in item ? [item.barrier] : 'work' in item ? [() => void item.work.run(() => false)] : []));
     this.items.length = 0;
     this.queuedUnits = 0;
     return barriers;
   }
 
   /** Parses at least one piece (or the rest of a paused one), so a slice already over still moves the screen on. */
-  runSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
+  runSlice(slice: ParseSlice): ParseOutcome {
     const outcome = this.parseSlice(slice);
     this.reviewBacklog();
     return outcome;
   }
 
-  private parseSlice(slice: ParseSlice): 'idle' | 'more' | Promise<unknown> {
+  private parseSlice(slice: ParseSlice): ParseOutcome {
     for (let first = true; ; first = false) {
       if (this.resume) {
         const started = startWork(slice);
@@ -132,6 +159,11 @@ export class ScreenFeed implements ParseJob {
         continue;
       }
       if (!first && slice.over()) return 'more';
+      if ('work' in head) {
+        if (!head.work.run(slice.over)) return head.nextTurns-- > 0 ? 'next' : 'more';
+        this.items.shift();
+        continue;
+      }
       const end = Math.min(head.data.length, this.offset + this.pieceBytes);
       const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
       const started = startWork(slice);
@@ -156,7 +188,7 @@ export class ScreenFeed implements ParseJob {
   private pieceDone(end: number): void {
     this.events.changed();
     const head = this.items[0];
-    if (!head || 'barrier' in head) return;
+    if (!head || !('data' in head)) return;
     this.queuedUnits -= end - this.offset;
     this.offset = end;
     if (end < head.data.length) return;

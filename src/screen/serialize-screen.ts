@@ -1,3 +1,4 @@
+import { addonSteps, type SerializeStep } from './addon-rows.js';
 import { ScreenStateAdditions } from './screen-state-additions.js';
 import type { PooledTerminal } from './terminal-pool.js';
 import { xtermCore } from './xterm-internals.js';
@@ -67,7 +68,37 @@ export type SnapshotForm = 'repaint' | 'wire';
  *   releases' snapshots are compared byte for byte.
  */
 export function serializeScreen(pooled: PooledTerminal, form: SnapshotForm = 'repaint'): string {
-  const raw = pooled.serializer.serialize();
+  return withAdditions(pooled, form, pooled.serializer.serialize());
+}
+
+/**
+ * serializeScreen's text, taken in steps a few rows long, so the thread that
+ * serialises one large screen can serve others between them (the host's
+ * snapshots, ScreenBook). The text is serializeScreen's, byte for byte; the
+ * terminal must not change between the first step and the last.
+ */
+export class ScreenSerialization {
+  private readonly addon: SerializeStep;
+  private raw: string | undefined;
+
+  constructor(
+    private readonly pooled: PooledTerminal,
+    private readonly form: SnapshotForm,
+  ) {
+    this.addon = addonSteps(pooled);
+  }
+
+  /** Serialises until `over()` (at least one step); the text once done. What the addon leaves out is added in a step of its own. */
+  step(over: () => boolean): string | undefined {
+    if (this.raw === undefined) {
+      this.raw = this.addon(over);
+      if (this.raw === undefined || over()) return undefined;
+    }
+    return withAdditions(this.pooled, this.form, this.raw);
+  }
+}
+
+function withAdditions(pooled: PooledTerminal, form: SnapshotForm, raw: string): string {
   let text = form === 'repaint' ? withoutZeroMoves(keypadAsProgramsSetIt(raw)) : raw;
   const additions = new ScreenStateAdditions(pooled.term, form === 'repaint');
   const altAt = text.indexOf(ALT_SCREEN_ON);
