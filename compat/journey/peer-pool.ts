@@ -43,12 +43,9 @@ export async function startPeer(wanted: PeerWanted): Promise<Peer> {
 
 /** A build's codec peer, shared by everything that decodes with it until the pool closes; `stop` hands it back. */
 export async function codecPeer(options: PeerStartOptions): Promise<Peer> {
-  let shared = codecs.get(options.buildDir);
-  if (!shared) {
-    shared = { started: PeerProcess.start(options), users: 0 };
-    codecs.set(options.buildDir, shared);
-  }
-  const entry = shared;
+  const fresh = !codecs.has(options.buildDir);
+  const entry = codecs.get(options.buildDir) ?? { started: PeerProcess.start(options), users: 0 };
+  codecs.set(options.buildDir, entry);
   const process = await entry.started.catch((error: unknown) => {
     if (codecs.get(options.buildDir) === entry) codecs.delete(options.buildDir);
     throw error;
@@ -58,7 +55,8 @@ export async function codecPeer(options: PeerStartOptions): Promise<Peer> {
     return codecPeer(options);
   }
   if (entry.users++ === 0) process.keepAlive(true);
-  return new SharedCodec(options.label, process, process.cpuNowMs() ?? 0, () => {
+  // The first use books the process's start, as a long-lived session's first lease does.
+  return new SharedCodec(options.label, process, fresh ? 0 : (process.cpuNowMs() ?? 0), () => {
     if (--entry.users === 0) process.keepAlive(false);
   });
 }
