@@ -12,6 +12,6 @@ describe('docs/host-limits.md', () => {
       expect(DEFAULT_HOST_OPTIONS).toHaveProperty(name);
       expect(doc).toContain(`\`${name}\``);
     }
-    for (const code of ['RESIZE_TOO_LARGE', 'TOO_MANY_STREAMS', 'TERMINAL_EVICTED', 'SCREEN_BEHIND', 'CONNECTION_EVICTED_IDLE', ...Object.keys(HOST_CLOSE_REASONS)]) expect(doc).toContain(`\`${code}\``);
+    for (const code of ['RESIZE_TOO_LARGE', 'TOO_MANY_STREAMS', 'TERMINAL_EVICTED', 'SCREEN_BEHIND', 'CONNECTION_EVICTED_IDLE', 'CONNECTION_EVICTED_SHARE', ...Object.keys(HOST_CLOSE_REASONS)]) expect(doc).toContain(`\`${code}\``);
   });
 });

@@ -93,6 +93,28 @@ describe('WebSocket server transport', () => {
     }
   });
 
+  it('lets a newcomer in at a full host by closing the idlest connection of the network holding two more than its own, with 1008 CONNECTION_EVICTED_SHARE', async () => {
+    const { url } = await start({ maxConnections: 3 });
+    const from = (address: string) => RawPeer.connect(url, TOKEN, { localAddress: address });
+    const [heavyIdle, heavyBusy, other] = [await from('127.0.0.2'), await from('127.0.0.2'), await from('127.0.0.3')];
+    await waitFor(() => links.length === 3, { what: 'three links' });
+    heavyBusy.sendRaw(frame(1));
+    await waitFor(() => heavyBusy.frames.length === 1, { what: "the busy connection's echo" });
+    const newcomer = await from('127.0.0.4');
+    await waitFor(() => heavyIdle.closeInfo !== undefined, { what: "the heavy network's idle connection closed" });
+    expect(heavyIdle.closeInfo?.code).toBe(1008);
+    expect(heavyIdle.closeInfo?.reason).toMatch(/^CONNECTION_EVICTED_SHARE: idle \d+ ms, the longest of 2, the most from one network, at maxConnections 3$/);
+    expect(server!.stats).toMatchObject({ shareEvicted: 1, idleEvicted: 0, connectionsRefused: 0 });
+    // Shares are even now (one each): the next newcomer is refused, and nobody is closed for it.
+    await expect(from('127.0.0.5')).rejects.toThrow('HTTP 503');
+    expect(server!.stats).toMatchObject({ shareEvicted: 1, connectionsRefused: 1 });
+    for (const peer of [heavyBusy, other, newcomer]) {
+      peer.sendRaw(frame(2));
+      await waitFor(() => peer.frames.some((f) => f.streamId === 2), { what: 'an echo on a connection that stayed' });
+      expect(peer.closeInfo).toBeUndefined();
+    }
+  });
+
   it('closes only the connection that sent an oversized message, with 1009 naming the limit and the size', async () => {
     const { url } = await start({ maxMessageBytes: 1024 });
     const big = await RawPeer.connect(url, TOKEN);

@@ -43,8 +43,11 @@ export interface WsServerOptions {
    * At maxConnections (or a network at maxConnectionsPerSource), a newcomer
    * takes the place of the connection (of that network) that has sent no
    * frame for longest, if that is at least this long: it is closed 1008
-   * CONNECTION_EVICTED_IDLE, and only when none is that idle is the newcomer
-   * answered 503. Answering pings is not activity. Default 60000 ms.
+   * CONNECTION_EVICTED_IDLE. Answering pings is not activity. At
+   * maxConnections, when none is that idle, the network holding the most
+   * connections gives way next (CONNECTION_EVICTED_SHARE), if it holds at
+   * least two more than the newcomer's; only when shares are even is the
+   * newcomer answered 503. Default 60000 ms.
    */
   readonly evictIdleAfterMs: number;
   /** On close(), sockets still open this long after their close frame are destroyed. Default 500 ms. */
@@ -109,6 +112,8 @@ export interface WsServerStats {
   connectionsRefused: number;
   /** Connections closed 1008 CONNECTION_EVICTED_IDLE to let a newcomer in at maxConnections or maxConnectionsPerSource. */
   idleEvicted: number;
+  /** Connections closed 1008 CONNECTION_EVICTED_SHARE: the idlest of the network holding the most, for a newcomer at maxConnections. */
+  shareEvicted: number;
   /** Upgrades refused 429 unjudged: their turn was further off than the handshake deadline. */
   authBusy: number;
   /** Upgrades held before their token was judged, their network having failed recently. */
@@ -165,7 +170,7 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   const opts: WsServerOptions = { ...DEFAULT_WS_SERVER_OPTIONS, ...stripUndefined(options) };
   if (!options.token) throw new Error('startWsServer: a non-empty token is required');
   const expected = sha256(options.token);
-  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, authBusy: 0, connectionsRefused: 0, idleEvicted: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0, incompletePaced: 0 };
+  const stats: WsServerStats = { authRefused: 0, authDeferred: 0, authBusy: 0, connectionsRefused: 0, idleEvicted: 0, shareEvicted: 0, textMessagesRefused: 0, oversizedClosed: 0, livenessDropped: 0, pendingDropped: 0, handshakeTimeouts: 0, destroyedOnClose: 0, incompleteBudgetClosed: 0, incompleteTimedOut: 0, incompletePaced: 0 };
   const links = new Set<WsServerLink>();
   /** Authenticated connections by network, and in total, for maxConnectionsPerSource and maxConnections. */
   const open = new Map<string, number>();
@@ -173,28 +178,48 @@ export async function startWsServer(options: StartWsServerOptions): Promise<WsSe
   /** Links closed to make room whose sockets have not closed yet: their places are already given away. */
   let evicting = 0;
   const connectionRefusal = (network: string): string | undefined => {
-    if (openTotal - evicting >= opts.maxConnections && !evictIdle(undefined)) return `CONNECTIONS_PER_SERVER_LIMIT: ${openTotal} connections open, maxConnections ${opts.maxConnections}`;
+    if (openTotal - evicting >= opts.maxConnections && !evictIdle(undefined) && !evictHeaviest(network)) return `CONNECTIONS_PER_SERVER_LIMIT: ${openTotal} connections open, maxConnections ${opts.maxConnections}`;
     const fromNetwork = open.get(network) ?? 0;
     if (fromNetwork - evictingFrom(network) >= opts.maxConnectionsPerSource && !evictIdle(network)) return `CONNECTIONS_PER_SOURCE_LIMIT: ${fromNetwork} connections open from ${network}, maxConnectionsPerSource ${opts.maxConnectionsPerSource}`;
     return undefined;
   };
   const evictingFrom = (network: string): number => [...links].filter((l) => l.evicted && l.network === network).length;
+  /** The link of `candidates` that has sent nothing for longest. */
+  const idlestOf = (candidates: Iterable<WsServerLink>): WsServerLink | undefined => {
+    let idlest: WsServerLink | undefined;
+    for (const link of candidates) if (!link.evicted && (!idlest || link.lastMessageAt < idlest.lastMessageAt)) idlest = link;
+    return idlest;
+  };
+  const evict = (link: WsServerLink, reason: string): true => {
+    link.evicted = true;
+    evicting++;
+    link.close(reason, CLOSE_POLICY);
+    return true;
+  };
   /** Closes the link (of `network`, or any) idle longest, if idle at least evictIdleAfterMs; false when none is. */
   const evictIdle = (network: string | undefined): boolean => {
     const now = performance.now();
-    let idlest: WsServerLink | undefined;
-    for (const link of links) {
-      if (link.evicted || (network !== undefined && link.network !== network)) continue;
-      if (now - link.lastMessageAt >= opts.evictIdleAfterMs && (!idlest || link.lastMessageAt < idlest.lastMessageAt)) idlest = link;
-    }
-    if (!idlest) return false;
+    const idlest = idlestOf([...links].filter((l) => network === undefined || l.network === network));
+    if (!idlest || now - idlest.lastMessageAt < opts.evictIdleAfterMs) return false;
     stats.idleEvicted++;
-    idlest.evicted = true;
-    evicting++;
     // A close reason holds 123 bytes: the network is left out (the peer knows its own).
     const scope = network === undefined ? `maxConnections ${opts.maxConnections}` : `maxConnectionsPerSource ${opts.maxConnectionsPerSource}`;
-    idlest.close(`CONNECTION_EVICTED_IDLE: idle ${Math.round(now - idlest.lastMessageAt)} ms, the longest >= evictIdleAfterMs ${opts.evictIdleAfterMs}, at ${scope}`, CLOSE_POLICY);
-    return true;
+    return evict(idlest, `CONNECTION_EVICTED_IDLE: idle ${Math.round(now - idlest.lastMessageAt)} ms, the longest >= evictIdleAfterMs ${opts.evictIdleAfterMs}, at ${scope}`);
+  };
+  /**
+   * Closes the idlest link of the network holding the most connections, if it
+   * holds at least two more than the newcomer's (`network`): a full host then
+   * costs its heaviest holder a place, not a newcomer its only one, and two
+   * even holders never take turns evicting each other. False when shares are even.
+   */
+  const evictHeaviest = (network: string): boolean => {
+    const held = new Map<string, WsServerLink[]>();
+    for (const link of links) if (!link.evicted) (held.get(link.network) ?? held.set(link.network, []).get(link.network)!).push(link);
+    const [heaviest] = [...held.values()].sort((a, b) => b.length - a.length);
+    if (!heaviest || heaviest.length < (held.get(network)?.length ?? 0) + 2) return false;
+    const idlest = idlestOf(heaviest)!;
+    stats.shareEvicted++;
+    return evict(idlest, `CONNECTION_EVICTED_SHARE: idle ${Math.round(performance.now() - idlest.lastMessageAt)} ms, the longest of ${heaviest.length}, the most from one network, at maxConnections ${opts.maxConnections}`);
   };
   const sockets = new Set<Socket>();
   const pending = new PendingSockets(opts, stats);
