@@ -51,7 +51,8 @@ export class HostStream implements TerminalSubscriber {
   readonly projections: StreamProjections;
   private readonly window: FlowWindow | undefined;
   private paused = false;
-  private pendingSnapshots = 0;
+  /** Withdraws of the snapshots asked for and not yet answered: a closed stream's are not serialised. */
+  private readonly pendingSnapshots = new Set<() => void>();
   private held: Held[] = [];
   /** Output waiting for credit, and the events that came after it (an exit must not overtake the output before it). */
   private queue: Held[] = [];
@@ -99,9 +100,8 @@ export class HostStream implements TerminalSubscriber {
   requestSnapshot(source: SnapshotSource, requestId?: string, before?: (seq: number) => void): void {
     // A subscribe's snapshot always goes: the stream does not exist for the client without it.
     if (source !== 'subscribe' && this.ctx.congested) return this.oweSnapshot(source, requestId);
-    this.pendingSnapshots++;
-    this.terminal.screen.snapshot((seq, text, size) => {
-      this.pendingSnapshots--;
+    const withdraw = this.terminal.screen.snapshot((seq, text, size) => {
+      this.pendingSnapshots.delete(withdraw);
       if (!this.open) return;
       try {
         before?.(seq);
@@ -114,6 +114,7 @@ export class HostStream implements TerminalSubscriber {
         this.ctx.internalError(error);
       }
     });
+    this.pendingSnapshots.add(withdraw);
   }
 
   setPaused(paused: boolean): void {
@@ -206,6 +207,8 @@ export class HostStream implements TerminalSubscriber {
   close(): void {
     if (!this.open) return;
     this.open = false;
+    for (const withdraw of this.pendingSnapshots) withdraw();
+    this.pendingSnapshots.clear();
     this.terminal.detachSubscriber(this);
     if (this.window) this.ctx.window.release(this.window.inFlight);
     this.queue = [];
@@ -237,7 +240,7 @@ export class HostStream implements TerminalSubscriber {
 
   output(payload: Uint8Array, seqAfter: number): void {
     if (this.waitingToStart) return;
-    if (this.pendingSnapshots > 0) this.held.push({ kind: 'output', payload, seq: seqAfter });
+    if (this.pendingSnapshots.size > 0) this.held.push({ kind: 'output', payload, seq: seqAfter });
     else this.deliverOutput(payload, seqAfter);
   }
 
@@ -255,7 +258,7 @@ export class HostStream implements TerminalSubscriber {
 
   private event(send: () => void): void {
     if (this.waitingToStart) return;
-    if (this.pendingSnapshots > 0) this.held.push({ kind: 'event', send });
+    if (this.pendingSnapshots.size > 0) this.held.push({ kind: 'event', send });
     else if (this.queue.length > 0) this.queue.push({ kind: 'event', send });
     else send();
   }
@@ -346,7 +349,7 @@ export class HostStream implements TerminalSubscriber {
 
   private releaseHeld(): void {
     // A released output can overflow the queue and start another snapshot: hold the rest again.
-    while (this.held.length > 0 && this.pendingSnapshots === 0) {
+    while (this.held.length > 0 && this.pendingSnapshots.size === 0) {
       const item = this.held.shift()!;
       if (item.kind === 'output') this.deliverOutput(item.payload, item.seq);
       else this.event(item.send); // behind output the window has queued, never ahead of it

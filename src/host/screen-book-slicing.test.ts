@@ -46,12 +46,13 @@ function slicedBook() {
     loop,
     answers,
     titles,
-    answer: (token: number) => answers.find((a) => a.token === token),
+    answer: (token: number) => answers.find((a) => a.token === token || a.also?.includes(token)),
     open: (id: number, shape: { cols: number; rows: number; scrollback: number }) => handle({ op: 'open', id, ...shape, maxLinks: 16, sliceMs: 4, maxBacklogMs: 60_000 }),
     write: (id: number, data: string) => handle({ op: 'write', id, data, seq: (seq += data.length) }),
     snapshot: (id: number, token: number) => handle({ op: 'query', id, token, want: 'snapshot' }),
     resize: (id: number, cols: number, rows: number) => handle({ op: 'resize', id, cols, rows }),
     dispose: (id: number, token: number) => handle({ op: 'dispose', id, token }),
+    withdraw: (id: number, token: number) => handle({ op: 'withdraw', id, token }),
     /** Opens screen 1 at BIG and has `output` parsed on it. */
     async bigScreen(output: string): Promise<void> {
       this.open(1, BIG);
@@ -157,6 +158,66 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
     b.snapshot(1, 11); // a Subscribe churn on a screen that did not change
     expect(b.answer(11), 'answered as it came, not in slices').toBeDefined();
     expect(b.answer(11)!.text).toBe(b.answer(10)!.text);
+  });
+
+  it('answers snapshots asked for while the screen prints with one serialisation, taken after the last of them was asked, the text crossing once', async () => {
+    const b = slicedBook();
+    const [first, second, third] = [coloured(40, BIG.cols), coloured(10, BIG.cols, 3), coloured(10, BIG.cols, 5)];
+    b.open(1, BIG);
+    b.write(1, first);
+    b.snapshot(1, 10); // a Subscribe storm on a screen still printing
+    b.write(1, second);
+    b.snapshot(1, 11);
+    b.write(1, third);
+    b.snapshot(1, 12);
+    await b.settle();
+    expect(b.answers.map((a) => [a.token, ...(a.also ?? [])])).toEqual([[12, 10, 11]]);
+    expect(b.answers[0]).toMatchObject({ seq: first.length + second.length + third.length, text: await unsliced(BIG, first, second, third) });
+  });
+
+  it('takes in the queries of an earlier request once: the request it joined is serialised, whatever came after it', async () => {
+    const b = slicedBook();
+    const [first, second, third] = [coloured(40, BIG.cols), coloured(10, BIG.cols, 3), coloured(10, BIG.cols, 5)];
+    b.open(1, BIG);
+    b.write(1, `${first}\x1b]0;first parsed\x07`);
+    b.snapshot(1, 10);
+    b.write(1, second);
+    b.snapshot(1, 11);
+    for (let turns = 0; b.titles.get(1) !== 'first parsed' && turns < 1000; turns++) b.loop.step();
+    b.loop.step(); // 10 came up and joined 11, the latest then
+    b.write(1, third);
+    b.snapshot(1, 12);
+    await b.settle();
+    expect(b.answers.map((a) => [a.token, ...(a.also ?? [])])).toEqual([[11, 10], [12]]);
+    expect(b.answer(10)).toMatchObject({ text: await unsliced(BIG, `${first}\x1b]0;first parsed\x07`, second) });
+  });
+
+  it('never answers a withdrawn snapshot and abandons its serialisation under way: the output behind it is parsed at once', async () => {
+    const b = slicedBook();
+    const output = coloured(40, BIG.cols);
+    await b.bigScreen(output);
+    b.snapshot(1, 10);
+    expect(b.answer(10), 'one slice is not enough for 40 rows').toBeUndefined();
+    b.withdraw(1, 10); // its stream closed: an Unsubscribe right after the Subscribe
+    b.write(1, '\x1b]0;after\x07\x1b[3Jtail');
+    b.loop.step();
+    expect(b.titles.get(1), 'the output behind it was parsed in the next turn').toBe('after');
+    b.snapshot(1, 11);
+    // ESC[3J is a pause point: the parse goes on after the pause's microtasks.
+    for (let turns = 0; !b.answer(11) && turns < 100; turns++) await b.settle();
+    expect(b.answers.map((a) => a.token)).toEqual([11]);
+    expect(b.answer(11)!.text).toBe(await unsliced(BIG, output, '\x1b]0;after\x07\x1b[3Jtail'));
+  });
+
+  it('drops a withdrawn snapshot waiting behind output without serialising, and answers the others', async () => {
+    const b = slicedBook();
+    b.open(1, BIG);
+    b.write(1, coloured(40, BIG.cols));
+    b.snapshot(1, 10);
+    b.snapshot(1, 11);
+    b.withdraw(1, 11);
+    await b.settle();
+    expect(b.answers.map((a) => [a.token, ...(a.also ?? [])])).toEqual([[10]]);
   });
 
   it('answers a snapshot under way before the screen it was asked of is disposed', async () => {

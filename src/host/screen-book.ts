@@ -25,7 +25,9 @@ export type ScreenRequest =
   /** Answered once every earlier write is parsed: the seq, with the snapshot text or the visible lines when asked. */
   | { readonly op: 'query'; readonly id: number; readonly token: number; readonly want: ScreenQuery }
   /** Frees the screen; answered with the lines it last showed. Queries still waiting are answered first. */
-  | { readonly op: 'dispose'; readonly id: number; readonly token: number };
+  | { readonly op: 'dispose'; readonly id: number; readonly token: number }
+  /** The snapshot query `token` is no longer wanted (its stream closed): it is never answered, and not serialised for. */
+  | { readonly op: 'withdraw'; readonly id: number; readonly token: number };
 
 export type ScreenQuery = 'seq' | 'snapshot' | 'text';
 
@@ -35,8 +37,8 @@ export interface ScreenSize {
 }
 
 export type ScreenReply =
-  /** `size` comes with a snapshot: the size its text was serialised at. */
-  | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string; readonly size?: ScreenSize }
+  /** `size` comes with a snapshot: the size its text was serialised at. `also`: other snapshot queries this one text answers, so it crosses the thread once. */
+  | { readonly kind: 'answer'; readonly token: number; readonly seq: number; readonly text?: string; readonly size?: ScreenSize; readonly also?: readonly number[] }
   | { readonly kind: 'title'; readonly id: number; readonly title: string }
   /** The screen's queued output would take over maxBacklogMs to parse (behind), or is back under half of it. */
   | { readonly kind: 'behind'; readonly id: number; readonly behind: boolean; readonly backlogMs: number }
@@ -45,6 +47,12 @@ export type ScreenReply =
 
 /** A screen's options as the open request carries them. */
 export type ScreenShape = Omit<Extract<ScreenRequest, { op: 'open' }>, 'op' | 'id'>;
+
+/** Snapshot queries answered by one serialisation; `mayJoinLater` until it took others in. */
+interface SnapshotRequest {
+  readonly tokens: number[];
+  mayJoinLater: boolean;
+}
 
 /** One screen: its xterm terminal (from the pool), its output waiting to be parsed, what it has parsed, and its snapshot text until the screen changes. */
 class BookScreen {
@@ -61,6 +69,8 @@ class BookScreen {
   private serializing: ScreenSerialization | undefined;
   /** A resize that came while a serialisation was under way: applied once it is done, after its answer. */
   private heldResize: { readonly cols: number; readonly rows: number } | undefined;
+  /** Snapshot requests queued in the feed and not yet answered, oldest first. */
+  private readonly waitingSnapshots: SnapshotRequest[] = [];
   /** Overlong OSC and DCS strings are cut before xterm collects them: a 9 MB title cost 300 MB. */
   readonly escapeStrings = new EscapeStringCap();
 
@@ -95,15 +105,31 @@ class BookScreen {
   }
 
   /**
-   * Work for the feed that answers with the snapshot text: the one kept
-   * while the screen is unchanged, or a serialisation taken a few rows per
-   * slice, so an 18 MB screen (4.6 s whole) holds other terminals' requests
-   * one slice at a time. The feed holds this screen's output meanwhile: the
-   * text is the screen at one seq.
+   * Work for the feed that answers the snapshot query `token` with the text:
+   * the one kept while the screen is unchanged, or a serialisation taken a
+   * few rows per slice, so an 18 MB screen (4.6 s whole) holds other
+   * terminals' requests one slice at a time. The feed holds this screen's
+   * output meanwhile: the text is the screen at one seq.
+   *
+   * A request that would start a serialisation while a later one waits in
+   * the queue joins that later one instead, once: a snapshot taken later
+   * covers everything an earlier one would, so a Subscribe storm on a
+   * printing screen costs one serialisation per serialisation's time, not
+   * one per request. A request whose every query was withdrawn is dropped,
+   * or its serialisation abandoned.
    */
-  snapshotWork(answer: (text: string) => void): FeedWork {
+  snapshotWork(token: number, answer: (text: string, tokens: readonly number[]) => void): FeedWork {
+    const request: SnapshotRequest = { tokens: [token], mayJoinLater: true };
+    this.waitingSnapshots.push(request);
     return {
       run: (over) => {
+        if (request.tokens.length === 0) return this.snapshotDone(request);
+        const later = this.waitingSnapshots.at(-1)!;
+        if (this.serialized === undefined && !this.serializing && request.mayJoinLater && later !== request) {
+          later.tokens.push(...request.tokens);
+          later.mayJoinLater = false;
+          return this.snapshotDone(request);
+        }
         if (this.serialized === undefined) {
           // What goes on the wire keeps the form released clients draw (SnapshotForm).
           this.serializing ??= new ScreenSerialization(this.pooled, 'wire');
@@ -112,13 +138,27 @@ class BookScreen {
           this.serializing = undefined;
           this.serialized = text;
         }
-        answer(this.serialized);
-        const held = this.heldResize;
-        this.heldResize = undefined;
-        if (held) this.resize(held.cols, held.rows);
-        return true;
+        answer(this.serialized, request.tokens);
+        return this.snapshotDone(request);
       },
     };
+  }
+
+  /** Forgets the snapshot query `token`; a serialisation left with no query is abandoned at its next slice. */
+  withdraw(token: number): void {
+    for (const request of this.waitingSnapshots) {
+      const at = request.tokens.indexOf(token);
+      if (at >= 0) request.tokens.splice(at, 1);
+    }
+  }
+
+  private snapshotDone(request: SnapshotRequest): true {
+    this.waitingSnapshots.splice(this.waitingSnapshots.indexOf(request), 1);
+    if (request.tokens.length === 0) this.serializing = undefined;
+    const held = this.heldResize;
+    this.heldResize = undefined;
+    if (held) this.resize(held.cols, held.rows);
+    return true;
   }
 
   /** Resizes the terminal, or after the serialisation under way. */
@@ -191,6 +231,9 @@ export class ScreenBook {
         return;
       case 'dispose':
         return this.dispose(request.id, request.token);
+      case 'withdraw':
+        screen?.withdraw(request.token);
+        return;
     }
   }
 
@@ -231,7 +274,7 @@ export class ScreenBook {
    */
   private query(screen: BookScreen, token: number, want: ScreenQuery): void {
     if (want !== 'snapshot') return this.whenParsed(screen, () => this.answer(screen, token, want));
-    const work = screen.snapshotWork((text) => this.reply({ kind: 'answer', token, seq: screen.parsed, text, size: { cols: screen.term.cols, rows: screen.term.rows } }));
+    const work = screen.snapshotWork(token, (text, [first, ...also]) => this.reply({ kind: 'answer', token: first!, seq: screen.parsed, text, size: { cols: screen.term.cols, rows: screen.term.rows }, ...(also.length > 0 ? { also } : {}) }));
     if (!screen.feed.idle) return screen.feed.queueWork(work);
     if (!work.run(this.scheduler.sliceFromNow(screen.feed.sliceMs))) screen.feed.queueWork(work, SNAPSHOT_NEXT_TURNS);
   }

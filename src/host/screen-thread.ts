@@ -70,9 +70,18 @@ export class ScreenThread {
     this.post({ op: 'resize', id, cols, rows });
   }
 
-  query(id: number, want: ScreenQuery, answer: Answer): void {
+  /** Returns the query's token, for withdraw. */
+  query(id: number, want: ScreenQuery, answer: Answer): number {
     const token = this.expect(id, answer);
     this.post({ op: 'query', id, token, want });
+    return token;
+  }
+
+  /** Forgets a snapshot query not answered yet: its answer never comes, and the screen does not serialise for it. */
+  withdraw(id: number, token: number): void {
+    if (!this.answers.has(token)) return;
+    this.settle(token);
+    this.post({ op: 'withdraw', id, token });
   }
 
   /** Frees the screen; resolves with the lines it last showed. */
@@ -95,10 +104,12 @@ export class ScreenThread {
     if (reply.kind === 'title') return this.listeners.get(reply.id)?.title(reply.title);
     if (reply.kind === 'behind') return this.listeners.get(reply.id)?.behind(reply.behind, reply.backlogMs);
     if (reply.kind === 'failed') return this.failed(reply.id, reply.message);
-    const pending = this.answers.get(reply.token);
-    if (!pending) return;
-    this.settle(reply.token);
-    pending.answer(reply.seq, reply.text, reply.size);
+    for (const token of [reply.token, ...(reply.also ?? [])]) {
+      const pending = this.answers.get(token);
+      if (!pending) continue;
+      this.settle(token);
+      pending.answer(reply.seq, reply.text, reply.size);
+    }
   }
 
   /**

@@ -78,10 +78,14 @@ export class ScreenModel {
    * screen and scrollback as escape sequences that rebuild it) and the size it
    * was serialised at. That size is the screen thread's: xterm applies a resize
    * at once, ahead of writes it has not parsed yet, so a resize made after this
-   * call may or may not be in the snapshot.
+   * call may or may not be in the snapshot. Returns a withdraw: after it
+   * `cb` is never called, and the screen does not serialise for it.
    */
-  snapshot(cb: (parsedSeq: number, text: string, size: ScreenSize) => void): void {
-    this.ask('snapshot', (seq, text, size) => cb(seq, text ?? '', size ?? this.size));
+  snapshot(cb: (parsedSeq: number, text: string, size: ScreenSize) => void): () => void {
+    const token = this.ask('snapshot', (seq, text, size) => cb(seq, text ?? '', size ?? this.size));
+    return () => {
+      if (token !== undefined && !this.disposed) this.thread.withdraw(this.id, token);
+    };
   }
 
   /** Resolves with the parsed seq once everything written so far is parsed; for a screen disposed meanwhile or before, with what it had parsed (its other writes never will be). */
@@ -127,9 +131,9 @@ export class ScreenModel {
     this.lastText = this.thread.dispose(this.id);
   }
 
-  private ask(want: 'seq' | 'snapshot', cb: (seq: number, text: string | undefined, size: ScreenSize | undefined) => void): void {
-    if (this.disposed) return;
-    this.thread.query(this.id, want, (seq, text, size) => {
+  private ask(want: 'seq' | 'snapshot', cb: (seq: number, text: string | undefined, size: ScreenSize | undefined) => void): number | undefined {
+    if (this.disposed) return undefined;
+    return this.thread.query(this.id, want, (seq, text, size) => {
       if (!this.disposed) cb(this.track(seq), text, size);
     });
   }
