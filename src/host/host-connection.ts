@@ -18,6 +18,7 @@ import { CLOSE_POLICY_VIOLATION, type HostCloseReason, type HostCounters, type H
 import { RateBucket } from './rate-bucket.js';
 import { screenSizeRefusal } from './screen-limits.js';
 import type { SnapshotShare } from './snapshot-share.js';
+import type { StartTurns } from './start-turns.js';
 
 /**
  * Who a terminal is started for, as maxTerminalsPerConnection counts it: the
@@ -41,6 +42,10 @@ export interface ConnectionHost {
   readonly snapshotShare: SnapshotShare;
   /** The terminal by name, started on first use on behalf of `starter`, or why not (see TerminalLookup). */
   terminalFor(name: string, starter: Starter): TerminalLookup;
+  /** Whether a terminal of this name runs: a Subscribe to it starts nothing. */
+  hasTerminal(name: string): boolean;
+  /** Terminal starts, one per turn of the event loop. */
+  readonly terminalStarts: StartTurns;
   connectionClosed(connection: HostConnection): void;
 }
 
@@ -67,6 +72,10 @@ export class HostConnection implements StreamContext {
 
   /** What started terminals count against (see Starter). */
   private readonly starter: Starter;
+  /** Frames read while a Subscribe waits for its terminal's start turn (StartTurns), handled in order when it comes; the link is not read meanwhile. */
+  private readonly framesWaitingToStart: Uint8Array[] = [];
+  /** This connection's start turn came and no terminal was started in it yet. */
+  private holdsStartTurn = false;
 
   constructor(
     private readonly link: FrameLink,
@@ -186,6 +195,7 @@ export class HostConnection implements StreamContext {
 
   private receive(bytes: Uint8Array): void {
     if (this.closed) return;
+    if (this.framesWaitingToStart.length > 0) return void this.framesWaitingToStart.push(bytes);
     try {
       this.handle(bytes);
     } catch (error) {
@@ -207,7 +217,11 @@ export class HostConnection implements StreamContext {
       this.host.counters.badFrames++;
       return this.sendError(frame.streamId, 'BAD_FRAME', payload.error.message);
     }
-    if (frame.opcode === Op.Subscribe) return this.subscribe(payload.value as SubscribePayload);
+    if (frame.opcode === Op.Subscribe) {
+      const request = payload.value as SubscribePayload;
+      if (!this.host.hasTerminal(request.terminal) && !this.holdsStartTurn && !this.host.terminalStarts.free) return this.waitToStart(bytes);
+      return this.subscribe(request);
+    }
     const stream = this.ownedStream(frame);
     if (!stream) return;
     if (!receivedFrameAllowed(frame.opcode, stream.negotiated)) {
@@ -285,6 +299,7 @@ export class HostConnection implements StreamContext {
     const viewportRefusal = request.viewport && screenSizeRefusal(request.viewport.cols, request.viewport.rows, this.host.limits);
     if (viewportRefusal) return this.refuseSize(streamId, viewportRefusal);
     const found = this.host.terminalFor(request.terminal, this.starter);
+    this.holdsStartTurn = false;
     if ('refused' in found) return this.sendError(streamId, found.refused, found.message);
     const { terminal } = found;
     // Compared with the size the terminal is going to (a coalesced resize may be pending): the last size asked for wins.
@@ -387,6 +402,30 @@ export class HostConnection implements StreamContext {
     this.rememberClosed(stream.id);
   }
 
+  /** Holds `bytes`, a Subscribe that would start a terminal, and what follows it until this connection's start turn. */
+  private waitToStart(bytes: Uint8Array): void {
+    this.framesWaitingToStart.push(bytes);
+    this.link.pauseReading?.();
+    this.host.terminalStarts.wait(() => this.takeStartTurn());
+  }
+
+  /** Handles the frames that waited, in order, until one waits again for another turn. */
+  private takeStartTurn(): void {
+    if (this.closed) return;
+    this.holdsStartTurn = true;
+    const frames = this.framesWaitingToStart.splice(0);
+    for (const [i, bytes] of frames.entries()) {
+      this.receive(bytes);
+      if (this.closed) return;
+      if (this.framesWaitingToStart.length > 0) {
+        this.framesWaitingToStart.push(...frames.slice(i + 1));
+        return;
+      }
+    }
+    this.holdsStartTurn = false;
+    this.link.resumeReading?.();
+  }
+
   private rememberClosed(id: number): void {
     this.closedIds.add(id);
     if (this.closedIds.size > this.host.limits.rememberedClosedStreams) {
@@ -399,6 +438,7 @@ export class HostConnection implements StreamContext {
     this.closed = true;
     clearTimeout(this.waitingTimer);
     this.waitingSubscribes.length = 0;
+    this.framesWaitingToStart.length = 0;
     this.host.snapshotShare.forget(this);
     this.guard.stop();
     for (const stream of this.streams.values()) stream.close();

@@ -13,6 +13,7 @@ import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
 import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostLimits, newCounters } from './options.js';
 import { checkScreenLimits, screenCells } from './screen-limits.js';
 import { SnapshotShare } from './snapshot-share.js';
+import { StartTurns } from './start-turns.js';
 import type { TerminalBackend } from './terminal.js';
 
 const SCREEN_BEHIND_LOG_EVERY_MS = 60_000;
@@ -60,6 +61,7 @@ export class HostRuntime implements ConnectionHost {
   /** Grows over the runtime's life; tests read it. */
   readonly counters: HostCounters = newCounters();
   readonly snapshotShare: SnapshotShare;
+  readonly terminalStarts = new StartTurns();
   private readonly screenBehindLogged = new WeakMap<HostedTerminal, number>();
   private readonly terminals = new Map<string, HostedTerminal>();
   private screenThread: ScreenThread | undefined;
@@ -128,9 +130,14 @@ export class HostRuntime implements ConnectionHost {
       screenBacklogShare: () => this.screenBacklogShare(),
     }, this.options.newInstanceId, (this.screenThread ??= ScreenThread.of(this.options.screenThread ?? 'worker')));
     this.terminals.set(name, terminal);
+    this.terminalStarts.used();
     this.startedBy.set(terminal, starter);
     this.watchIdle(terminal);
     return { terminal };
+  }
+
+  hasTerminal(name: string): boolean {
+    return this.terminals.has(name);
   }
 
   /** Running terminals (an exited one is no longer counted). */

@@ -29,4 +29,7 @@ export interface FrameLink {
   readonly lastHeardAt?: number;
   /** Installs the handlers; frames received before this call are held until it. */
   attach(handlers: LinkHandlers): void;
+  /** Stops reading from the peer until resumeReading (a few frames already read may still arrive); where the transport can. */
+  pauseReading?(): void;
+  resumeReading?(): void;
 }

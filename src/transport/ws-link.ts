@@ -80,6 +80,14 @@ export abstract class WsFrameLink implements FrameLink {
     this.finish(this.closeReason);
   }
 
+  pauseReading(): void {
+    this.ws.pause();
+  }
+
+  resumeReading(): void {
+    this.ws.resume();
+  }
+
   attach(handlers: LinkHandlers): void {
     this.handlers = handlers;
     for (const bytes of this.held.splice(0)) handlers.frame(bytes);
