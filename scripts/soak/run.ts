@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import { loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { percentile } from '../lib/percentile.js';
 import { ABUSERS, type Abuser } from './abusers.js';
@@ -19,11 +20,19 @@ export interface SoakOptions {
 
 export const DEFAULT_SOAK_OPTIONS: SoakOptions = { durationMs: 2 * 60_000, healthyClients: 4, exitDeadlineMs: 2000, echoGiveUpMs: 5000, abusers: ABUSERS.map((a) => a.name) };
 
+/** A newcomer's outcome (attacks-41.ts) that lost it: refused, or no terminal; not one refused by the server already stopping. */
+const LOST_NEWCOMER = /^newcomer (refused|error|got no snapshot)/;
+
 /** The attack goes on this long past the SIGTERM: the exit is timed while the host is attacked. */
 const ATTACK_PAST_SIGTERM_MS = 2000;
 
 /** Targets from issues 9 (the mix) and 20 (each attack alone), on 2 cores. */
-export const SOAK_TARGETS = { mixPeakRssBytes: 256 * 1024 * 1024, attackPeakRssBytes: 512 * 1024 * 1024, healthyP99Ms: 100, subscribeMaxMs: 2000, exitMs: 2000 } as const;
+/**
+ * subscribeP99Ms is issue 41's, for a quiet machine (the report prints the
+ * load average beside it); a newcomer refused, or answered with an error or
+ * nothing, is lost, as a Subscribe probe left unanswered is.
+ */
+export const SOAK_TARGETS = { mixPeakRssBytes: 256 * 1024 * 1024, attackPeakRssBytes: 512 * 1024 * 1024, healthyP99Ms: 100, subscribeP99Ms: 100, subscribeMaxMs: 2000, exitMs: 2000 } as const;
 
 export interface AbuserTally {
   readonly name: string;
@@ -51,13 +60,27 @@ export interface SoakReport {
   /** Each answered probe's latency, in the order they were sent (where in the run the slow ones fell). */
   readonly subscribeLatenciesMs: readonly number[];
   readonly abusers: readonly AbuserTally[];
+  /** New connections an attack's newcomers tried that were refused or got no terminal (attacks-41.ts). */
+  readonly lostNewcomers: number;
+  /** The machine's 1-minute load average as the attack started and as it ended: a figure is from a quiet machine only where both are low. */
+  readonly loadAverage: { readonly before: number; readonly after: number };
   /** How long the server took to exit on SIGTERM; undefined when it did not within exitDeadlineMs. */
   readonly exitMs: number | undefined;
 }
 
 /** Whether the report meets every target. */
 export function metTargets(r: SoakReport, peakRssTarget: number): boolean {
-  return r.survived && r.peakRssBytes < peakRssTarget && r.p99Ms < SOAK_TARGETS.healthyP99Ms && r.unansweredSubscribes === 0 && r.subscribeMaxMs < SOAK_TARGETS.subscribeMaxMs && r.exitMs !== undefined && r.exitMs < SOAK_TARGETS.exitMs;
+  return (
+    r.survived &&
+    r.peakRssBytes < peakRssTarget &&
+    r.p99Ms < SOAK_TARGETS.healthyP99Ms &&
+    r.unansweredSubscribes === 0 &&
+    r.lostNewcomers === 0 &&
+    r.subscribeP99Ms < SOAK_TARGETS.subscribeP99Ms &&
+    r.subscribeMaxMs < SOAK_TARGETS.subscribeMaxMs &&
+    r.exitMs !== undefined &&
+    r.exitMs < SOAK_TARGETS.exitMs
+  );
 }
 
 const ABUSE_PROCESS = fileURLToPath(new URL('./abuse-process.ts', import.meta.url));
@@ -86,11 +109,13 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
     const probe = await SubscribeProbe.start(server.url, server.token);
     const restRssBytes = server.peakRss();
     const started = performance.now();
+    const loadBefore = loadavg()[0]!;
     const until = started + opts.durationMs;
     const abuse = runAbusers(server.url, server.token, opts.durationMs + ATTACK_PAST_SIGTERM_MS, opts.abusers);
     const latencies: number[] = [];
     const [probed, ...typed] = await Promise.all([probe.probeUntil(until, opts.echoGiveUpMs), ...typists.map((t) => t.typeUntil(until, latencies, opts.echoGiveUpMs))]);
     const peakRssBytes = server.peakRss();
+    const loadAfter = loadavg()[0]!;
     const survived = server.running();
     const exitMs = await server.terminate(opts.exitDeadlineMs);
     const tallies = await abuse;
@@ -112,6 +137,8 @@ export async function runSoak(options: Partial<SoakOptions> = {}): Promise<SoakR
       subscribeP99Ms: percentile(subscribeLatencies, 99),
       subscribeLatenciesMs: probed!.latencies,
       abusers: tallies,
+      lostNewcomers: tallies.reduce((sum, t) => sum + [...t.outcomes].reduce((n, [outcome, count]) => n + (LOST_NEWCOMER.test(outcome) ? count : 0), 0), 0),
+      loadAverage: { before: loadBefore, after: loadAfter },
       exitMs,
     };
   } finally {
