@@ -20,9 +20,9 @@ import type { ExploreJourney, ExploreOptions } from './explore/run-explore.js';
 import type { Schedule } from './explore/schedule.js';
 import type { JourneyRecordings } from './journey/journey-recordings.js';
 import type { JourneyRecordingSet, PairingRecording } from './recording.js';
-import { DEFAULT_JOURNEY_OPTIONS } from './journey/run-pairing.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions } from './journey/run-pairing.js';
 import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsOfWalk } from './journey/disturbances.js';
-import { type CarriedPasses, passesToWalkAgain, type ScriptSkew, scriptSkewsToCarry } from './journey/walk-again.js';
+import { type CarriedPasses, confirmingJourney, passesToWalkAgain, type ScriptSkew, scriptSkewsToCarry } from './journey/walk-again.js';
 import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
 import { walkAndConfirm } from './confirm-findings.js';
 import type { ReferenceCache } from './journey/reference-cache.js';
@@ -146,7 +146,8 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     ...(Object.fromEntries(PASSES.map((spec) => [spec.name, r[spec.name] ? judgePass(spec, r[spec.name]!) : []])) as Record<Exclude<JourneyPass, 'script'>, Finding[]>),
   });
   const judge = (r: JourneyRecordings) => Object.values(findingsByPass(r)).flat().map(tag);
-  const walk = (lanes: number, cache: ReferenceCache, carry?: CarriedPasses) => runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes }, references: cache, ...(carry ? { carry } : {}), ...(opts.passes ? { passes: opts.passes } : {}) });
+  const walk = (lanes: number, cache: ReferenceCache, carry?: CarriedPasses, confirming: Partial<JourneyOptions> = {}) =>
+    runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes, ...confirming }, references: cache, ...(carry ? { carry } : {}), ...(opts.passes ? { passes: opts.passes } : {}) });
   const walked: JourneyRecordings[] = [];
   const remembered = (r: JourneyRecordings) => (walked.push(r), r);
   const { first: recordings, confirmed: dynamic, notReproduced, disturbed } = await walkAndConfirm(
@@ -159,7 +160,9 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
         const carry = { from: walked[0]!, passes: new Set(JOURNEY_PASSES.filter((p) => !again.has(p))), scriptSkews };
         const standing = [...carry.passes, ...[...scriptSkews].map((skew) => `the script's ${PAIRING_LABELS[skew]}`)];
         journeys.update(`walking again the pass(es) where a walk found something or was disturbed (${[...again].join(', ')}), one pairing at a time, with fresh references${standing.length ? `; ${standing.join(', ')} stand from the first walk` : ''}`);
-        return remembered(await walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }, carry), journeys, 1));
+        const confirming = confirmingJourney(walked.map(pairingsOfWalk));
+        if (confirming.clientPongDeadlineMs) journeys.update(`a walk was disturbed: its clients wait ${confirming.clientPongDeadlineMs} ms for a pong this time`);
+        return remembered(await walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }, carry, confirming), journeys, 1));
       },
     },
     judge,
@@ -311,7 +314,10 @@ async function exploreAgainst(
   const judge = (journeys: ExploreJourney[]) =>
     journeys.flatMap((j) => runDynamicRules(j.recordings, manifests, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves, ...(capabilityOff ? { capabilityOff: true as const } : {}) } })));
   let firstWalk: ExploreJourney[] = [];
-  const walk = (options: ExploreOptions, lanes: number, cache: ReferenceCache) => runExplore({ old, new: current }, options, { onProgress: (msg) => step.update(msg), journey: { concurrentPairings: lanes }, references: cache });
+  /** The confirming walks so far: a third walk is patient where the second was disturbed. */
+  const replayedSoFar: ExploreJourney[] = [];
+  const walk = (options: ExploreOptions, lanes: number, cache: ReferenceCache, confirming: Partial<JourneyOptions> = {}) =>
+    runExplore({ old, new: current }, options, { onProgress: (msg) => step.update(msg), journey: { concurrentPairings: lanes, ...confirming }, references: cache });
   try {
     const { first: journeys, confirmed, notReproduced, disturbed } = await walkAndConfirm(
       {
@@ -322,7 +328,9 @@ async function exploreAgainst(
           const scheduleOfSeed = (seed: number) => firstWalk.find((j) => j.schedule.seed === seed)!.schedule;
           // Seeds that found something, and seeds whose first walk was disturbed: a disturbed walk's silence is no verdict.
           const disturbedSeeds = firstWalk.filter((j) => disturbancesOf(Object.values(j.recordings)).length).map((j) => j.schedule.seed);
-          for (const seed of new Set([...found.map((f) => f.explore!.seed), ...disturbedSeeds])) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed, schedules: [scheduleOfSeed(seed)] }, lanes, { ...references, refresh: true }), step, 1)));
+          const confirming = confirmingJourney([...firstWalk, ...replayedSoFar].map((j) => Object.values(j.recordings)));
+          for (const seed of new Set([...found.map((f) => f.explore!.seed), ...disturbedSeeds])) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed, schedules: [scheduleOfSeed(seed)] }, lanes, { ...references, refresh: true }, confirming), step, 1)));
+          replayedSoFar.push(...replayed);
           return replayed;
         },
       },

@@ -157,7 +157,7 @@ export async function runFourPairings(
   let windows: StallWindows | undefined;
   const oldOld = plan('script', old, old, async () => {
     const recording = await reference(() => run(old, old));
-    windows = stallWindowsFrom([recording], options.stepDeadlineMs);
+    windows = stallWindowsFrom([recording], options.stepDeadlineMs, options.clientPongDeadlineMs);
     return recording;
   });
   const withWindows = (client: PairingBuild, host: PairingBuild) => plan('script', client, host, () => run(client, host, windows));

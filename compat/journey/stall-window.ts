@@ -12,7 +12,7 @@ import type { Observation } from './observed-state.js';
 export const STALL_WINDOW = {
   /** Times the slowest reference took for the step. */
   factor: 3,
-  /** Never shorter: a silent drop takes the client's pong deadline (2 s) to notice. */
+  /** Never shorter, nor shorter than the client's pong deadline and 1 s more: a silent drop takes that deadline to notice. */
   floorMs: 3_000,
 } as const;
 
@@ -21,13 +21,14 @@ export type StallWindows = ReadonlyArray<number | undefined>;
 
 export const NO_STALL_WINDOWS: StallWindows = [];
 
-export function stallWindowsFrom(references: readonly PairingRecording[], stepDeadlineMs: number): StallWindows {
+export function stallWindowsFrom(references: readonly PairingRecording[], stepDeadlineMs: number, clientPongDeadlineMs: number): StallWindows {
+  const floorMs = Math.max(STALL_WINDOW.floorMs, clientPongDeadlineMs + 1000);
   const steps = references[0]?.steps ?? [];
   return steps.map((_, i) => {
     const results = references.map((r) => r.steps[i]);
     if (!results.every((s) => s?.status === 'ok' && s.name === steps[i]!.name)) return undefined;
     const slowest = Math.max(...results.map((s) => s!.durationMs));
-    return Math.min(stepDeadlineMs, Math.max(STALL_WINDOW.floorMs, STALL_WINDOW.factor * slowest));
+    return Math.min(stepDeadlineMs, Math.max(floorMs, STALL_WINDOW.factor * slowest));
   });
 }
 

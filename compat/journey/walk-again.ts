@@ -6,6 +6,21 @@ import type { PairingPlanner } from './same-code.js';
 
 type Side = 'old' | 'new';
 
+/**
+ * A confirming walk's client liveness once a walk before it was disturbed:
+ * clients that gave up links the proxy kept up say the machine stalled them
+ * past their pong deadline (2 s). At a load of 20 to 25 on 2 cores every walk
+ * did, and what the give-ups made was confirmed: a false red. A deadline of
+ * 6 s stays under the host's own (10 s); a silent drop then takes that long to
+ * notice, in these walks only, and their references are recorded with it too.
+ */
+export const PATIENT_CLIENTS = { clientPongDeadlineMs: 6_000 } as const;
+
+/** The journey options a confirming walk adds, given the pairings each walk so far recorded: PATIENT_CLIENTS where one was disturbed. */
+export function confirmingJourney(walksSoFar: ReadonlyArray<readonly PairingRecording[]>): Partial<typeof PATIENT_CLIENTS> {
+  return walksSoFar.some((pairings) => disturbancesOf(pairings).length > 0) ? PATIENT_CLIENTS : {};
+}
+
 /** Passes not walked this time: their recordings stand from an earlier walk of the same builds. */
 export interface CarriedPasses {
   readonly from: JourneyRecordings;

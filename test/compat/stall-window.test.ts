@@ -16,13 +16,18 @@ describe('stall windows from the same-version references', () => {
     const windows = stallWindowsFrom(
       [recordingOf([ok('subscribe', 100), ok('burst', 2_000), ok('drop', 9_000)]), recordingOf([ok('subscribe', 200), ok('burst', 1_500), ok('drop', 2_500)])],
       15_000,
+      2_000,
     );
     expect(windows).toEqual([STALL_WINDOW.floorMs, STALL_WINDOW.factor * 2_000, 15_000]);
   });
 
+  it("never gives a step less than the client's pong deadline and a second: a silent drop takes that deadline to notice", () => {
+    expect(stallWindowsFrom([recordingOf([ok('drop', 100), ok('burst', 2_500)])], 15_000, 6_000)).toEqual([7_000, 7_500]);
+  });
+
   it('knows no window for a step a reference did not finish, so that step keeps the whole deadline', () => {
     const stalled = { name: 'title', status: 'stalled', durationMs: 15_000 } as StepResult;
-    expect(stallWindowsFrom([recordingOf([ok('title', 10)]), recordingOf([stalled])], 15_000)).toEqual([undefined]);
+    expect(stallWindowsFrom([recordingOf([ok('title', 10)]), recordingOf([stalled])], 15_000, 2_000)).toEqual([undefined]);
   });
 });
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { JourneyPass } from '../../compat/journey/disturbances.js';
 import type { JourneyRecordings } from '../../compat/journey/journey-recordings.js';
-import { carrying, earlierRecording, passesToWalkAgain, scriptSkewsToCarry } from '../../compat/journey/walk-again.js';
+import { pairingsOfWalk } from '../../compat/journey/disturbances.js';
+import { carrying, confirmingJourney, earlierRecording, PATIENT_CLIENTS, passesToWalkAgain, scriptSkewsToCarry } from '../../compat/journey/walk-again.js';
 import type { PairingRecording } from '../../compat/recording.js';
 import { PAIRING_LABELS } from '../../compat/rules/finding.js';
 import type { Finding } from '../../compat/rules/finding.js';
@@ -37,6 +38,16 @@ describe('which passes a confirming walk walks again', () => {
     const disturbed = walkOf();
     disturbed.stream = { ...disturbed.stream!, newNew: { ...disturbed.stream!.newNew, unplannedEnds: [{ step: 'drop', connection: 2, client: 'primary' }] } };
     expect([...passesToWalkAgain([disturbed], none)]).toEqual(['stream']);
+  });
+});
+
+describe("a confirming walk's clients", () => {
+  it('keep their pong deadline after calm walks, and wait longer once a walk was disturbed, under the host deadline', () => {
+    expect(confirmingJourney([pairingsOfWalk(walkOf()), pairingsOfWalk(walkOf())])).toEqual({});
+    const disturbed = walkOf();
+    disturbed.restart = { ...disturbed.restart!, oldClientNewHost: { ...disturbed.restart!.oldClientNewHost, unplannedEnds: [{ step: 'drop', connection: 1, client: 'primary' }] } };
+    expect(confirmingJourney([pairingsOfWalk(walkOf()), pairingsOfWalk(disturbed)])).toEqual(PATIENT_CLIENTS);
+    expect(PATIENT_CLIENTS.clientPongDeadlineMs).toBeLessThan(10_000);
   });
 });
 
