@@ -49,7 +49,8 @@ const stopBusy = () => busy.forEach((p) => p.kill('SIGKILL'));
 process.on('exit', stopBusy);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => process.exit(130));
 
-interface RunResult { readonly exit: number | null; readonly findings: string[]; readonly unconfirmed: string[]; readonly seconds: number; readonly load: number; readonly error?: string }
+/** `disturbances`: the report's notes of walks a busy machine disturbed (a client that gave up a link the proxy kept up), each walked again. */
+interface RunResult { readonly exit: number | null; readonly findings: string[]; readonly unconfirmed: string[]; readonly disturbances: number; readonly seconds: number; readonly load: number; readonly error?: string }
 
 function runGateOnce(): Promise<RunResult> {
   const dir = mkdtempSync(join(tmpdir(), 'termwire-stress-'));
@@ -60,7 +61,7 @@ function runGateOnce(): Promise<RunResult> {
     let stderr = '';
     child.stderr!.on('data', (c: Buffer) => (stderr = (stderr + c.toString('utf8')).slice(-4000)));
     child.on('exit', (exit) => {
-      let report: { findings?: Array<{ ruleId: string; direction: string; step?: string }>; unconfirmed?: Array<{ finding: { ruleId: string; direction: string } }>; error?: { code?: string; message: string } } = {};
+      let report: { findings?: Array<{ ruleId: string; direction: string; step?: string }>; unconfirmed?: Array<{ finding: { ruleId: string; direction: string } }>; notes?: unknown[]; error?: { code?: string; message: string } } = {};
       try {
         report = JSON.parse(readFileSync(output, 'utf8')) as typeof report;
       } catch {
@@ -71,6 +72,7 @@ function runGateOnce(): Promise<RunResult> {
         exit,
         findings: (report.findings ?? []).map((f) => `${f.ruleId} (${f.direction}${f.step ? `, ${f.step}` : ''})`),
         unconfirmed: (report.unconfirmed ?? []).map((u) => `${u.finding.ruleId} (${u.finding.direction})`),
+        disturbances: (report.notes ?? []).filter((n) => JSON.stringify(n).includes("no walk's verdict stood alone")).length,
         seconds: (Date.now() - started) / 1000,
         load: loadavg()[0]!,
         ...(report.error ? { error: `${report.error.code ?? ''} ${report.error.message}`.trim() } : {}),
@@ -84,7 +86,7 @@ const results: RunResult[] = [];
 for (let i = 1; i <= runs; i++) {
   const r = await runGateOnce();
   results.push(r);
-  const detail = [r.findings.length ? `findings: ${r.findings.join(', ')}` : '', r.unconfirmed.length ? `not reproduced: ${r.unconfirmed.join(', ')}` : '', r.error ?? ''].filter(Boolean).join('; ');
+  const detail = [r.findings.length ? `findings: ${r.findings.join(', ')}` : '', r.unconfirmed.length ? `not reproduced: ${r.unconfirmed.join(', ')}` : '', r.disturbances ? `${r.disturbances} disturbed walk(s), walked again` : '', r.error ?? ''].filter(Boolean).join('; ');
   process.stdout.write(`run ${i}/${runs}: exit ${r.exit} in ${r.seconds.toFixed(1)} s, load ${r.load.toFixed(1)}${detail ? ` — ${detail}` : ''}\n`);
 }
 const matching = results.filter((r) => r.exit === expectExit).length;
