@@ -67,6 +67,8 @@ export interface HostLimits {
   readonly maxTerminals: number;
   /** Running terminals one connection started, or its network when the transport names it (see HostRuntime.accept): a terminal counts until it ends, across reconnects; one more gets TERMINALS_PER_CONNECTION_LIMIT. Default 16. */
   readonly maxTerminalsPerConnection: number;
+  /** Terminals the host starts per second, all connections together, in bursts of a quarter second's worth: a Subscribe that would start one past it waits for its turn, its connection not read meanwhile; connections waiting take turns. Not refused. Default 20. */
+  readonly maxTerminalStartsPerSecond: number;
   /** A terminal with no subscriber for this long is ended (its name then starts a new one). Default 1 hour. */
   readonly detachedTerminalIdleMs: number;
   /** On close, a PTY child still running this long after SIGHUP gets SIGKILL. Default 500 ms. */
@@ -122,6 +124,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   minResizeIntervalMs: 50,
   maxTerminals: 64,
   maxTerminalsPerConnection: 16,
+  maxTerminalStartsPerSecond: 20,
   detachedTerminalIdleMs: 60 * 60 * 1000,
   terminalKillGraceMs: 500,
   maxSubscriberHoldMs: 10_000,

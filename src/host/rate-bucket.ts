@@ -1,7 +1,8 @@
 /**
  * A token bucket: `perSecond` tokens, refilled continuously at `perSecond`
- * a second, so a burst of one second's worth passes and a sustained flood
- * does not. The clock is injected so tests need no sleeps.
+ * a second, so a burst of `burstSeconds`' worth (one second's by default)
+ * passes and a sustained flood does not. The clock is injected so tests need
+ * no sleeps.
  */
 export class RateBucket {
   private tokens: number;
@@ -10,9 +11,14 @@ export class RateBucket {
   constructor(
     private perSecond: number,
     private readonly now: () => number = () => performance.now(),
+    private readonly burstSeconds = 1,
   ) {
-    this.tokens = perSecond;
+    this.tokens = this.capacity;
     this.last = now();
+  }
+
+  private get capacity(): number {
+    return Math.max(1, this.perSecond * this.burstSeconds);
   }
 
   /** Takes one token; false when the bucket is empty (the rate is exceeded). */
@@ -29,12 +35,12 @@ export class RateBucket {
     this.tokens -= amount;
   }
 
-  /** Changes the rate from now on; what is past is refilled at the old one, and the bucket holds at most a second of the new. */
+  /** Changes the rate from now on; what is past is refilled at the old one, and the bucket holds at most a burst of the new. */
   setRate(perSecond: number): void {
     if (perSecond === this.perSecond) return;
     this.refill();
     this.perSecond = perSecond;
-    this.tokens = Math.min(this.tokens, perSecond);
+    this.tokens = Math.min(this.tokens, this.capacity);
   }
 
   /** How long until take() can succeed; 0 when it can now. */
@@ -45,7 +51,7 @@ export class RateBucket {
 
   private refill(): void {
     const t = this.now();
-    this.tokens = Math.min(this.perSecond, this.tokens + ((t - this.last) / 1000) * this.perSecond);
+    this.tokens = Math.min(this.capacity, this.tokens + ((t - this.last) / 1000) * this.perSecond);
     this.last = t;
   }
 }

@@ -61,7 +61,7 @@ export class HostRuntime implements ConnectionHost {
   /** Grows over the runtime's life; tests read it. */
   readonly counters: HostCounters = newCounters();
   readonly snapshotShare: SnapshotShare;
-  readonly terminalStarts = new StartTurns();
+  readonly terminalStarts: StartTurns;
   private readonly screenBehindLogged = new WeakMap<HostedTerminal, number>();
   private readonly terminals = new Map<string, HostedTerminal>();
   private screenThread: ScreenThread | undefined;
@@ -78,6 +78,7 @@ export class HostRuntime implements ConnectionHost {
     this.limits = Object.freeze({ ...DEFAULT_HOST_OPTIONS, ...options.limits });
     checkScreenLimits(this.limits);
     this.snapshotShare = new SnapshotShare(this.limits.maxTotalSnapshotBytesPerSecond);
+    this.terminalStarts = new StartTurns(this.limits.maxTerminalStartsPerSecond);
     this.capabilities = { ...(options.capabilities ?? DEFAULT_HOST_CAPABILITIES) };
     this.gateMode = options.sendGateMode;
     this.projections = options.projections ?? new ProjectionRegistry(PROJECTIONS);
