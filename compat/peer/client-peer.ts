@@ -9,6 +9,14 @@ import { PEER_PROTOCOL_VERSION } from './protocol-version.js';
 import type { PeerSession } from './serve-control.js';
 import { buildVersion } from './version.js';
 
+/**
+ * The session environment every journey's client asks for: the host's own
+ * default TERM, so a host that takes it (0.3 on) and one that ignores the
+ * field (0.2 and before) run the same shell, and the field crosses the wire
+ * in every pairing whose client sends it.
+ */
+const JOURNEY_ENVIRONMENT = { TERM: 'xterm-256color' } as const;
+
 export interface ClientPeerOptions {
   readonly url: string;
   readonly token: string;
@@ -53,7 +61,7 @@ export function openClientSession(options: ClientPeerOptions): PeerSession {
   client.start();
   const handlers: Record<ClientPeerOp, (args: any) => unknown> = {
     subscribe: ({ terminal, cols, rows }: { terminal: string; cols: number; rows: number }) => {
-      stream = client.subscribe(terminal, { viewport: { cols, rows } });
+      stream = client.subscribe(terminal, { viewport: { cols, rows }, environment: JOURNEY_ENVIRONMENT });
       stream.on('subscribed', (e) => {
         seen.subscribedCount++;
         seen.negotiated = { ...e.negotiated } as Record<string, number>;
@@ -85,7 +93,7 @@ export function openClientSession(options: ClientPeerOptions): PeerSession {
     reveal: () => void mustHaveStream().reveal(),
     unsubscribe: () => void mustHaveStream().unsubscribe(),
     subscribeAlso: ({ terminal, cols, rows }: { terminal: string; cols: number; rows: number }) => {
-      also = client.subscribe(terminal, { viewport: { cols, rows } });
+      also = client.subscribe(terminal, { viewport: { cols, rows }, environment: JOURNEY_ENVIRONMENT });
       alsoSeen.unsubscribed = false; // this stream's own unsubscribe, not an earlier one's
       also.on('subscribed', () => alsoSeen.subscribedCount++);
       also.on('snapshot', () => alsoSeen.snapshots++);

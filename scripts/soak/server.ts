@@ -32,7 +32,7 @@ function rssBytes(pid: number): number {
 export async function startSoakServer(): Promise<SoakServer> {
   const dir = mkdtempSync(join(privateTempRoot(), 'termwire-soak-'));
   const tokenFile = join(dir, 'token');
-  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token-file', tokenFile, '--shell', 'bash'], {
+  const child: ChildProcess = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--token-file', tokenFile, '--shell', 'bash', '--no-login'], {
     stdio: ['ignore', 'pipe', 'pipe'],
     env: { ...process.env, PS1: '$ ' },
   });

@@ -11,6 +11,7 @@ import { SnapshotRefresher } from './attach-refresh.js';
 import { AttachScreen, STATUS_LINE_SHOWN_MS } from './attach-screen.js';
 import { restoreTerminalModes } from './attach-terminal-modes.js';
 import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
+import { pickSessionEnvironment } from '../host/session-environment.js';
 
 /** The first connection must come up within this, else attach gives up. */
 export const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
@@ -165,7 +166,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     });
   const client = new TerminalClient({ connect });
   // Output goes straight to this terminal, which is the screen: no headless model parses it first.
-  const stream = client.subscribe(opts.terminal, { viewport: viewport(), outputSink: (text, delivered) => screen.output(text, delivered) });
+  const stream = client.subscribe(opts.terminal, { viewport: viewport(), outputSink: (text, delivered) => screen.output(text, delivered), environment: pickSessionEnvironment(process.env) });
   const instances = new InstanceWatch();
 
   const deadline = setTimeout(() => {

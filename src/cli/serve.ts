@@ -7,10 +7,13 @@ import { shellProblem } from './shell-check.js';
 import { startShutdownWatchdog } from './shutdown-watchdog.js';
 import { DEFAULT_TOKEN_FILE, readOrCreateToken, TokenFileError } from './token-file.js';
 
-const HELP = `Usage: termwire serve [--port N] [--host ADDR] [--token-file PATH] [--shell CMD]
+const HELP = `Usage: termwire serve [--port N] [--host ADDR] [--token-file PATH] [--shell CMD] [--no-login]
 
 Serves real terminals (PTYs) over WebSocket. A client names a terminal when it
 attaches; the first attach to a name starts a shell for it, later ones share it.
+Each shell starts as sshd starts one: a login shell in your home directory,
+with the attaching client's TERM (when this host has its terminfo entry, else
+xterm-256color) and locale (LANG, LANGUAGE, LC_*), and COLORTERM.
 
 Options:
   --port N          port to listen on (default 7681; 0 picks a free one)
@@ -23,6 +26,8 @@ Options:
                     line, or shorter than 128 bits
   --shell CMD       program to run in each terminal (default $SHELL or bash);
                     checked at startup
+  --no-login        run it as a plain shell in serve's working directory,
+                    not as a login shell in your home directory
   -h, --help        show this help
 
 A terminal whose shell exits is removed: the next attach to its name starts a
@@ -43,7 +48,7 @@ export async function run(args: string[]): Promise<number> {
   try {
     ({ values } = parseArgs({
       args,
-      options: { port: { type: 'string', default: '7681' }, host: { type: 'string', default: '127.0.0.1' }, 'token-file': { type: 'string', default: DEFAULT_TOKEN_FILE }, shell: { type: 'string' }, help: { type: 'boolean', short: 'h' } },
+      options: { port: { type: 'string', default: '7681' }, host: { type: 'string', default: '127.0.0.1' }, 'token-file': { type: 'string', default: DEFAULT_TOKEN_FILE }, shell: { type: 'string' }, 'no-login': { type: 'boolean' }, help: { type: 'boolean', short: 'h' } },
     }));
   } catch (e) {
     process.stderr.write(`termwire serve: ${(e as Error).message}\n\n${HELP}`);
@@ -70,7 +75,8 @@ export async function run(args: string[]): Promise<number> {
     throw e;
   }
   const log = (line: string) => process.stderr.write(line + '\n');
-  const host = new HostRuntime({ terminals: (name) => (TERMINAL_NAME.test(name) ? new PtyBackend({ command }) : undefined), log });
+  const login = !values['no-login'];
+  const host = new HostRuntime({ terminals: (name, session) => (TERMINAL_NAME.test(name) ? new PtyBackend({ command, login, term: session.term, env: session.env }) : undefined), log });
   let server: WsServer;
   try {
     server = await startWsServer({ host: values.host!, port, token, onLink: (link, peer) => host.accept(link, { source: networkSource(peer.remoteAddress) }), log });

@@ -44,6 +44,8 @@ export interface SubscribeOptions {
    * parse time. Default undefined: a LocalScreen parses output and credits it.
    */
   readonly outputSink?: OutputSink;
+  /** Sent in Subscribe: the TERM and locale a terminal this Subscribe starts should run with (the host keeps what it accepts; pickSessionEnvironment picks them from a process's env). Default none. */
+  readonly environment?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -64,6 +66,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
   private readonly gate: SendGate;
   private readonly projections: StreamProjections;
   private viewport: { cols: number; rows: number } | undefined;
+  private readonly environment: Readonly<Record<string, string>> | undefined;
   private resizeWhileDown = false;
   private pausedWish = false;
   private readonly input: StreamInput;
@@ -76,6 +79,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
   ) {
     super();
     this.viewport = opts.viewport ? { ...opts.viewport } : undefined;
+    this.environment = opts.environment && Object.keys(opts.environment).length > 0 ? { ...opts.environment } : undefined;
     this.gate = new SendGate(id, {});
     this.projections = new StreamProjections(ctx.options.projections, id, {}, this.counters);
     const size = opts.viewport ?? ctx.options.initialViewport;
@@ -242,6 +246,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
     if (this.viewport) payload.viewport = { ...this.viewport };
     if (Object.keys(this.advertised).length > 0) payload.capabilities = { ...this.advertised } as Record<string, number>;
     if (this.input.advertised) payload.inputSessionId = this.input.sessionId;
+    if (this.environment) payload.environment = { ...this.environment };
     this.setState('subscribing');
     this.counters.subscribes++;
     this.send('Subscribe', payload, 0);

@@ -41,6 +41,12 @@ export const subscribeSchema = z.object({
   viewport: viewportSchema.optional(),
   capabilities: capabilitySet.optional(),
   inputSessionId: volatile(z.string().min(1).max(128), 'random per client stream (crypto.randomUUID)').optional(),
+  /**
+   * The client's TERM and locale (since 0.3), for a terminal this Subscribe
+   * starts; a running terminal keeps its own. The host keeps what its table
+   * accepts (src/host/session-environment.ts) and ignores the rest.
+   */
+  environment: z.record(z.string().max(64), z.string().max(256)).optional(),
 });
 
 export const snapshotRequestSchema = z.object({

@@ -41,7 +41,7 @@ export interface ConnectionHost {
   /** The host-wide snapshot byte budget, shared by the connections spending it (maxTotalSnapshotBytesPerSecond). */
   readonly snapshotShare: SnapshotShare;
   /** The terminal by name, started on first use on behalf of `starter`, or why not (see TerminalLookup). */
-  terminalFor(name: string, starter: Starter): TerminalLookup;
+  terminalFor(name: string, starter: Starter, environment?: Readonly<Record<string, string>>): TerminalLookup;
   /** Whether a terminal of this name runs: a Subscribe to it starts nothing. */
   hasTerminal(name: string): boolean;
   /** Terminal starts, one per turn of the event loop. */
@@ -298,7 +298,7 @@ export class HostConnection implements StreamContext {
     }
     const viewportRefusal = request.viewport && screenSizeRefusal(request.viewport.cols, request.viewport.rows, this.host.limits);
     if (viewportRefusal) return this.refuseSize(streamId, viewportRefusal);
-    const found = this.host.terminalFor(request.terminal, this.starter);
+    const found = this.host.terminalFor(request.terminal, this.starter, request.environment);
     this.holdsStartTurn = false;
     if ('refused' in found) return this.sendError(streamId, found.refused, found.message);
     const { terminal } = found;

@@ -15,12 +15,13 @@ import { checkScreenLimits, screenCells } from './screen-limits.js';
 import { SnapshotShare } from './snapshot-share.js';
 import { StartTurns } from './start-turns.js';
 import type { TerminalBackend } from './terminal.js';
+import { terminalSession, type TerminalSession } from './session-environment.js';
 
 const SCREEN_BEHIND_LOG_EVERY_MS = 60_000;
 
 export interface HostRuntimeOptions {
-  /** Makes the terminal for a name on its first Subscribe, or undefined when there is none (TERMINAL_NOT_FOUND). */
-  readonly terminals: (name: string) => TerminalBackend | undefined;
+  /** Makes the terminal for a name on its first Subscribe, in the session that Subscribe asked for, or undefined when there is none (TERMINAL_NOT_FOUND). */
+  readonly terminals: (name: string, session: TerminalSession) => TerminalBackend | undefined;
   /** What this host supports and echoes. Default DEFAULT_HOST_CAPABILITIES. */
   readonly capabilities?: CapabilitySet;
   /** Limits and tunables, over DEFAULT_HOST_OPTIONS. */
@@ -112,13 +113,13 @@ export class HostRuntime implements ConnectionHost {
   }
 
   /** The running terminal by name, or a new one started on behalf of `starter` when the limits allow. */
-  terminalFor(name: string, starter: Starter): TerminalLookup {
+  terminalFor(name: string, starter: Starter, environment?: Readonly<Record<string, string>>): TerminalLookup {
     if (this.closed) return { refused: 'TERMINAL_NOT_FOUND', message: 'the host is shutting down' };
     const existing = this.terminals.get(name);
     if (existing) return { terminal: existing };
     const refusal = this.startRefusal(starter);
     if (refusal) return refusal;
-    const backend = this.options.terminals(name);
+    const backend = this.options.terminals(name, terminalSession(environment));
     if (!backend) return { refused: 'TERMINAL_NOT_FOUND', message: `no terminal named '${name}'` };
     const terminal = new HostedTerminal(name, backend, this.limits, {
       exited: (t) => this.retire(t),

@@ -80,7 +80,7 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'termwire-fidelity-'));
     writeFileSync(join(dir, 'draw.sh'), DRAW);
-    server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token-file', join(dir, 'token'), '--shell', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+    server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token-file', join(dir, 'token'), '--shell', 'bash', '--no-login'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
     let printed = '';
     server.stdout!.on('data', (c: Buffer) => (printed += c.toString()));
     await waitFor(() => /serving terminals on ws:\S+/.test(printed), { what: 'serve to print its URL', timeoutMs: 15_000 });

@@ -22,7 +22,7 @@ describe('attach with one subscriber and a terminal slower than the program', ()
   it(`delivers every line of seq 1 ${LINES}, in order: the program waits instead of its output being skipped`, async () => {
     dir = mkdtempSync(join(tmpdir(), 'termwire-noholes-'));
     const tokenFile = join(dir, 'token');
-    const serve = await startServe(['--token-file', tokenFile, '--shell', 'bash']);
+    const serve = await startServe(['--token-file', tokenFile, '--shell', 'bash', '--no-login']);
     const attach = spawn(process.execPath, [bin, 'attach', serve.url, '--token-file', tokenFile, '--terminal', 'holes'], { stdio: ['pipe', 'pipe', 'pipe'] });
     const exited = new Promise<number | null>((resolve) => attach.once('exit', (code) => resolve(code)));
 

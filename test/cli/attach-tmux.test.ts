@@ -40,7 +40,7 @@ const MODES_RESTORED = '0 0 0 0 0 0 1';
 /** `termwire serve` with bash in real PTYs, on `port` (0: any free one); resolves once it prints its URL. */
 async function startServe(port: number, tokenFile: string): Promise<{ server: ChildProcess; url: string }> {
   const serveOutput: string[] = [];
-  const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--token-file', tokenFile, '--shell', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+  const server = spawn(process.execPath, [bin, 'serve', '--port', String(port), '--token-file', tokenFile, '--shell', 'bash', '--no-login'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
   server.stdout!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
   server.stderr!.on('data', (c: Buffer) => serveOutput.push(c.toString()));
   await waitFor(() => /serving terminals on (ws:\S+)/.test(serveOutput.join('')), { what: 'serve to print its URL', timeoutMs: 15_000 }).catch((e: Error) => {
@@ -80,6 +80,11 @@ describe('termwire attach in tmux against termwire serve', () => {
   it('types, sees, follows a resize, and detaches', async () => {
     tmux('send-keys', '-t', session, 'echo typed-$((6*7))-here', 'Enter');
     await waitFor(() => /^typed-42-here\s*$/m.test(pane()), { what: 'the command output typed-42-here on its own line', timeoutMs: 15_000 });
+
+    // The remote shell runs with the TERM tmux gave attach (on serve's allow-list, with terminfo here), as ssh passes it.
+    const localTerm = tmux('show-options', '-gv', 'default-terminal').trim();
+    tmux('send-keys', '-t', session, 'echo term-is-$TERM', 'Enter');
+    await waitFor(() => new RegExp(`^term-is-${localTerm}\\s*$`, 'm').test(pane()), { what: `the remote TERM to be tmux's ${localTerm}`, timeoutMs: 15_000 });
 
     tmux('resize-window', '-t', session, '-x', '120', '-y', '40');
     tmux('send-keys', '-t', session, 'stty size', 'Enter');

@@ -92,7 +92,7 @@ describe.skipIf(!enabled)('vttest through attach, against vttest in a local pane
     dir = mkdtempSync(join(tmpdir(), 'termwire-vttest-'));
     const tokenFile = join(dir, 'token');
     const printed: string[] = [];
-    server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token-file', tokenFile, '--shell', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+    server = spawn(process.execPath, [bin, 'serve', '--port', '0', '--token-file', tokenFile, '--shell', 'bash', '--no-login'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
     server.stdout!.on('data', (c: Buffer) => printed.push(c.toString()));
     await waitFor(() => /serving terminals on (ws:\S+)/.test(printed.join('')), { what: 'serve to print its URL', timeoutMs: 15_000 });
     const url = /serving terminals on (ws:\S+)/.exec(printed.join(''))![1]!;

@@ -22,8 +22,8 @@ export function killLeftoverServes(): void {
   running.clear();
 }
 
-export function spawnServe(args: string[]): ServeProcess {
-  const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+export function spawnServe(args: string[], env: NodeJS.ProcessEnv = {}): ServeProcess {
+  const child = spawn(process.execPath, [bin, 'serve', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ', ...env } });
   running.add(child);
   child.once('exit', () => running.delete(child));
   const out: string[] = [];
@@ -35,8 +35,8 @@ export function spawnServe(args: string[]): ServeProcess {
 }
 
 /** Starts serve on a free port and waits for the URL it prints. */
-export async function startServe(args: string[]): Promise<ServeProcess & { url: string; port: number }> {
-  const serve = spawnServe(['--port', '0', ...args]);
+export async function startServe(args: string[], env?: NodeJS.ProcessEnv): Promise<ServeProcess & { url: string; port: number }> {
+  const serve = spawnServe(['--port', '0', ...args], env);
   const url = /serving terminals on (ws:\S+)/;
   await waitFor(() => url.test(serve.stdout()), { what: `serve to print its URL; stderr: ${serve.stderr()}`, timeoutMs: 15_000 });
   const found = url.exec(serve.stdout())![1]!;

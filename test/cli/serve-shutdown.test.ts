@@ -67,7 +67,7 @@ const subscribe = (ws: WebSocket, terminal: string) => ws.send(frame(Op.Subscrib
 
 /** A real serve with a bash terminal, and a client subscribed to it that counts the bytes it receives. */
 async function subscribedToShell() {
-  const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash']);
+  const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash', '--no-login']);
   const ws = await authenticated(serve.url);
   let bytes = 0;
   ws.on('message', (data: Buffer) => (bytes += data.length));
@@ -78,7 +78,7 @@ async function subscribedToShell() {
 
 describe('termwire serve on SIGTERM', () => {
   it('exits within 2 s with idle unauthenticated sockets open, one of them halfway through its request', async () => {
-    const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash']);
+    const serve = await startServe(['--token-file', tokenPath, '--shell', 'bash', '--no-login']);
     for (const start of ['', 'GET / HTTP/1.1\r\nHost: x\r\n']) {
       const idle: Socket = connect(serve.port, '127.0.0.1');
       idle.on('error', () => {}); // the server resetting it on shutdown is the point

@@ -19,7 +19,7 @@ export class ServeAttach {
 
   /** `nodeArgs` go to both node processes (e.g. --cpu-prof, to see where a slow figure's time goes). */
   static async start(tokenFile: string, terminal: string, nodeArgs: readonly string[] = []): Promise<ServeAttach> {
-    const serve = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--port', '0', '--token-file', tokenFile, '--shell', 'bash'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
+    const serve = spawn(process.execPath, [...nodeArgs, BIN, 'serve', '--port', '0', '--token-file', tokenFile, '--shell', 'bash', '--no-login'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PS1: '$ ' } });
     let printed = '';
     serve.stdout!.on('data', (c: Buffer) => (printed += c.toString()));
     serve.stderr!.on('data', (c: Buffer) => (printed += c.toString()));
