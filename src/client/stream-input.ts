@@ -1,7 +1,7 @@
 import { hasCapability } from '../capabilities/negotiate.js';
 import type { CapabilitySet } from '../capabilities/registry.js';
 import type { InputAckStatus } from '../codec/input-ack-flags.js';
-import { INPUT_NOT_APPLIED_CODES, InputJournal, type InputNotAppliedCode } from '../delivery/journal.js';
+import { INPUT_NOT_APPLIED_CODES, InputJournal, type InputNotAppliedCode, type InputOutcome, type InputSettled } from '../delivery/journal.js';
 import type { DeliveryNotice } from '../delivery/notices.js';
 import { splitPaste, utf8Length } from '../delivery/paste.js';
 import type { ClientOptions } from './options.js';
@@ -21,6 +21,14 @@ export interface PasteHandle {
   readonly chunks: number;
   /** Returns how many chunks were withdrawn (resent as empty slots, never written). */
   cancel(): number;
+  /**
+   * Resolves once the host confirmed it applied every chunk; rejects with an
+   * InputNotAppliedError saying why not: TIMED_OUT when it was not applied
+   * within delivery.pasteTimeoutMsPerChunk per chunk (it is then withdrawn),
+   * WITHDRAWN after cancel(), UNCONFIRMABLE against a host without inputAck.
+   * Nobody has to listen: an unheard rejection is not an unhandled one.
+   */
+  readonly applied: Promise<void>;
 }
 
 /**
@@ -70,8 +78,7 @@ export class StreamInput {
    */
   writeApplied(data: string): Promise<void> {
     return new Promise((resolve, reject) => {
-      const settled = (outcome: { applied: true } | { applied: false; code: InputNotAppliedCode; message: string }) =>
-        outcome.applied ? resolve() : reject(new InputNotAppliedError(outcome.code, outcome.message));
+      const settled = (outcome: InputOutcome) => (outcome.applied ? resolve() : reject(new InputNotAppliedError(outcome.code, outcome.message)));
       if (this.mode === 'unsequenced') {
         this.owner.sendInput(0, data);
         return settled({ applied: false, code: 'UNCONFIRMABLE', message: INPUT_NOT_APPLIED_CODES.UNCONFIRMABLE });
@@ -85,11 +92,13 @@ export class StreamInput {
     if (this.mode === 'unsequenced') {
       const chunks = splitPaste(text, this.options.delivery.pasteChunkBytes);
       for (const chunk of chunks) this.owner.sendInput(0, chunk);
-      return { chunks: chunks.length, cancel: () => 0 };
+      return { chunks: chunks.length, cancel: () => 0, applied: outcomeOf({ applied: false, code: 'UNCONFIRMABLE', message: INPUT_NOT_APPLIED_CODES.UNCONFIRMABLE }) };
     }
     if (this.mode === 'down' && !this.mayHold(utf8Length(text))) return undefined;
-    const { op, seqs } = this.journal.paste(text);
-    return { chunks: seqs.length, cancel: () => this.journal.withdraw(op) };
+    let settle!: InputSettled;
+    const applied = outcomeOf(new Promise<InputOutcome>((resolve) => (settle = resolve)));
+    const { op, seqs } = this.journal.paste(text, settle);
+    return { chunks: seqs.length, cancel: () => this.journal.withdraw(op), applied };
   }
 
   /**
@@ -148,4 +157,13 @@ export class InputNotAppliedError extends Error {
   ) {
     super(`${code}: ${message}`);
   }
+}
+
+/** An outcome as a promise that rejects with an InputNotAppliedError; already handled, so a caller that never listens leaves no unhandled rejection. */
+function outcomeOf(outcome: InputOutcome | Promise<InputOutcome>): Promise<void> {
+  const applied = Promise.resolve(outcome).then((o) => {
+    if (!o.applied) throw new InputNotAppliedError(o.code, o.message);
+  });
+  applied.catch(() => {});
+  return applied;
 }

@@ -15,6 +15,7 @@ export const INPUT_NOT_APPLIED_CODES = {
   UNCONFIRMABLE: 'the host does not sequence input (no inputAck): the input was sent, but nothing can confirm it was applied',
   CLOSED: 'the stream closed before the host confirmed the input',
   REFUSED: 'the input was refused before it was sent (held input past maxHeldInputBytes, or the stream is closing)',
+  TIMED_OUT: 'the paste was not applied within pasteTimeoutMsPerChunk per chunk and was withdrawn: its chunks the host had not received were never written',
 } as const;
 
 export type InputNotAppliedCode = keyof typeof INPUT_NOT_APPLIED_CODES | Exclude<DeliveryNoticeCode, 'PERSISTENT_REFUSAL' | 'BOGUS_ACK'>;
@@ -106,10 +107,35 @@ export class InputJournal {
     return this.add(data, undefined, utf8Length(data), settled);
   }
 
-  /** Journals a paste as chunks of at most pasteChunkBytes, each its own sequence; returns the operation id. */
-  paste(text: string): { readonly op: number; readonly seqs: readonly number[] } {
+  /**
+   * Journals a paste as chunks of at most pasteChunkBytes, each its own
+   * sequence; returns the operation id. `settled` hears the paste's outcome
+   * once: applied when every chunk was, else the first chunk's outcome that
+   * was not, or TIMED_OUT when pasteTimeoutMsPerChunk per chunk passes first
+   * (the chunks not yet applied are then withdrawn).
+   */
+  paste(text: string, settled?: InputSettled): { readonly op: number; readonly seqs: readonly number[] } {
     const op = this.nextOp++;
-    const seqs = pastePieces(text, this.options.pasteChunkBytes).map((piece) => this.add(piece.text, op, piece.bytes));
+    const pieces = pastePieces(text, this.options.pasteChunkBytes);
+    const timeoutMs = pieces.length * this.options.pasteTimeoutMsPerChunk;
+    let waiting = pieces.length;
+    let timer: unknown;
+    const done = (outcome: InputOutcome) => {
+      if (timer !== undefined) this.clock.clearTimeout(timer);
+      timer = undefined;
+      const tell = settled;
+      settled = undefined;
+      tell?.(outcome);
+    };
+    const chunkSettled: InputSettled = (outcome) => (!outcome.applied || --waiting === 0 ? done(outcome) : undefined);
+    const seqs = pieces.map((piece) => this.add(piece.text, op, piece.bytes, chunkSettled));
+    if (settled) {
+      timer = this.clock.setTimeout(() => {
+        timer = undefined;
+        this.withdraw(op);
+        done(notApplied('TIMED_OUT', `${pieces.length} chunk(s), ${timeoutMs} ms`));
+      }, timeoutMs);
+    }
     return { op, seqs };
   }
 

@@ -17,6 +17,8 @@ export interface DeliveryOptions {
   readonly pasteChunkBytes: number;
   /** Resend requests in a row without ack progress before the journal reports a persistent refusal (once). Default 6. */
   readonly escalateAfterResendRequests: number;
+  /** A paste the host has not applied this long per chunk after it was made is withdrawn (its outcome TIMED_OUT), so it cannot arrive long after its user gave up on it. Default 120000 ms. */
+  readonly pasteTimeoutMsPerChunk: number;
 }
 
 export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = Object.freeze({
@@ -27,6 +29,7 @@ export const DEFAULT_DELIVERY_OPTIONS: DeliveryOptions = Object.freeze({
   journalBudgetBytes: 1 * MiB,
   pasteChunkBytes: 16 * KiB,
   escalateAfterResendRequests: 6,
+  pasteTimeoutMsPerChunk: 120_000,
 });
 
 export function resolveDeliveryOptions(input: Readonly<Partial<DeliveryOptions>> | undefined): DeliveryOptions {

@@ -39,3 +39,23 @@ describe('stream.writeApplied against the reference host over WebSocket', () => 
     await expect(refused).rejects.toMatchObject({ code: 'REFUSED' });
   });
 });
+
+describe('stream.paste against the reference host over WebSocket', () => {
+  it("resolves `applied` once the host applied every chunk; a paste held past its timeout is withdrawn, TIMED_OUT, and never typed", async () => {
+    runtime = new HostRuntime({ terminals: (name) => (name === 'bash' ? new PtyBackend({ command: 'bash', env: { PS1: '$ ' }, cols: 60, rows: 10 }) : undefined) });
+    const rt = runtime;
+    server = await startWsServer({ token: TOKEN, onLink: (link) => rt.accept(link) });
+    const url = server.url;
+    client = new TerminalClient({ connect: () => connectWs(url, { token: TOKEN }), delivery: { pasteChunkBytes: 8, pasteTimeoutMsPerChunk: 100 } });
+    const stream = client.subscribe('bash');
+    const stale = stream.paste('echo stale-$((6*7))\r')!; // 3 chunks, held: the client has not started
+    expect(stale.chunks).toBe(3);
+    await expect(stale.applied).rejects.toMatchObject({ name: 'InputNotAppliedError', code: 'TIMED_OUT' });
+
+    client.start();
+    const fresh = stream.paste('echo fresh-$((6*8))\r')!;
+    await expect(fresh.applied).resolves.toBeUndefined();
+    await waitFor(async () => (await stream.whenIdle(), /fresh-48/.test(stream.screenText())), { what: 'the fresh paste run' });
+    expect(stream.screenText()).not.toContain('stale');
+  });
+});

@@ -83,3 +83,51 @@ describe('InputJournal: every input hears its outcome, once', () => {
     expect([code('ab'), code('cdefg')]).toEqual(['applied', 'BUDGET_EXCEEDED']);
   });
 });
+
+describe('InputJournal: a paste hears one outcome, and is withdrawn past its timeout', () => {
+  /** A journal attached to ledger L1 whose pastes split into 4-byte chunks, each with 1000 ms to be applied. */
+  function pasting() {
+    const clock = new ManualScheduler();
+    const sent: Array<[number, string]> = [];
+    const j = new InputJournal(clock, { notice: () => undefined }, { ...DEFAULT_DELIVERY_OPTIONS, pasteChunkBytes: 4, pasteTimeoutMsPerChunk: 1000 });
+    j.attach((seq, data) => sent.push([seq, data]), 'L1');
+    const outcomes: string[] = [];
+    const paste = (text: string) => j.paste(text, (o) => outcomes.push(o.applied ? 'applied' : o.code));
+    return { j, clock, sent, outcomes, paste };
+  }
+
+  it('applied once every chunk is, and its timer gone', () => {
+    const { j, clock, outcomes, paste } = pasting();
+    paste('abcdefghijkl'); // 3 chunks
+    j.onAck(2, 'applied');
+    expect(outcomes, 'one chunk still unconfirmed').toEqual([]);
+    j.onAck(3, 'applied');
+    expect(outcomes).toEqual(['applied']);
+    clock.advance(10_000);
+    expect(outcomes, 'the timeout of a paste applied says nothing more').toEqual(['applied']);
+  });
+
+  it('TIMED_OUT at pasteTimeoutMsPerChunk per chunk: the chunks not applied become empty slots, never written', () => {
+    const { j, clock, sent, outcomes, paste } = pasting();
+    paste('abcdefghijkl');
+    j.onAck(1, 'applied');
+    clock.advance(2999);
+    expect(outcomes, '3 chunks have 3000 ms').toEqual([]);
+    clock.advance(1);
+    expect(outcomes).toEqual(['TIMED_OUT']);
+    sent.length = 0;
+    j.detach();
+    j.attach((seq, data) => sent.push([seq, data]), 'L1');
+    expect(sent, 'resent on the next link as empty slots').toEqual([[2, ''], [3, '']]);
+    j.onAck(3, 'applied');
+    expect(outcomes, 'one outcome, once').toEqual(['TIMED_OUT']);
+  });
+
+  it('the first chunk not applied decides: a cancelled paste is WITHDRAWN when its slots are confirmed', () => {
+    const { j, outcomes, paste } = pasting();
+    const { op } = paste('abcdefgh');
+    j.withdraw(op);
+    j.onAck(2, 'applied');
+    expect(outcomes).toEqual(['WITHDRAWN']);
+  });
+});
