@@ -47,6 +47,29 @@ async function echoTrials(sessions: readonly PtySession[], count: number): Promi
   return times.map((t) => t.sort((a, b) => a - b));
 }
 
+const INTERRUPTS = 10;
+/** How much of the flood is read before Ctrl-C: every buffer on the way (PTY, host queue, link, attach) is full by then. */
+const FLOOD_BEFORE_INTERRUPT_CHARS = 8 * MiB;
+/** The issue's budget for Ctrl-C in a flood to bring the prompt back. */
+const INTERRUPT_CEILING_MS = 100;
+
+/**
+ * Times Ctrl-C in a `yes` flood, `count` times in each session, alternating:
+ * the flood runs until 8 MiB of it were read back, then Ctrl-C, timed until the
+ * prompt (`$ `, which the flood's lines never hold) is read back.
+ */
+async function interruptTrials(sessions: readonly PtySession[], count: number): Promise<number[][]> {
+  const times = sessions.map(() => [] as number[]);
+  for (let i = 0; i < count; i++) {
+    for (const [s, session] of sessions.entries()) {
+      await session.typeUntil(`yes flood-$((${i}+1000))`, `flood-${i + 1000}\r\nflood-${i + 1000}`);
+      await session.readMore(FLOOD_BEFORE_INTERRUPT_CHARS);
+      times[s]!.push(await session.keysUntil('\x03', '$ '));
+    }
+  }
+  return times.map((t) => t.sort((a, b) => a - b));
+}
+
 /** Runs the cat in `session`; the marker's digits are computed by the shell, so the typed line never matches it. */
 async function catTrial(session: PtySession, file: string, processes: Readonly<Record<string, number>>): Promise<Sample> {
   const n = ++markers;
@@ -75,6 +98,7 @@ export async function run(): Promise<Row[]> {
       { rounds: ROUNDS, warmupRounds: 1 },
     );
     const [localEcho, attachEcho] = await echoTrials([local, remote.attach], ECHOES);
+    const [localInterrupt, attachInterrupt] = await interruptTrials([local, remote.attach], INTERRUPTS);
     const mbps = (sample: Sample) => (mib * MiB) / measure(sample, 'seconds') / 1e6;
     const base = mbps(localPty!);
     const msPerMiB = (sample: Sample, key: string) => ({ value: (measure(sample, key) * 1000) / mib, unit: ' ms/MiB' });
@@ -89,6 +113,9 @@ export async function run(): Promise<Row[]> {
       { section: name, name: '  draining local PTY, this process CPU (diagnostic)', ...msPerMiB(localPty!, 'drainCpu') },
       { section: name, name: `key echo via serve + attach, p50 of ${ECHOES}`, value: percentile(attachEcho!, 50), unit: ' ms', ratio: percentile(attachEcho!, 50) / percentile(localEcho!, 50), baseline: 'local PTY p50' },
       { section: name, name: `key echo via serve + attach, p99 of ${ECHOES}`, value: percentile(attachEcho!, 99), unit: ' ms', ratio: percentile(attachEcho!, 99) / percentile(localEcho!, 99), baseline: 'local PTY p99' },
+      { section: name, name: `Ctrl-C in a yes flood via serve + attach, until the prompt, p50 of ${INTERRUPTS}`, value: percentile(attachInterrupt!, 50), unit: ' ms', ratio: percentile(attachInterrupt!, 50) / percentile(localInterrupt!, 50), baseline: 'local PTY p50', ceiling: INTERRUPT_CEILING_MS },
+      { section: name, name: `Ctrl-C in a yes flood via serve + attach, until the prompt, worst of ${INTERRUPTS}`, value: attachInterrupt!.at(-1)!, unit: ' ms', ratio: attachInterrupt!.at(-1)! / localInterrupt!.at(-1)!, baseline: 'local PTY worst', ceiling: INTERRUPT_CEILING_MS },
+      { section: name, name: '  Ctrl-C in a yes flood in a local PTY, p50 / worst (diagnostic)', value: percentile(localInterrupt!, 50), unit: ` ms / ${localInterrupt!.at(-1)!.toFixed(1)} ms` },
       { section: name, name: '  key echo in a local PTY, p50 / p99 (diagnostic)', value: percentile(localEcho!, 50), unit: ` ms / ${percentile(localEcho!, 99).toFixed(2)} ms` },
       { section: name, name: '  bytes read from attach PTY (diagnostic)', value: measure(termwire!, 'read') / MiB, unit: ' MiB', ratio: measure(termwire!, 'read') / measure(localPty!, 'read'), baseline: 'bytes read from local PTY', note: 'below 1: output replaced by snapshots' },
     ];

@@ -12,6 +12,7 @@ export class PtySession {
   private tail = '';
   private marker: { text: string; found: () => void } | undefined;
   private readBytes = 0;
+  private readWaiter: { atLeast: number; reached: () => void } | undefined;
   private readonly exited: Promise<number>;
 
   constructor(
@@ -66,6 +67,11 @@ export class PtySession {
     return performance.now() - start;
   }
 
+  /** Resolves once `chars` more characters than now were read (a flood that has been running a while). */
+  async readMore(chars: number): Promise<void> {
+    await new Promise<void>((reached) => (this.readWaiter = { atLeast: this.readBytes + chars, reached }));
+  }
+
   /** Writes raw keys (no Enter). */
   write(keys: string): void {
     this.proc.write(keys);
@@ -78,6 +84,10 @@ export class PtySession {
 
   private onData(data: string): void {
     this.readBytes += data.length;
+    if (this.readWaiter && this.readBytes >= this.readWaiter.atLeast) {
+      this.readWaiter.reached();
+      this.readWaiter = undefined;
+    }
     const marker = this.marker;
     if (!marker) return;
     // Only the tail is kept: the marker may straddle two chunks, never more.

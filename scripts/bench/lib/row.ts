@@ -11,6 +11,8 @@ export interface Row {
   readonly baseline?: string;
   /** The ratio the issue asks for, if any. */
   readonly target?: number;
+  /** The most the value may be, for a target the issue states in the value's own unit (a latency budget). */
+  readonly ceiling?: number;
   readonly note?: string;
 }
 
@@ -21,6 +23,7 @@ export interface BenchSection {
 }
 
 export function targetMet(row: Row): boolean | undefined {
+  if (row.ceiling !== undefined) return row.value <= row.ceiling;
   if (row.target === undefined || row.ratio === undefined) return undefined;
   return row.ratio >= row.target;
 }

@@ -24,7 +24,7 @@ export function renderTable(rows: readonly Row[]): string {
       `${formatValue(row.value)}${row.unit}`,
       row.ratio === undefined ? '' : `${row.ratio.toFixed(2)}x`,
       row.baseline ?? '',
-      row.target === undefined ? '' : `>= ${row.target}x`,
+      row.ceiling !== undefined ? `<= ${formatValue(row.ceiling)}${row.unit}` : row.target === undefined ? '' : `>= ${row.target}x`,
       met === undefined ? (row.note ?? '') : met ? 'met' : 'MISSED',
     ];
   });
