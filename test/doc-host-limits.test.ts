@@ -4,7 +4,7 @@ import { DEFAULT_HOST_OPTIONS, HOST_CLOSE_REASONS } from '../src/host/options.js
 
 const doc = readFileSync(new URL('../docs/host-limits.md', import.meta.url), 'utf8');
 // The limits issue 9 added, and the screen backlog; older options are documented in their code.
-const NEW_LIMITS = ['screenBacklogBytes', 'maxCols', 'maxRows', 'maxScrollbackLines', 'maxScreenCells', 'maxStreamsPerConnection', 'linkSoftBufferedBytes', 'linkHardBufferedBytes', 'linkDrainDeadlineMs', 'linkDrainCheckMs', 'maxErrorRepliesPerSecond', 'maxSnapshotRequestsPerSecond', 'maxTitleBytes', 'maxQueuedInputBytes', 'minResizeIntervalMs', 'maxTotalScreenCells', 'maxScreenLinks', 'maxTerminals', 'maxTotalScreenBacklogBytes', 'maxSnapshotBytesPerSecond'] as const;
+const NEW_LIMITS = ['screenBacklogBytes', 'maxCols', 'maxRows', 'maxScrollbackLines', 'maxScreenCells', 'maxStreamsPerConnection', 'linkSoftBufferedBytes', 'linkHardBufferedBytes', 'linkDrainDeadlineMs', 'linkDrainCheckMs', 'maxErrorRepliesPerSecond', 'maxSnapshotRequestsPerSecond', 'maxTitleBytes', 'maxQueuedInputBytes', 'minResizeIntervalMs', 'maxTotalScreenCells', 'maxScreenLinks', 'maxTerminals', 'maxTotalScreenBacklogBytes', 'maxSnapshotBytesPerSecond', 'outputHistoryBytes', 'maxTotalOutputHistoryBytes'] as const;
 
 describe('docs/host-limits.md', () => {
   it('names every limit, its error codes and every close reason', () => {

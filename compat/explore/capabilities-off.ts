@@ -22,6 +22,8 @@ const MOVES_WITHOUT: Readonly<Record<string, readonly string[]>> = {
   inputAck: ['type', 'drop'],
   // Snapshots carry no cause.
   snapshotCause: ['hideReveal'],
+  // A reconnect after output is repainted by a snapshot instead of resumed.
+  outputResume: ['output', 'drop'],
 };
 
 /** `--capabilities-off`: walk the journeys (each) or skip them (none). */

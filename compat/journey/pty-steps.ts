@@ -1,4 +1,5 @@
 import { dropStep, first, type JourneyStep, SUBSCRIBE_STEP, terminalGot } from './steps.js';
+import { resumedOrRepainted } from './wire-view.js';
 
 /** What the PTY pass types: arithmetic, so the output line differs from the echoed command line. */
 export const PTY_TYPED_BEFORE_DROP = 'echo one-$((40+2))\r';
@@ -27,7 +28,11 @@ export const PTY_JOURNEY: readonly JourneyStep[] = [
   dropStep(PTY_TYPED_DURING_DROP),
   {
     name: 'resubscribe',
-    done: (o, before) => (o.client.subscribedCount > before.client.subscribedCount && o.client.snapshots.length > before.client.snapshots.length ? undefined : 'a subscribed event and a snapshot on the new connection'),
+    done: (o, before) =>
+      first(
+        o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event on the new connection',
+        resumedOrRepainted(o, before, 'a snapshot on the new connection, or a subscribed event saying the output resumed'),
+      ),
   },
   {
     name: 'inputAfterReconnect',

@@ -3,7 +3,7 @@ import type { StepName } from '../recording.js';
 import type { ClientObservation, Observation } from './observed-state.js';
 import type { Peer } from './peer-process.js';
 import type { ClientLabel, DropMode } from './recording-proxy.js';
-import { eventType, sawSinceStep, snapshotRequestsAnswered, WIRE } from './wire-view.js';
+import { eventType, resumedOrRepainted, sawSinceStep, snapshotRequestsAnswered, WIRE } from './wire-view.js';
 
 /** The script terminal's banner: the initial snapshot must show it. */
 export const SCRIPT_BANNER = 'termwire script terminal';
@@ -180,7 +180,8 @@ export const CORE_STEPS = {
     done: (o, before) =>
       first(
         o.client.subscribedCount > before.client.subscribedCount ? undefined : 'a subscribed event on the new connection',
-        o.client.snapshots.length > before.client.snapshots.length ? undefined : 'the reconnect snapshot',
+        // Where outputResume was negotiated the host resumes the output from where the client lost it, without a snapshot.
+        resumedOrRepainted(o, before, 'the reconnect snapshot, or a subscribed event saying the output resumed'),
         // With exactly-once input the journal resends what was typed into the dead link on the new stream; the step
         // ends on the host's InputAck for it, so that frame belongs to this step in every run, not to whichever wins a race.
         o.client.negotiated?.inputAck

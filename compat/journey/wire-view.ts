@@ -76,6 +76,30 @@ export function snapshotRequestsAnswered(o: Observation, before: Observation): s
   return answered >= asked ? undefined : `a snapshot answering each of the ${asked} SnapshotRequest(s) the client sent in this step (${answered} so far)`;
 }
 
+/** A JSON payload's object, read without any build's codec; undefined when it is not one. */
+function payloadObject(f: ProxiedFrame): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(payloadText(f));
+    return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Undefined once the primary client's resubscription is repainted or
+ * resumed: a host that echoed outputResume and answered the Subscribe's
+ * resume point with `resume: 'resumed'` replays the output the client missed
+ * and sends no snapshot; every other answer (no point asked, another outcome,
+ * a host without the capability) comes with a snapshot.
+ */
+export function resumedOrRepainted(o: Observation, before: Observation, snapshotWhat: string): string | undefined {
+  const since = o.wire.slice(before.wireCount).filter((f) => f.client === 'primary' && f.fault !== 'dropped');
+  const resumed = since.some((f) => f.direction === 'hostToClient' && eventType(f) === 'subscribed' && payloadObject(f)?.resume === 'resumed');
+  if (resumed) return undefined;
+  return o.client.snapshots.length > before.client.snapshots.length ? undefined : snapshotWhat;
+}
+
 /** A client-to-host frame built by hand (wire v1 header, UTF-8 payload), for the proxy to inject. */
 export function handmadeFrame(opcode: number, streamId: number, text: string): Uint8Array {
   const payload = new TextEncoder().encode(text);

@@ -43,6 +43,12 @@ export const CAPABILITIES = {
     gatesFields: ['SnapshotStart.cause'] as readonly string[],
     purpose: "SnapshotStart says why it was sent in cause (subscribe, request, resume, overflow) where source said 'recovery' for both a resumed pane and lost output; a peer without it gets source (projection SnapshotStart.cause-as-source)",
   },
+  outputResume: {
+    since: 1,
+    gatesOpcodes: [] as readonly string[],
+    gatesFields: ['Subscribe.resumeFrom', 'Subscribe.resumeInstanceId', 'subscribed.resume'] as readonly string[],
+    purpose: 'a resubscribing client names the last Output seq it received; the host replays the output after it from its history instead of a snapshot, and says in subscribed.resume whether it did (src/codec/resume-outcome.ts)',
+  },
 } as const satisfies Record<string, CapabilitySpec>;
 
 export type CapabilityName = keyof typeof CAPABILITIES;

@@ -58,3 +58,35 @@ export class AltScreenFilter {
 
 /** Enters the local alternate screen; RESTORE_TERMINAL_MODES leaves it, and the user's screen is back. */
 export const ENTER_LOCAL_ALTERNATE_SCREEN = '\x1b[?1049h\x1b[H\x1b[2J';
+
+/**
+ * Follows whether the remote program is on its alternate screen, from the
+ * output as it is relayed untouched (attach's native mode, where the local
+ * terminal switches screens with the remote, as under ssh). A switch cut
+ * between chunks counts once its chunk completes it.
+ */
+export class AltScreenWatch {
+  private carried = '';
+  private alternate = false;
+
+  get inAlternate(): boolean {
+    return this.alternate;
+  }
+
+  /** Reads relayed text; true when it took the remote back to its main screen. */
+  see(chunk: string): boolean {
+    const text = this.carried + chunk;
+    const lastEscape = text.lastIndexOf('\x1b');
+    const tail = lastEscape >= 0 && text.length - lastEscape <= UNFINISHED_MAX ? text.slice(lastEscape) : '';
+    this.carried = UNFINISHED.test(tail) ? tail : '';
+    if (!text.includes('\x1b[?')) return false;
+    const was = this.alternate;
+    for (const [, params, action] of text.matchAll(PRIVATE_MODE)) {
+      if (params!.split(';').some((m) => ALT_SCREEN_MODES.has(m))) this.alternate = action === 'h';
+    }
+    return was && !this.alternate;
+  }
+}
+
+/** The switch a snapshot of a screen on its alternate screen makes (src/screen/serialize-screen.ts). */
+export const SNAPSHOT_ENTERS_ALTERNATE = '\x1b[?1049h';

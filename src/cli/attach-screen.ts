@@ -1,4 +1,4 @@
-import { AltScreenFilter, ENTER_LOCAL_ALTERNATE_SCREEN } from './attach-alt-screen.js';
+import { AltScreenFilter, AltScreenWatch, ENTER_LOCAL_ALTERNATE_SCREEN, SNAPSHOT_ENTERS_ALTERNATE } from './attach-alt-screen.js';
 import { ScrollbackGuard } from './attach-scrollback-guard.js';
 import { RESET_MODES_ON_SCREEN, RESTORE_TERMINAL_MODES } from './attach-terminal-modes.js';
 
@@ -12,6 +12,7 @@ import { RESET_MODES_ON_SCREEN, RESTORE_TERMINAL_MODES } from './attach-terminal
 const RESET_AND_CLEAR = `${RESTORE_TERMINAL_MODES}\x1b[H\x1b[2J`;
 /** The same on the local alternate screen, which the repaint must not leave. */
 const RESET_AND_CLEAR_ON_CANVAS = `${RESET_MODES_ON_SCREEN}\x1b[H\x1b[2J`;
+const LEAVE_ALTERNATE = '\x1b[?1049l';
 const SAVE_CURSOR = '\x1b7'; // DECSC also saves the text attributes, so the remote's colours survive the status line
 const RESTORE_CURSOR = '\x1b8';
 
@@ -47,6 +48,8 @@ export class AttachScreen {
   private afterRepaint: string[] = [];
   /** The last thing written was a retry notice: the next one replaces it rather than adding a line. */
   private retryShown = false;
+  /** The last thing written was a notice line of its own, its line ended: the next starts there, with no blank line between. */
+  private afterNoticeLine = false;
   /** The notices on the status line now, joined; a repaint takes them away. */
   private statusTexts: string[] = [];
   /** The last of them is a retry notice, which the next one replaces. */
@@ -64,6 +67,8 @@ export class AttachScreen {
 
   /** Drawing on the local alternate screen: the remote's own screen switches are taken out of what is written. */
   private readonly canvas: { readonly filter: AltScreenFilter; readonly remoteLeftAlternate: () => void } | undefined;
+  /** Native mode: output flows into the local terminal's own scrollback, and its screen switches with the remote's. */
+  private readonly native: AltScreenWatch | undefined;
 
   /**
    * `onRemoteLeftAlternate`, where given, makes the local alternate screen the
@@ -74,8 +79,18 @@ export class AttachScreen {
     private readonly out: AttachScreenOutput,
     private readonly statusLineRemoval?: StatusLineRemoval,
     onRemoteLeftAlternate?: () => void,
+    /**
+     * Native mode (a terminal, without a canvas): as under ssh, the remote's
+     * output reaches the local scrollback and the local alternate screen is
+     * used only while the remote uses its own. Notices are lines of their own
+     * on the main screen, where a status line could only go by a repaint that
+     * would put the screen into the scrollback twice; on the alternate screen
+     * they go on the status line.
+     */
+    native = false,
   ) {
     this.canvas = onRemoteLeftAlternate ? { filter: new AltScreenFilter(), remoteLeftAlternate: onRemoteLeftAlternate } : undefined;
+    this.native = native && !this.canvas ? new AltScreenWatch() : undefined;
   }
 
   /** Before anything else is drawn: on a canvas, the local alternate screen, over the user's screen, which comes back when attach leaves it. */
@@ -97,7 +112,13 @@ export class AttachScreen {
   notice(text: string): void {
     if (this.onStatusLine()) return this.status(text);
     this.retryShown = false;
-    this.out.write(`\r\n${noticeLine(text, this.out.columns || undefined)}\r\n`);
+    this.out.write(`${this.lineStart()}${noticeLine(text, this.out.columns || undefined)}\r\n`);
+    this.afterNoticeLine = true;
+  }
+
+  /** Where a notice line starts: on a line of its own, after the remote's output (which may end mid-line). */
+  private lineStart(): string {
+    return this.afterNoticeLine ? '' : '\r\n';
   }
 
   /** A notice about an attempt that will be retried: on a terminal a run of them shares one line (cut to the width, so it is one row), the latest shown. */
@@ -107,14 +128,17 @@ export class AttachScreen {
     if (this.onStatusLine()) return this.status(text, true);
     const line = noticeLine(text, this.width());
     // After a retry notice: up to its row, cleared, and written over.
-    this.out.write(this.retryShown ? `\x1b[1A\r\x1b[2K${line}\r\n` : `\r\n${line}\r\n`);
+    this.out.write(this.retryShown ? `\x1b[1A\r\x1b[2K${line}\r\n` : `${this.lineStart()}${line}\r\n`);
     this.retryShown = true;
+    this.afterNoticeLine = true;
   }
 
   /** A notice drawn now, and again on the status line after the next repaint. */
   noticeOverRepaint(text: string): void {
+    // A line of its own on the native main screen stays where it was written; a repaint scrolls it up, never away.
+    const inline = this.native !== undefined && !this.onStatusLine();
     this.notice(text);
-    this.afterRepaint.push(text);
+    if (!inline) this.afterRepaint.push(text);
   }
 
   /**
@@ -136,11 +160,14 @@ export class AttachScreen {
   repaint(snapshotText: string): void {
     if (this.closed) return;
     this.retryShown = false;
+    this.afterNoticeLine = false;
     this.statusTexts = [];
     this.statusEndsInRetry = false;
     // A sequence a filter holds half of belongs to output the snapshot replaces.
     this.scrollbackGuard.reset();
-    if (this.canvas) {
+    if (this.native && this.painted) {
+      this.out.write(this.nativeRepaint(snapshotText));
+    } else if (this.canvas) {
       this.canvas.filter.reset();
       // The snapshot's own switch to the remote's alternate screen becomes a clear, like the live one.
       const text = RESET_AND_CLEAR_ON_CANVAS + new AltScreenFilter().filter(snapshotText).text;
@@ -148,8 +175,9 @@ export class AttachScreen {
       this.out.write(text);
     } else {
       // The first time, what the user's screen showed goes up into their scrollback rather than being erased.
-      const keepUserScreen = this.painted ? '' : `\x1b[${this.out.rows || 24};1H${'\n'.repeat(this.out.rows || 24)}`;
+      const keepUserScreen = this.painted ? '' : this.native ? this.scrollScreenIntoScrollback() : `\x1b[${this.out.rows || 24};1H${'\n'.repeat(this.out.rows || 24)}`;
       this.out.write(keepUserScreen + RESET_AND_CLEAR + snapshotText);
+      this.native?.see(snapshotText);
     }
     this.painted = true;
     if (this.afterRepaint.length === 0) return;
@@ -164,6 +192,7 @@ export class AttachScreen {
    */
   status(text: string, retry = false): void {
     if (this.closed) return;
+    if (this.native && !this.onStatusLine()) return this.notice(text);
     this.retryShown = false;
     if (retry && this.statusEndsInRetry) this.statusTexts.pop();
     this.statusTexts.push(text);
@@ -180,6 +209,7 @@ export class AttachScreen {
   /** The remote's output; `written` runs once the terminal has it, which is when the host may send more. */
   output(text: string, written: () => void): void {
     this.retryShown = false;
+    this.afterNoticeLine = false;
     const held = this.outputHeld.at(-1);
     if (held) held.push(() => this.write(text, written));
     else this.write(text, written);
@@ -188,6 +218,12 @@ export class AttachScreen {
   private write(remoteText: string, written: () => void): void {
     if (this.closed) return written();
     const text = this.scrollbackGuard.filter(remoteText);
+    if (this.native) {
+      this.out.write(text, written);
+      // The status line was on the alternate screen, gone with it: no repaint is owed for it.
+      if (this.native.see(text)) this.dropStatusLine();
+      return;
+    }
     if (!this.canvas) return void this.out.write(text, written);
     const filtered = this.canvas.filter.filter(text);
     this.originMode = originModeAfter(filtered.text, this.originMode);
@@ -196,7 +232,37 @@ export class AttachScreen {
   }
 
   private onStatusLine(): boolean {
-    return this.canvas !== undefined && this.painted && !this.closed;
+    return (this.canvas !== undefined || this.native?.inAlternate === true) && this.painted && !this.closed;
+  }
+
+  /**
+   * A later repaint in native mode (a reconnect that could not resume, a
+   * status line going). On the remote's alternate screen, only that screen
+   * is drawn, on the local one: the local main screen keeps what it has. On
+   * the main screen, what the local screen shows goes up into the scrollback
+   * first, so nothing the remote printed is erased unseen, and the screen is
+   * drawn without the remote's history, which the scrollback already holds.
+   */
+  private nativeRepaint(snapshotText: string): string {
+    const altAt = snapshotText.indexOf(SNAPSHOT_ENTERS_ALTERNATE);
+    const text = altAt >= 0 ? RESET_MODES_ON_SCREEN + snapshotText.slice(altAt) : `${this.native!.inAlternate ? LEAVE_ALTERNATE : ''}${this.scrollScreenIntoScrollback()}${RESET_AND_CLEAR}${snapshotText}`;
+    this.native!.see(altAt >= 0 ? snapshotText.slice(altAt) : LEAVE_ALTERNATE + snapshotText);
+    return text;
+  }
+
+  /**
+   * A line feed per row from the cursor's line: the rows down to the cursor
+   * scroll into the scrollback, the blank ones below it do not (output is not
+   * processed, so LF moves down only).
+   */
+  private scrollScreenIntoScrollback(): string {
+    return `\r${'\n'.repeat(this.out.rows || 24)}`;
+  }
+
+  private dropStatusLine(): void {
+    clearTimeout(this.removal);
+    this.statusTexts = [];
+    this.statusEndsInRetry = false;
   }
 
   /**

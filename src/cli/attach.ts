@@ -29,7 +29,7 @@ export const ATTACH_EXIT = {
   terminated: 143,
 } as const;
 
-const HELP = `Usage: termwire attach <url> [--terminal NAME] [--token-file PATH] [--connect-timeout-ms N] [--escape-key KEY|none] [--no-tilde-escape]
+const HELP = `Usage: termwire attach <url> [--terminal NAME] [--token-file PATH] [--connect-timeout-ms N] [--escape-key KEY|none] [--no-tilde-escape] [--alternate-screen]
 
 Attaches this terminal to a terminal served by \`termwire serve\`. Keys go to
 the remote terminal; its screen is drawn here; the size follows this window.
@@ -45,11 +45,17 @@ Options:
   --escape-key KEY         the detach key: a control key in caret notation (^], ^A, ^?)
                            or none, so every key reaches the remote (default ^])
   --no-tilde-escape        do not read ~. typed after Enter as detach (as ssh does)
+  --alternate-screen       draw on this terminal's alternate screen, as tmux does
   -h, --help               show this help
 
-On a terminal, attach draws on its alternate screen, as tmux does: your own
-screen and scrollback stay beneath, untouched, and are back as they were when
-attach ends. Detach with Ctrl-], or with ~. at the start of a line, as in ssh
+On a terminal, as with ssh, what the remote prints goes into your terminal's
+own scrollback, each line once, across reconnects too (where the host still
+holds what was printed while the link was down; otherwise the screen is
+repainted and one line says how much was skipped); attach uses the alternate
+screen only while the remote program does (vim, less). With
+--alternate-screen, attach draws on the alternate screen, as tmux does: your
+own screen and scrollback stay beneath, untouched, and are back as they were
+when attach ends. Detach with Ctrl-], or with ~. at the start of a line, as in ssh
 (~~ sends one ~, ~? lists the escapes); the session keeps running on the host. A bracketed paste is
 never read as a command. On the way out (detach, exit, failure) the local
 terminal's modes are put back (main screen, scroll region, wrap, insert mode,
@@ -81,6 +87,7 @@ export async function run(args: string[]): Promise<number> {
         'connect-timeout-ms': { type: 'string', default: String(DEFAULT_CONNECT_TIMEOUT_MS) },
         'escape-key': { type: 'string', default: describeKey(DEFAULT_DETACH_KEY) },
         'no-tilde-escape': { type: 'boolean', default: false },
+        'alternate-screen': { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h' },
       },
     });
@@ -117,7 +124,7 @@ export async function run(args: string[]): Promise<number> {
     process.stderr.write(`termwire attach: ${(e as Error).message}\n`);
     return ATTACH_EXIT.usage;
   }
-  return attach({ url, terminal: values.terminal!, token, tokenFile, connectTimeoutMs, escapeKeys });
+  return attach({ url, terminal: values.terminal!, token, tokenFile, connectTimeoutMs, escapeKeys, alternateScreen: values['alternate-screen']! });
 }
 
 /**
@@ -135,16 +142,17 @@ const ATTACH_LIVENESS = { pingIntervalMs: 1_000, pongDeadlineMs: 2_000 } as cons
  */
 const QUIET_LINK_NOTICE_MS = 1_500;
 
-async function attach(opts: { url: string; terminal: string; token: string; tokenFile: string; connectTimeoutMs: number; escapeKeys: EscapeKeyOptions }): Promise<number> {
+async function attach(opts: { url: string; terminal: string; token: string; tokenFile: string; connectTimeoutMs: number; escapeKeys: EscapeKeyOptions; alternateScreen: boolean }): Promise<number> {
   const { url, connectTimeoutMs } = opts;
   const out = process.stdout;
   const stdin = process.stdin;
   // The status line goes by repainting from a fresh snapshot (the stream, made below, exists by the time a status line is drawn).
-  // On a terminal, attach draws on its alternate screen, as tmux does: the user's own screen and scrollback wait beneath, untouched.
-  const onCanvas = out.isTTY === true;
+  // With --alternate-screen, attach draws on its alternate screen, as tmux does: the user's own screen and scrollback wait beneath, untouched.
+  // Otherwise, on a terminal, the remote's output flows into the terminal's own scrollback, as under ssh (native mode).
+  const onCanvas = out.isTTY === true && opts.alternateScreen;
   const refresher = new SnapshotRefresher(() => stream.requestSnapshot());
   const refresh = () => refresher.refresh();
-  const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh }, onCanvas ? refresh : undefined);
+  const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh }, onCanvas ? refresh : undefined, out.isTTY === true && !onCanvas);
   const viewport = () => ({ cols: out.columns || 80, rows: out.rows || 24 });
 
   let end!: (ending: Ending) => void;
@@ -190,6 +198,9 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   stream.on('subscribed', (event) => {
     refresher.subscribed();
     if (instances.changed(event)) screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
+    // The host could not resume the output where the link was lost (outputResume): the snapshot that follows skips some.
+    const skipped = event.resume?.outcome !== 'resumed' ? event.resume?.skippedBytes : undefined;
+    if (skipped) screen.noticeOverRepaint(`${formatBytes(skipped)} of output skipped while the link was down (${event.resume!.outcome}); the screen is repainted where the program is now`);
   });
   let repainted = false;
   stream.on('snapshot', (snapshot) => {

@@ -39,6 +39,11 @@ export class OutputTracker {
     this.awaiting = true;
   }
 
+  /** Output continues from `seq` with no snapshot (a resumed subscription): the host replays what came after it. */
+  resumeAt(seq: number): void {
+    this.snapshotApplied(seq);
+  }
+
   snapshotApplied(seq: number): void {
     this.last = seq;
     this.awaiting = false;

@@ -27,9 +27,23 @@ export interface SnapshotAppliedEvent {
   readonly skippedBytes: number;
 }
 
+/**
+ * What became of a resubscription's resume point (outputResume). `outcome` is
+ * the host's `subscribed.resume`, or 'unsupported' from a host that did not
+ * echo outputResume. Only 'resumed' means output continues where it left off
+ * with no snapshot; otherwise a snapshot follows, and `skippedBytes` says how
+ * much output it stands for (unknown when the terminal is a new instance).
+ */
+export interface ResumeResult {
+  readonly outcome: string;
+  /** The seq of the last output received before the link was lost. */
+  readonly fromSeq: number;
+  readonly skippedBytes?: number;
+}
+
 export interface ClientStreamEvents {
   /** The host's echo; `negotiated` is what it echoed (empty when it echoed nothing). */
-  subscribed: { readonly cols: number; readonly rows: number; readonly seq: number; readonly negotiated: CapabilitySet; readonly instanceId?: string };
+  subscribed: { readonly cols: number; readonly rows: number; readonly seq: number; readonly negotiated: CapabilitySet; readonly instanceId?: string; readonly resume?: ResumeResult };
   /** A snapshot was queued onto the local screen (await whenIdle() to see it). */
   snapshot: SnapshotAppliedEvent;
   output: { readonly text: string; readonly seq: number };

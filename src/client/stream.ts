@@ -19,6 +19,7 @@ import { type ClientStreamEvents, emptyStreamCounters, type StreamCounters, type
 import { INPUT_NOT_APPLIED_CODES } from '../delivery/journal.js';
 import { InputNotAppliedError, type PasteHandle, StreamInput } from './stream-input.js';
 import { receiveStreamFrame } from './stream-receive.js';
+import { StreamResume } from './stream-resume.js';
 
 /** What a stream needs from the client that owns it. */
 export interface StreamContext {
@@ -70,6 +71,9 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
   private resizeWhileDown = false;
   private pausedWish = false;
   private readonly input: StreamInput;
+  /** The terminal instance the last subscribed event named. */
+  private instanceId: string | undefined;
+  private readonly resume = new StreamResume();
 
   constructor(
     readonly id: number,
@@ -247,6 +251,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
     if (Object.keys(this.advertised).length > 0) payload.capabilities = { ...this.advertised } as Record<string, number>;
     if (this.input.advertised) payload.inputSessionId = this.input.sessionId;
     if (this.environment) payload.environment = { ...this.environment };
+    Object.assign(payload, this.resume.subscribeFields(this.advertised));
     this.setState('subscribing');
     this.counters.subscribes++;
     this.send('Subscribe', payload, 0);
@@ -254,6 +259,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
 
   /** The connection is gone: forget everything negotiated on it. */
   connectionDown(): void {
+    if (this.currentState === 'live') this.resume.linkLost(this.rx.tracker, this.pausedWish, this.instanceId);
     this.echoed = {};
     this.gate.update({});
     this.projections.update({});
@@ -271,12 +277,18 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
   }
 
   /** The host echoed `subscribed`: now gated features and held input may go out. */
-  subscribed(event: { cols: number; rows: number; seq: number; capabilities?: CapabilitySet | undefined; inputLedgerId?: string | undefined; instanceId?: string | undefined }): void {
+  subscribed(event: { cols: number; rows: number; seq: number; capabilities?: CapabilitySet | undefined; inputLedgerId?: string | undefined; instanceId?: string | undefined; resume?: string | undefined }): void {
     if (this.currentState !== 'subscribing') return;
     this.echoed = { ...(event.capabilities ?? {}) };
     this.gate.update(this.echoed);
     this.projections.update(this.echoed);
     this.rx.tracker.reset();
+    const resume = this.resume.subscribed(this.echoed, event);
+    if (resume?.outcome === 'resumed') {
+      this.rx.tracker.resumeAt(event.seq);
+      // A resize at exactly the resume point is only in subscribed: the replay that follows was laid out at this size.
+      this.rx.screen?.resize(event.cols, event.rows);
+    }
     this.rx.ackBatcher = hasCapability(this.echoed, 'ackOutput')
       ? new AckBatcher(this.ctx.options, (bytes) => {
           this.counters.acksSent++;
@@ -286,7 +298,8 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
       : undefined;
     this.setState('live');
     const instanceId: unknown = (event as { instanceId?: unknown }).instanceId; // read defensively: hosts before instance ids send none
-    this.emit('subscribed', { cols: event.cols, rows: event.rows, seq: event.seq, negotiated: this.echoed, ...(typeof instanceId === 'string' ? { instanceId } : {}) });
+    this.instanceId = typeof instanceId === 'string' ? instanceId : undefined;
+    this.emit('subscribed', { cols: event.cols, rows: event.rows, seq: event.seq, negotiated: this.echoed, ...(typeof instanceId === 'string' ? { instanceId } : {}), ...(resume ? { resume } : {}) });
     if (this.pausedWish && hasCapability(this.echoed, 'outputPause')) this.send('SetOutputPaused', { paused: true });
     if (this.resizeWhileDown && this.viewport) this.send('Resize', this.viewport);
     this.resizeWhileDown = false;

@@ -47,6 +47,10 @@ export const subscribeSchema = z.object({
    * accepts (src/host/session-environment.ts) and ignores the rest.
    */
   environment: z.record(z.string().max(64), z.string().max(256)).optional(),
+  /** outputResume: the seq of the last Output this client received of the terminal instance below; the host resumes after it when it still holds the bytes. */
+  resumeFrom: seqNumber.optional(),
+  /** outputResume: the instanceId of the terminal resumeFrom counts in (a new instance counts from 0 again). */
+  resumeInstanceId: volatile(z.string().min(1).max(128), 'random per terminal instance').optional(),
 });
 
 export const snapshotRequestSchema = z.object({
@@ -66,6 +70,8 @@ export const subscribedEventSchema = z.object({
   inputLedgerId: volatile(z.string(), 'random per host runtime and ledger session').optional(),
   /** The terminal process's id (since 0.2): a new id means a new shell. Optional forever (Rule 1). */
   instanceId: volatile(z.string().max(128), 'random per terminal instance').optional(),
+  /** outputResume, when Subscribe named resumeFrom: what the host did with it (src/codec/resume-outcome.ts); a string, so a later outcome is not refused. */
+  resume: z.string().optional(),
 });
 
 export const titleEventSchema = z.object({ type: z.literal('title'), title: z.string() });

@@ -8,6 +8,7 @@ import { Op, opcodeName, opcodeSpec } from '../codec/opcodes.js';
 import { decodePayload, encodePayload } from '../codec/payload.js';
 import { encodeFrame } from '../codec/header.js';
 import type { SubscribePayload } from '../codec/schemas.js';
+import { decideResume } from './resume-decision.js';
 import type { InputLedger } from '../delivery/ledger.js';
 import type { FrameLink } from '../transport/link.js';
 import { FlowWindow } from './flow-window.js';
@@ -373,7 +374,8 @@ export class HostConnection implements StreamContext {
   private startStream(stream: HostStream, request: SubscribePayload): void {
     const { streamId } = request;
     const { terminal, negotiated, inputSession } = stream;
-    stream.requestSnapshot('subscribe', undefined, (seq) => {
+    const resume = hasCapability(negotiated, 'outputResume') ? decideResume(request, terminal) : undefined;
+    const subscribed = (seq: number) =>
       stream.send('Metadata', {
         type: 'subscribed',
         streamId,
@@ -385,8 +387,11 @@ export class HostConnection implements StreamContext {
         ...(request.capabilities !== undefined ? { capabilities: negotiated } : {}),
         ...(inputSession ? { inputLedgerId: inputSession.ledgerId } : {}),
         instanceId: terminal.instanceId,
+        ...(resume ? { resume: resume.outcome } : {}),
       }, seq);
-    });
+    // Replayed output costs the connection what a snapshot would: it is charged to the same bucket.
+    if (resume?.outcome === 'resumed') stream.startResumed(request.resumeFrom!, resume.bytes, () => subscribed(request.resumeFrom!));
+    else stream.requestSnapshot('subscribe', undefined, subscribed);
     // A late subscriber still learns the title and that the terminal is gone; held until the snapshot is out.
     if (terminal.title !== undefined) stream.title(terminal.title, terminal.seq);
     if (terminal.exit) stream.exit(terminal.exit, terminal.seq);

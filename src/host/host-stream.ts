@@ -117,6 +117,22 @@ export class HostStream implements TerminalSubscriber {
     this.pendingSnapshots.add(withdraw);
   }
 
+  /**
+   * Starts the stream where its client's output left off (outputResume):
+   * `before` sends the subscribed event, then the held bytes after `fromSeq`
+   * go as Output under the stream's window, as live output would have.
+   */
+  startResumed(fromSeq: number, bytes: Uint8Array, before: () => void): void {
+    before();
+    let seq = fromSeq;
+    for (const piece of splitUtf8(bytes, this.ctx.limits.outputFrameBytes)) {
+      seq += piece.length;
+      this.deliverOutput(piece, seq);
+    }
+    this.ctx.snapshotSent?.(bytes.length - this.prepaidSnapshotBytes);
+    this.prepaidSnapshotBytes = 0;
+  }
+
   setPaused(paused: boolean): void {
     if (paused === this.paused) return;
     this.paused = paused;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { ScreenModel } from './screen.js';
 import type { ScreenThread } from './screen-thread.js';
+import { OutputHistory } from './output-history.js';
 import { screenCells, screenSizeRefusal } from './screen-limits.js';
 import type { HostLimits } from './options.js';
 import { splitUtf8, truncateUtf8 } from './utf8-chunks.js';
@@ -35,6 +36,8 @@ export interface TerminalLifecycleEvents {
   screenBehind?(terminal: HostedTerminal, behind: boolean, backlogMs: number): void;
   /** This terminal's share of the host-wide screen backlog (maxTotalScreenBacklogBytes), when less than screenBacklogBytes. */
   screenBacklogShare?(): number;
+  /** This terminal's share of the host-wide output history (maxTotalOutputHistoryBytes), when less than outputHistoryBytes. */
+  outputHistoryShare?(): number;
 }
 
 /** Marks a title the host cut: a viewer sees it is not the whole of what the program set. */
@@ -67,6 +70,9 @@ export class HostedTerminal {
   /** This process's id, published in `subscribed`: a client that finds another id knows its old shell is gone. */
   readonly instanceId: string;
   private hwm = 0;
+  /** The output after a resume point, for a client that lost its link (see resume-decision.ts). */
+  readonly history = new OutputHistory();
+  private resizedAtSeq: number | undefined;
   /** The last snapshot any stream sent of this screen: its size, and the seq it was taken at (see expectedSnapshotBytes). */
   private lastSnapshot = { bytes: 0, seq: 0 };
   /** The screen's parsed seq when last asked; reads pause while the screen is screenBacklogBytes behind it. */
@@ -132,6 +138,20 @@ export class HostedTerminal {
   /** The output high-water mark: UTF-8 bytes of output since the terminal started. */
   get seq(): number {
     return this.hwm;
+  }
+
+  /** The seq at which the terminal last changed size; undefined when it never did. */
+  get lastResizeSeq(): number | undefined {
+    return this.resizedAtSeq;
+  }
+
+  /** Cuts the history to this terminal's share now: the runtime calls it when a terminal starts, so the shares shrink before the newcomer prints. */
+  trimHistory(): void {
+    this.history.trim(this.historyLimit());
+  }
+
+  private historyLimit(): number {
+    return Math.min(this.limits.outputHistoryBytes, this.events.outputHistoryShare?.() ?? Infinity);
   }
 
   get cols(): number {
@@ -242,6 +262,7 @@ export class HostedTerminal {
 
   private applySize(cols: number, rows: number): void {
     this.lastResizeAt = Date.now();
+    this.resizedAtSeq = this.hwm;
     this.backend.resize(cols, rows);
     this.screen.resize(cols, rows);
     this.fanOut((s) => s.resized(cols, rows, this.hwm));
@@ -267,6 +288,7 @@ export class HostedTerminal {
     clearTimeout(this.holdExpiry);
     for (const off of this.detach.splice(0)) off();
     this.subscribers.clear();
+    this.history.trim(0);
     this.backend.kill();
     this.screen.dispose();
   }
@@ -276,6 +298,7 @@ export class HostedTerminal {
     const pieces = splitUtf8(bytes, this.limits.outputFrameBytes);
     for (const piece of pieces) {
       this.hwm += piece.length;
+      this.history.append(piece, this.hwm, this.historyLimit());
       // Each piece goes to the screen with its own seq, so a snapshot taken
       // between two pieces still matches the seq it claims.
       // xterm parses UTF-8 bytes faster than a JS string (measured 15 against 18.5 ms/MiB of log text).

@@ -83,6 +83,10 @@ export interface HostLimits {
   readonly maxScreenLinks: number;
   /** Output handed to a terminal's screen and not yet parsed; past it the terminal is not read until its screen catches up. Default 8 MiB. */
   readonly screenBacklogBytes: number;
+  /** Output a terminal keeps after it was sent, so a client that lost its link resumes where it was instead of being repainted (outputResume); a resume point older than this gets a snapshot and `subscribed.resume` 'beyondHistory'. Default 1 MiB. */
+  readonly outputHistoryBytes: number;
+  /** The output history of all terminals together, detached ones included: each running terminal keeps at most an even share (and at most outputHistoryBytes). Default 64 MiB. */
+  readonly maxTotalOutputHistoryBytes: number;
   /** A terminal not read because every subscriber is behind (see streamQueueMaxBytes) is held at most this long without one catching up; then it is read again, and its subscribers that still do not read overflow into recovery snapshots. Default 10 s. */
   readonly maxSubscriberHoldMs: number;
 }
@@ -128,6 +132,8 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   detachedTerminalIdleMs: 60 * 60 * 1000,
   terminalKillGraceMs: 500,
   maxSubscriberHoldMs: 10_000,
+  outputHistoryBytes: 1 * MiB,
+  maxTotalOutputHistoryBytes: 64 * MiB,
 });
 
 /** Error codes the host puts in Error frames ("CODE: message"); permanent once shipped. */

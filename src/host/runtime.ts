@@ -130,9 +130,11 @@ export class HostRuntime implements ConnectionHost {
       },
       sizeRefusal: (t, cols, rows) => this.screenBudgetRefusal(t, cols, rows),
       screenBacklogShare: () => this.screenBacklogShare(),
+      outputHistoryShare: () => this.outputHistoryShare(),
     }, this.options.newInstanceId, (this.screenThread ??= ScreenThread.of(this.options.screenThread ?? 'worker')));
     this.terminals.set(name, terminal);
     this.terminalStarts.used();
+    for (const t of [...this.terminals.values(), ...this.exitedWithViewers]) t.trimHistory();
     this.startedBy.set(terminal, starter);
     this.watchIdle(terminal);
     return { terminal };
@@ -197,6 +199,16 @@ export class HostRuntime implements ConnectionHost {
    */
   private screenBacklogShare(): number {
     return Math.max(this.limits.outputFrameBytes, Math.floor(this.limits.maxTotalScreenBacklogBytes / Math.max(1, this.terminals.size)));
+  }
+
+  /**
+   * The output history each terminal may keep: maxTotalOutputHistoryBytes
+   * split evenly over the running terminals and the exited ones a viewer
+   * still holds. Every terminal trims to its share as it appends, and all of
+   * them when one starts, so the histories together never pass the budget.
+   */
+  private outputHistoryShare(): number {
+    return Math.floor(this.limits.maxTotalOutputHistoryBytes / Math.max(1, this.terminals.size + this.exitedWithViewers.size));
   }
 
   /** A terminal may always shrink; it may grow only while all screens together stay within maxTotalScreenCells. */

@@ -53,7 +53,7 @@ describe.skipIf(!has('tmux'))('attach draws exactly what the program drew, compa
 
   /** Two 80x24 windows: the program locally, and attach (restarted when it exits, for re-attaching) to a served shell. */
   const startPair = (name: string, localCommand: string) => {
-    const attach = `${process.execPath} ${bin} attach ${proxy.url} --token-file ${join(dir, 'token')} --terminal ${name}`;
+    const attach = `${process.execPath} ${bin} attach ${proxy.url} --token-file ${join(dir, 'token')} --terminal ${name} --alternate-screen`;
     for (const [session, command] of [[`${name}-local`, localCommand], [`${name}-remote`, `while :; do ${attach}; done`]] as const) {
       tmux('-f', '/dev/null', 'new-session', '-d', '-s', session, '-x', '80', '-y', '24', command);
       tmux('set-option', '-t', session, 'status', 'off');

@@ -12,7 +12,7 @@ describe('termwire attach --help', () => {
   const options = help.slice(help.indexOf('Options:'), help.indexOf('-h, --help'));
 
   it('lists every option on its usage line and explains each, with its default', () => {
-    expect(flagsIn(usage)).toEqual(['--connect-timeout-ms', '--escape-key', '--no-tilde-escape', '--terminal', '--token-file']);
+    expect(flagsIn(usage)).toEqual(['--alternate-screen', '--connect-timeout-ms', '--escape-key', '--no-tilde-escape', '--terminal', '--token-file']);
     expect(flagsIn(options)).toEqual(flagsIn(usage));
     expect(options).toMatch(/--connect-timeout-ms N[\s\S]*\(default 10000\)/);
   });

@@ -61,7 +61,8 @@ describe('termwire attach in tmux against termwire serve', () => {
     tmux('set-option', '-t', name, 'status', 'off');
     tmux('set-option', '-t', name, 'remain-on-exit', 'on');
   };
-  const attachCommand = (terminal: string, to = url) => `${process.execPath} ${bin} attach ${to} --token-file ${tokenFile} --terminal ${terminal}`;
+  // The tmux-like mode: attach-native-scrollback.test.ts covers the default, native one.
+  const attachCommand = (terminal: string, to = url) => `${process.execPath} ${bin} attach ${to} --token-file ${tokenFile} --terminal ${terminal} --alternate-screen`;
 
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'termwire-attach-'));

@@ -96,7 +96,7 @@ describe.skipIf(!enabled)('vttest through attach, against vttest in a local pane
     server.stdout!.on('data', (c: Buffer) => printed.push(c.toString()));
     await waitFor(() => /serving terminals on (ws:\S+)/.test(printed.join('')), { what: 'serve to print its URL', timeoutMs: 15_000 });
     const url = /serving terminals on (ws:\S+)/.exec(printed.join(''))![1]!;
-    attachCommand = `${process.execPath} ${bin} attach ${url} --token-file ${tokenFile} --terminal vttest`;
+    attachCommand = `${process.execPath} ${bin} attach ${url} --token-file ${tokenFile} --terminal vttest --alternate-screen`;
   });
 
   afterAll(() => {

@@ -75,6 +75,10 @@ describe('peer processes', () => {
       rec.frames.filter((f) => f.step === step && (f.client ?? 'primary') === client && f.direction === direction && f.opcodeName === opcodeName && where(f));
     const payload = (f: RecordedFrame) => f.payload as Record<string, unknown>;
     expect(frames('title', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'title' && payload(f).title === JOURNEY_TITLE)).toHaveLength(1);
+    // outputResume: the reconnect resumes the output where the client lost it, with no snapshot.
+    expect(frames('resubscribe', 'primary', 'clientToHost', 'Subscribe', (f) => typeof payload(f).resumeFrom === 'number' && typeof payload(f).resumeInstanceId === 'string')).toHaveLength(1);
+    expect(frames('resubscribe', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'subscribed' && payload(f).resume === 'resumed')).toHaveLength(1);
+    expect(frames('resubscribe', 'primary', 'hostToClient', 'SnapshotStart')).toEqual([]);
     const streamsOf = (list: RecordedFrame[]) => new Set(list.map((f) => f.streamId));
     expect(streamsOf(frames('twoStreams', 'primary', 'hostToClient', 'Output')).size, 'output on two streams of one connection').toBe(2);
     expect(streamsOf(frames('twoStreams', 'primary', 'clientToHost', 'Ack')).size, 'each stream credited by its own Acks').toBe(2);

@@ -13,14 +13,22 @@ export interface FaultProxy {
   connections(): number;
   cut(): void;
   freezeOpenConnections(): void;
+  /**
+   * A silent outage of `ms`: open connections are frozen (never closed), and
+   * connections made before it ends are dropped at once, as by a network that
+   * is down; after it, new connections are forwarded again.
+   */
+  outage(ms: number): void;
   close(): void;
 }
 
 export async function startFaultProxy(port: number): Promise<FaultProxy> {
   const open = new Set<{ frozen: boolean; sockets: readonly Socket[] }>();
   let connections = 0;
+  let downUntil = 0;
   const server = createServer((downstream) => {
     connections++;
+    if (Date.now() < downUntil) return void downstream.destroy();
     const upstream = connect(port, '127.0.0.1');
     const pair = { frozen: false, sockets: [downstream, upstream] };
     open.add(pair);
@@ -43,6 +51,10 @@ export async function startFaultProxy(port: number): Promise<FaultProxy> {
     connections: () => connections,
     cut: destroyAll,
     freezeOpenConnections: () => open.forEach((pair) => (pair.frozen = true)),
+    outage: (ms) => {
+      downUntil = Date.now() + ms;
+      open.forEach((pair) => (pair.frozen = true));
+    },
     close: () => {
       destroyAll();
       server.close();
