@@ -126,7 +126,10 @@ class BookScreen {
         if (request.tokens.length === 0) return this.snapshotDone(request);
         const later = this.waitingSnapshots.at(-1)!;
         if (this.serialized === undefined && !this.serializing && request.mayJoinLater && later !== request) {
+          // Answered in the order they were asked (tokens rise): a resume's snapshot and a request's in one
+          // reveal reach the client in the same order whether or not one serialisation answered both.
           later.tokens.push(...request.tokens);
+          later.tokens.sort((a, b) => a - b);
           later.mayJoinLater = false;
           return this.snapshotDone(request);
         }

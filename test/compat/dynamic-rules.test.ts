@@ -254,6 +254,23 @@ describe('dynamic rules', () => {
     expect(summary(client)).toContain('FIELD_VALUE_CHANGED | new client × old host | hideReveal | - | SetOutputPaused.paused');
   });
 
+  it("FIELD_VALUE_CHANGED: a reveal's resume and request snapshots at one seq compare by cause, in whichever order they went out", () => {
+    // A reveal answered twice at one seq: the resume of SetOutputPaused and the SnapshotRequest, as v0.2.0 sends them either way round.
+    const twice = (key: PairingKey, order: 'resumeFirst' | 'requestFirst', resumeSource = 'recovery') => (set: JourneyRecordingSet) => {
+      const frames = set[key].frames;
+      const start = frames.findIndex((f) => f.opcodeName === 'SnapshotStart' && f.occurrence === 'reveal');
+      const request = frames.slice(start, start + 3);
+      const resume = request.map((f) => (f.opcodeName === 'SnapshotStart' ? { ...f, payload: withPayload(without(f.payload, 'requestId'), { source: resumeSource }) } : f));
+      const both = order === 'resumeFirst' ? [...resume, ...request] : [...request, ...resume];
+      return { ...set, [key]: { ...set[key], frames: [...frames.slice(0, start), ...both, ...frames.slice(start + 3)] } };
+    };
+    const reference = twice('oldOld', 'resumeFirst')(healthySet());
+    expect(summary(twice('oldClientNewHost', 'requestFirst')(reference))).toEqual([]);
+    expect(summary(twice('oldClientNewHost', 'resumeFirst')(reference))).toEqual([]);
+    // A cause that changed is still found, whichever order it went out in.
+    expect(summary(twice('oldClientNewHost', 'requestFirst', 'overflow')(reference))).toContain('FIELD_VALUE_CHANGED | old client × new host | hideReveal | reveal | SnapshotStart.source');
+  });
+
   it('FIELD_VALUE_CHANGED: volatile fields come from the schema table, never from the rule', () => {
     const ledger = (id: string) => (f: RecordedFrame) => (f.opcodeName === 'Metadata' ? { ...f, payload: withPayload(f.payload, { inputLedgerId: id }) } : f);
     let set = editFrames(healthySet(), 'oldOld', ledger('ledger-a'));

@@ -31,19 +31,47 @@ export function slotWhere(s: Pick<Slot, 'step' | 'occurrence' | 'ordinal'>): str
 
 /** The frames one side wrote that `include` accepts, by occurrence key. */
 export function occurrenceSlots(rec: PairingRecording, direction: FrameDirection, include: (f: RecordedFrame) => boolean): Map<string, Slot> {
-  const counts = new Map<string, number>();
-  const slots = new Map<string, Slot>();
+  const groups = new Map<string, RecordedFrame[]>();
   for (const f of rec.frames) {
     if (f.direction !== direction || !include(f)) continue;
-    const label = frameLabel(f);
     // Per client as well: the Resized each subscriber gets is its own occurrence.
-    const group = `${f.step}|${f.occurrence ?? ''}|${f.client ?? 'primary'}|${label}`;
-    const ordinal = counts.get(group) ?? 0;
-    counts.set(group, ordinal + 1);
-    const key = `${group}|${ordinal}`;
-    slots.set(key, { key, step: f.step, ...(f.occurrence ? { occurrence: f.occurrence } : {}), label, ordinal, frame: f });
+    const group = `${f.step}|${f.occurrence ?? ''}|${f.client ?? 'primary'}|${frameLabel(f)}`;
+    (groups.get(group) ?? groups.set(group, []).get(group)!).push(f);
+  }
+  const slots = new Map<string, Slot>();
+  for (const [group, frames] of groups) {
+    inCanonicalOrder(frames).forEach((frame, ordinal) => {
+      const key = `${group}|${ordinal}`;
+      slots.set(key, { key, step: frame.step, ...(frame.occurrence ? { occurrence: frame.occurrence } : {}), label: frameLabel(frame), ordinal, frame });
+    });
   }
   return slots;
+}
+
+/**
+ * Snapshots of one stream taken at one seq are the same screen, and the order
+ * they go out in is the host's to choose: a reveal's resume and request
+ * snapshots come either way round from v0.2.0 (one serialisation answering
+ * both, or two). Within such a run they are compared by cause, then with the
+ * requestId last, so a cause or a requestId that changed is still a finding.
+ */
+function inCanonicalOrder(frames: RecordedFrame[]): RecordedFrame[] {
+  const out: RecordedFrame[] = [];
+  for (let start = 0; start < frames.length; ) {
+    const head = frames[start]!;
+    let end = start + 1;
+    while (end < frames.length && head.opcodeName === 'SnapshotStart' && sameSnapshotPoint(head, frames[end]!)) end++;
+    out.push(...frames.slice(start, end).sort((a, b) => snapshotOrderKey(a).localeCompare(snapshotOrderKey(b))));
+    start = end;
+  }
+  return out;
+}
+
+const sameSnapshotPoint = (a: RecordedFrame, b: RecordedFrame) => a.connection === b.connection && a.streamId === b.streamId && a.seq === b.seq;
+
+function snapshotOrderKey(f: RecordedFrame): string {
+  const p = isObject(f.payload) ? f.payload : {};
+  return `${String(p.cause ?? p.source ?? '')}|${p.requestId === undefined ? 0 : 1}`;
 }
 
 /**
