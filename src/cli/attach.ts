@@ -200,7 +200,8 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
     if (instances.changed(event)) screen.noticeOverRepaint("the host's terminal is a new one (the old shell is gone)");
     // The host could not resume the output where the link was lost (outputResume): the snapshot that follows skips some.
     const skipped = event.resume?.outcome !== 'resumed' ? event.resume?.skippedBytes : undefined;
-    if (skipped) screen.noticeOverRepaint(`${formatBytes(skipped)} of output skipped while the link was down (${event.resume!.outcome}); the screen is repainted where the program is now`);
+    if (skipped && event.resume!.outcome === 'exited') screen.noticeOverRepaint(`the remote shell exited while the link was down; its last ${formatBytes(skipped)} of output are not shown`);
+    else if (skipped) screen.noticeOverRepaint(`${formatBytes(skipped)} of output skipped while the link was down (${event.resume!.outcome}); the screen is repainted where the program is now`);
   });
   let repainted = false;
   stream.on('snapshot', (snapshot) => {

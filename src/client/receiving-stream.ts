@@ -33,6 +33,8 @@ export interface ReceivingStream {
   readonly rx: StreamReceiveState;
   /** The host echoed `subscribed`. */
   subscribed(event: SubscribedEvent): void;
+  /** The terminal exited (its exit event). */
+  exited(exit: ClientStreamEvents['exit']): void;
   /** An InputAck from the host (only on a stream that negotiated inputAck). */
   inputAcked(seq: number, ack: InputAckStatus): void;
   /** Asks the host for a snapshot; returns its requestId. */

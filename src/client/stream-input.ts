@@ -123,6 +123,11 @@ export class StreamInput {
     this.sessionId = this.options.newInputSessionId();
   }
 
+  /** The host answered a resume with the instance's exit (subscribed.resume 'exited'): what was held for it goes nowhere. */
+  instanceExited(instanceId: string): void {
+    this.journal.abandon(`terminal instance ${instanceId} exited while the link was down`, 'TERMINAL_EXITED');
+  }
+
   acked(seq: number, ack: InputAckStatus): void {
     if (this.mode !== 'sequenced') return;
     // A flag this build does not know: advance and never resend, the cautious reading.

@@ -71,7 +71,7 @@ function onMetadata(stream: ReceivingStream, event: PayloadOf<'Metadata'>, frame
     case 'title':
       return stream.raise('title', { title: value.title });
     case 'exit':
-      return stream.raise('exit', { exitCode: value.exitCode, signal: value.signal });
+      return stream.exited({ exitCode: value.exitCode, signal: value.signal });
     case 'unsubscribed':
       return stream.finishClose();
   }

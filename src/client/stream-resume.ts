@@ -16,6 +16,8 @@ interface Point {
 export class StreamResume {
   private point: Point | undefined;
   private asked: Point | undefined;
+  /** An instance this stream saw exit: there is nothing of it to resume. */
+  private ended: string | undefined;
 
   /**
    * The live link went. The point is the last output applied, when there is
@@ -24,7 +26,13 @@ export class StreamResume {
    * A link lost before its subscribed event keeps the point it had: nothing arrived since.
    */
   linkLost(tracker: OutputTracker, hidden: boolean, instanceId: string | undefined): void {
-    this.point = hidden || tracker.awaitingSnapshot || tracker.lastSeq === undefined || instanceId === undefined ? undefined : { seq: tracker.lastSeq, instanceId };
+    this.point = hidden || tracker.awaitingSnapshot || tracker.lastSeq === undefined || instanceId === undefined || instanceId === this.ended ? undefined : { seq: tracker.lastSeq, instanceId };
+  }
+
+  /** The instance exited and this stream was told: a later Subscribe asks for no point in it. */
+  exited(instanceId: string | undefined): void {
+    this.ended = instanceId;
+    if (this.point?.instanceId === instanceId) this.point = undefined;
   }
 
   /** The Subscribe fields for the point, when this client advertises outputResume and has one. */

@@ -141,7 +141,7 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
    * Sends input as write() does, and tells how it ended: resolves once the
    * host confirmed it applied it (InputAck), rejects with an
    * InputNotAppliedError whose `code` says why not: DELIVERY_UNKNOWN (it may
-   * have run), TERMINAL_REPLACED, LEDGER_CHANGED, OLD_HOST, BUDGET_EXCEEDED,
+   * have run), TERMINAL_REPLACED, TERMINAL_EXITED, LEDGER_CHANGED, OLD_HOST, BUDGET_EXCEEDED,
    * UNCONFIRMABLE (a host without inputAck: sent, never confirmed), CLOSED,
    * REFUSED. write() keeps its boolean: its callers ignore or test it, and a
    * promise nobody awaits would reject unhandled.
@@ -303,7 +303,14 @@ export class ClientStream extends TypedEmitter<ClientStreamEvents> implements Re
     if (this.pausedWish && hasCapability(this.echoed, 'outputPause')) this.send('SetOutputPaused', { paused: true });
     if (this.resizeWhileDown && this.viewport) this.send('Resize', this.viewport);
     this.resizeWhileDown = false;
-    this.input.subscribed(this.echoed, event.inputLedgerId, event.instanceId);
+    // The instance exited while the link was down: its exit and unsubscribed follow, and held input goes nowhere.
+    if (resume?.outcome === 'exited' && this.instanceId !== undefined) this.input.instanceExited(this.instanceId);
+    else this.input.subscribed(this.echoed, event.inputLedgerId, event.instanceId);
+  }
+
+  exited(exit: ClientStreamEvents['exit']): void {
+    this.resume.exited(this.instanceId);
+    this.emit('exit', exit);
   }
 
   /** An InputAck from the host (only on a stream that negotiated inputAck). */

@@ -153,12 +153,12 @@ export class InputJournal {
   }
 
   /**
-   * The terminal this input was meant for is gone (a new instance answered):
-   * every unacked input becomes an empty slot, so nothing held for the old
-   * terminal is typed into the new one, and numbering still continues for a
-   * ledger that remembers this session. Returns how many inputs were dropped.
+   * The terminal this input was meant for is gone (a new instance answered,
+   * or it exited): every unacked input becomes an empty slot, so nothing held
+   * for it is typed into another terminal, and numbering still continues for
+   * a ledger that remembers this session. Returns how many inputs were dropped.
    */
-  abandon(why: string): number {
+  abandon(why: string, code: 'TERMINAL_REPLACED' | 'TERMINAL_EXITED' = 'TERMINAL_REPLACED'): number {
     const dropped: DeliveryNoticeEntry[] = [];
     for (const e of this.entries) {
       if (e.withdrawn) continue;
@@ -168,9 +168,10 @@ export class InputJournal {
       }
       e.withdrawn = true;
       e.data = '';
-      settle(e, notApplied('TERMINAL_REPLACED', why));
+      settle(e, notApplied(code, why));
     }
-    if (dropped.length > 0) this.notice('TERMINAL_REPLACED', `${why}: ${dropped.length} input(s) not typed into the new terminal (some may have reached the old one)`, dropped);
+    const where = code === 'TERMINAL_EXITED' ? 'typed anywhere' : 'typed into the new terminal';
+    if (dropped.length > 0) this.notice(code, `${why}: ${dropped.length} input(s) not ${where} (some may have reached the old one)`, dropped);
     return dropped.length;
   }
 

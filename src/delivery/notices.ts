@@ -10,6 +10,7 @@ export const DELIVERY_NOTICE_CODES = {
   PERSISTENT_REFUSAL: 'the host keeps asking for a resend without progress (the terminal refuses writes); reported once per episode',
   BOGUS_ACK: 'an InputAck for a sequence never sent; ignored',
   TERMINAL_REPLACED: 'the terminal is a new instance (new instanceId): input held for the old one is dropped, never typed into the new one',
+  TERMINAL_EXITED: 'the terminal exited while the link was down (subscribed.resume exited): input held for it is dropped, never typed into another terminal',
 } as const;
 
 export type DeliveryNoticeCode = keyof typeof DELIVERY_NOTICE_CODES;

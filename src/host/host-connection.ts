@@ -5,10 +5,11 @@ import { receivedFrameAllowed, type SendGateMode } from '../capabilities/send-ga
 import type { WireError } from '../codec/errors.js';
 import { decodeFrame, type Frame } from '../codec/header.js';
 import { Op, opcodeName, opcodeSpec } from '../codec/opcodes.js';
-import { decodePayload, encodePayload } from '../codec/payload.js';
+import { decodePayload, encodePayload, type PayloadInput } from '../codec/payload.js';
 import { encodeFrame } from '../codec/header.js';
 import type { SubscribePayload } from '../codec/schemas.js';
 import { decideResume } from './resume-decision.js';
+import type { RememberedExit } from './exit-memory.js';
 import type { InputLedger } from '../delivery/ledger.js';
 import type { FrameLink } from '../transport/link.js';
 import { FlowWindow } from './flow-window.js';
@@ -45,6 +46,8 @@ export interface ConnectionHost {
   terminalFor(name: string, starter: Starter, environment?: Readonly<Record<string, string>>): TerminalLookup;
   /** Whether a terminal of this name runs: a Subscribe to it starts nothing. */
   hasTerminal(name: string): boolean;
+  /** How the terminal instance `instanceId` of this name ended, while the host remembers it (rememberedExits). */
+  exitOf(name: string, instanceId: string): RememberedExit | undefined;
   /** Terminal starts, one per turn of the event loop. */
   readonly terminalStarts: StartTurns;
   connectionClosed(connection: HostConnection): void;
@@ -299,6 +302,9 @@ export class HostConnection implements StreamContext {
     }
     const viewportRefusal = request.viewport && screenSizeRefusal(request.viewport.cols, request.viewport.rows, this.host.limits);
     if (viewportRefusal) return this.refuseSize(streamId, viewportRefusal);
+    const negotiated = negotiate(request.capabilities, this.host.capabilities);
+    const exited = hasCapability(negotiated, 'outputResume') && request.resumeInstanceId !== undefined ? this.host.exitOf(request.terminal, request.resumeInstanceId) : undefined;
+    if (exited) return this.answerExited(streamId, negotiated, request, exited);
     const found = this.host.terminalFor(request.terminal, this.starter, request.environment);
     this.holdsStartTurn = false;
     if ('refused' in found) return this.sendError(streamId, found.refused, found.message);
@@ -311,7 +317,6 @@ export class HostConnection implements StreamContext {
       if (refusal) return this.refuseSize(streamId, refusal);
     }
     this.closedIds.delete(streamId);
-    const negotiated = negotiate(request.capabilities, this.host.capabilities);
     // Sequenced only when both sides speak inputAck and the client named its input session.
     const inputSession = hasCapability(negotiated, 'inputAck') && request.inputSessionId !== undefined ? this.host.ledger.open(terminal.name, request.inputSessionId) : undefined;
     const stream = new HostStream(streamId, terminal, negotiated, this, inputSession);
@@ -395,6 +400,39 @@ export class HostConnection implements StreamContext {
     // A late subscriber still learns the title and that the terminal is gone; held until the snapshot is out.
     if (terminal.title !== undefined) stream.title(terminal.title, terminal.seq);
     if (terminal.exit) stream.exit(terminal.exit, terminal.seq);
+  }
+
+  /**
+   * The instance this client resumes exited while it was away: it learns the
+   * exit as a subscriber of that instance would have, and the stream ends
+   * there. No new shell starts for it, and nothing it typed meanwhile is
+   * typed anywhere. Three small frames, paced as Error replies are.
+   */
+  private answerExited(streamId: number, negotiated: CapabilitySet, request: SubscribePayload, exited: RememberedExit): void {
+    if (!this.errorReplies.take()) {
+      return this.closeForLimit('ERROR_RATE', `more than ${this.host.limits.maxErrorRepliesPerSecond} replies to Subscribes of exited terminals in a second > maxErrorRepliesPerSecond ${this.host.limits.maxErrorRepliesPerSecond}`);
+    }
+    const projections = new StreamProjections(this.projections, streamId, negotiated, this.host.counters);
+    const send = (payload: PayloadInput<'Metadata'>) => {
+      const projected = projections.project('Metadata', payload, exited.seq);
+      if (projected) this.sendFrame(encodeFrame({ opcode: Op.Metadata, streamId, seq: exited.seq, payload: encodePayload('Metadata', projected.payload) }));
+    };
+    this.host.counters.exitsAnswered++;
+    send({
+      type: 'subscribed',
+      streamId,
+      terminal: exited.name,
+      cols: exited.cols,
+      rows: exited.rows,
+      seq: exited.seq,
+      truncated: false,
+      ...(request.capabilities !== undefined ? { capabilities: negotiated } : {}),
+      instanceId: exited.instanceId,
+      resume: 'exited',
+    });
+    send({ type: 'exit', exitCode: exited.exit.exitCode, signal: exited.exit.signal });
+    send({ type: 'unsubscribed', streamId });
+    this.rememberClosed(streamId);
   }
 
   private unsubscribe(stream: HostStream): void {

@@ -21,6 +21,8 @@ export interface HostLimits {
   readonly streamQueueMaxBytes: number;
   /** Unsubscribed stream ids a connection remembers, so late frames get NOT_SUBSCRIBED. Default 1024. */
   readonly rememberedClosedStreams: number;
+  /** Exits of terminal instances the host remembers, so a client that was away when its shell exited learns the exit on its return (outputResume). Default 1024. */
+  readonly rememberedExits: number;
   /** Scrollback lines in the host's screen model (and its snapshots). Default 1000. */
   readonly scrollbackLines: number;
   /** Size of a terminal whose backend does not say. Default 80. */
@@ -105,6 +107,7 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   connectionWindowMaxBytes: 8 * MiB,
   streamQueueMaxBytes: 4 * MiB,
   rememberedClosedStreams: 1024,
+  rememberedExits: 1024,
   scrollbackLines: 1000,
   defaultCols: 80,
   defaultRows: 24,
@@ -183,6 +186,8 @@ export interface HostCounters {
   snapshotsSent: number;
   /** Subscribes whose snapshot waited for its turn under maxSnapshotRequestsPerSecond. */
   subscribesPaced: number;
+  /** Subscribes that resumed an instance that had exited meanwhile, answered with its exit (rememberedExits). */
+  exitsAnswered: number;
   /** Detached terminals of the heaviest holder ended to make room for a newcomer at maxTerminals or maxTotalScreenCells (TERMINAL_EVICTED in the log). */
   terminalsEvicted: number;
   /** Output bytes not sent because their link was above linkSoftBufferedBytes (a recovery snapshot follows the drain). */
@@ -212,6 +217,7 @@ export function newCounters(): HostCounters {
     recoverySnapshots: 0,
     snapshotsSent: 0,
     subscribesPaced: 0,
+    exitsAnswered: 0,
     terminalsEvicted: 0,
     congestedOutputBytes: 0,
     congestedErrorsDropped: 0,

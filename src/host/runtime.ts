@@ -10,6 +10,7 @@ import type { FrameLink } from '../transport/link.js';
 import { type ConnectionHost, HostConnection, type Starter, type TerminalLookup } from './host-connection.js';
 import { HostedTerminal } from './hosted-terminal.js';
 import { ScreenThread, type ScreenThreadKind } from './screen-thread.js';
+import { ExitMemory, type RememberedExit } from './exit-memory.js';
 import { DEFAULT_HOST_OPTIONS, type HostCounters, type HostLimits, newCounters } from './options.js';
 import { checkScreenLimits, screenCells } from './screen-limits.js';
 import { SnapshotShare } from './snapshot-share.js';
@@ -71,6 +72,7 @@ export class HostRuntime implements ConnectionHost {
   private readonly idleTimers = new Map<HostedTerminal, NodeJS.Timeout>();
   /** Exited terminals whose screen a subscriber still holds: their memory counts in maxTotalScreenCells. */
   private readonly exitedWithViewers = new Set<HostedTerminal>();
+  private readonly exits: ExitMemory;
   private readonly connections = new Set<HostConnection>();
   private closed = false;
   private closing: Promise<void> | undefined;
@@ -78,6 +80,7 @@ export class HostRuntime implements ConnectionHost {
   constructor(private readonly options: HostRuntimeOptions) {
     this.limits = Object.freeze({ ...DEFAULT_HOST_OPTIONS, ...options.limits });
     checkScreenLimits(this.limits);
+    this.exits = new ExitMemory(this.limits.rememberedExits);
     this.snapshotShare = new SnapshotShare(this.limits.maxTotalSnapshotBytesPerSecond);
     this.terminalStarts = new StartTurns(this.limits.maxTerminalStartsPerSecond);
     this.capabilities = { ...(options.capabilities ?? DEFAULT_HOST_CAPABILITIES) };
@@ -142,6 +145,10 @@ export class HostRuntime implements ConnectionHost {
 
   hasTerminal(name: string): boolean {
     return this.terminals.has(name);
+  }
+
+  exitOf(name: string, instanceId: string): RememberedExit | undefined {
+    return this.exits.find(name, instanceId);
   }
 
   /** Running terminals (an exited one is no longer counted). */
@@ -284,6 +291,7 @@ export class HostRuntime implements ConnectionHost {
   }
 
   private retire(terminal: HostedTerminal): void {
+    if (terminal.exit) this.exits.remember({ name: terminal.name, instanceId: terminal.instanceId, exit: terminal.exit, seq: terminal.seq, cols: terminal.cols, rows: terminal.rows });
     if (this.terminals.get(terminal.name) === terminal) this.terminals.delete(terminal.name);
     this.startedBy.delete(terminal);
     this.clearIdle(terminal);

@@ -347,6 +347,24 @@ describe('termwire attach in tmux against termwire serve', () => {
     expect(history).not.toMatch(/remote-/);
   });
 
+  it("ends with the remote shell's exit status when the shell exited while the link was down, opening no new shell", async () => {
+    const proxy = await startFaultProxy(Number(new URL(url).port));
+    try {
+      startSession('exit-away', `${attachCommand('exit-away', proxy.url)}; echo attach exited with $?`);
+      await waitForPane('exit-away', /^\$\s*$/m, 'the remote prompt');
+      tmux('send-keys', '-t', 'exit-away', 'sleep 1; exit 5', 'Enter');
+      await waitForPane('exit-away', /sleep 1; exit 5\s*$/m, 'the command echoed');
+      // Silent, and new connections dropped, past the exit: the reconnect comes after the shell is gone.
+      proxy.outage(6000);
+      await waitForPane('exit-away', /^attach exited with \d+$/m, 'attach to end on its return', 30_000);
+      const text = pane('exit-away');
+      expect(text).toMatch(/\[termwire: remote shell exited with code 5\]\nattach exited with 5$/m);
+      expect(text).not.toMatch(/new one/);
+    } finally {
+      proxy.close();
+    }
+  });
+
   it('notices a dead link from its silence, and counts the outage from the last thing heard, not from when it noticed', async () => {
     // A link that goes silent without closing (a black hole), played by a proxy that stops forwarding the connections it has.
     const proxy = await startFaultProxy(Number(new URL(url).port));

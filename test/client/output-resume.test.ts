@@ -32,8 +32,10 @@ const line = (n: number) => `line ${n}\r\n`;
 
 /** A host with one script terminal behind a fault proxy, and a client subscribed to it, live on its first snapshot. */
 async function attached(opts: { limits?: Partial<HostLimits>; hostCapabilities?: Record<string, number> } = {}) {
-  const backend = new ScriptBackend({ banner: 'banner\r\n' });
-  runtime = new HostRuntime({ terminals: (name) => (name === 't' ? backend : undefined), ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.hostCapabilities ? { capabilities: opts.hostCapabilities } : {}) });
+  // A new script terminal for each start of 't', as a shell starts again once the last one exited.
+  const backends: ScriptBackend[] = [];
+  const start = () => backends[backends.push(new ScriptBackend({ banner: 'banner\r\n' })) - 1]!;
+  runtime = new HostRuntime({ terminals: (name) => (name === 't' ? start() : undefined), ...(opts.limits ? { limits: opts.limits } : {}), ...(opts.hostCapabilities ? { capabilities: opts.hostCapabilities } : {}) });
   const rt = runtime;
   server = await startWsServer({ token: TOKEN, onLink: (link) => rt.accept(link) });
   proxy = await startFaultProxy(Number(new URL(server.url).port));
@@ -43,13 +45,14 @@ async function attached(opts: { limits?: Partial<HostLimits>; hostCapabilities?:
   const stream = client.subscribe('t');
   const seen = record(stream);
   await waitFor(() => stream.state === 'live' && stream.counters.snapshotsApplied === 1, { what: 'subscribed with the initial snapshot' });
-  return { backend, stream, seen };
+  return { backend: backends[0]!, backends, stream, seen };
 }
 
 /** Everything the stream hands its user: output text in order, snapshots, subscribed events. */
 function record(stream: ClientStream) {
-  const seen = { output: '', snapshots: 0, subscribed: [] as Array<ClientStreamEvents['subscribed']> };
+  const seen = { output: '', snapshots: 0, subscribed: [] as Array<ClientStreamEvents['subscribed']>, exits: [] as Array<ClientStreamEvents['exit']> };
   stream.on('output', ({ text }) => (seen.output += text));
+  stream.on('exit', (e) => seen.exits.push(e));
   stream.on('snapshot', () => seen.snapshots++);
   stream.on('subscribed', (e) => seen.subscribed.push(e));
   return seen;
@@ -103,5 +106,51 @@ describe('outputResume: output resumes after a reconnect from the last byte rece
     expect(stream.negotiated.outputResume).toBeUndefined();
     expect(seen.subscribed[1]!.resume).toEqual({ outcome: 'unsupported', fromSeq: expect.any(Number), skippedBytes: linesBytes(6, 15) });
     await waitFor(() => seen.snapshots === 2, { what: 'the reconnect snapshot' });
+  });
+
+  it('tells a client whose link was down when its shell exited how it ended, types nothing it held, and starts no new shell', async () => {
+    const setup = await attached();
+    const { backend, stream, seen } = setup;
+    for (let n = 1; n <= 5; n++) backend.emit(line(n));
+    await waitFor(() => seen.output.includes(line(5)), { what: 'line 5 received' });
+    proxy!.freezeOpenConnections();
+    backend.emit(line(6));
+    backend.kill();
+    const typed = stream.writeApplied('echo typed in the dark\r').then(() => 'applied', (error: unknown) => error);
+    await waitFor(() => stream.state === 'closed', { what: 'the stream ended by the exit it was told on its return' });
+    expect(seen.subscribed[1]!.resume).toEqual({ outcome: 'exited', fromSeq: expect.any(Number), skippedBytes: line(6).length });
+    expect(seen.subscribed[1]!.instanceId).toBe(seen.subscribed[0]!.instanceId);
+    expect(seen.exits).toEqual([{ exitCode: null, signal: 15 }]);
+    expect(await typed).toMatchObject({ code: 'TERMINAL_EXITED' });
+    expect(seen.snapshots).toBe(1);
+    expect(runtime!.hasTerminal('t')).toBe(false);
+    expect(setup.backends).toHaveLength(1);
+    expect(runtime!.counters.exitsAnswered).toBe(1);
+  });
+
+  it('asks for no resume point in an instance it saw exit: the next Subscribe gets a new shell, as before', async () => {
+    const setup = await attached();
+    const { backend, stream, seen } = setup;
+    backend.emit(line(1));
+    await waitFor(() => seen.output.includes(line(1)), { what: 'line 1 received' });
+    backend.kill();
+    await waitFor(() => seen.exits.length === 1, { what: 'the exit event' });
+    proxy!.freezeOpenConnections();
+    await waitFor(() => seen.subscribed.length === 2 && stream.state === 'live' && seen.snapshots === 2, { what: 'resubscribed, with a snapshot of a new shell' });
+    expect(seen.subscribed[1]!.resume).toBeUndefined();
+    expect(seen.subscribed[1]!.instanceId).not.toBe(seen.subscribed[0]!.instanceId);
+    expect(setup.backends).toHaveLength(2);
+  });
+
+  it('starts a new shell for a resume point the host no longer remembers the exit of (rememberedExits 0)', async () => {
+    const setup = await attached({ limits: { rememberedExits: 0 } });
+    const { backend, stream, seen } = setup;
+    backend.emit(line(1));
+    await waitFor(() => seen.output.includes(line(1)), { what: 'line 1 received' });
+    proxy!.freezeOpenConnections();
+    backend.kill();
+    await waitFor(() => seen.subscribed.length === 2 && stream.state === 'live' && seen.snapshots === 2, { what: 'resubscribed to a new shell' });
+    expect(seen.subscribed[1]!.resume).toMatchObject({ outcome: 'otherInstance' });
+    expect(seen.exits).toEqual([]);
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { Op } from '../../src/codec/opcodes.js';
 import { DEFAULT_HOST_OPTIONS } from '../../src/host/options.js';
 import { startLimitsRig, type LimitsRig } from './limits-harness.js';
 
@@ -32,5 +33,28 @@ describe('limit: Error replies per second (maxErrorRepliesPerSecond)', () => {
     for (let i = 0; i < 10; i++) abuser.send('Input', 99, 'x');
     await rig.healthy.waitFor(() => abuser.errorCount === 10, 'ten STREAM_NOT_OWNED errors');
     expect(abuser.isClosed).toBe(false);
+  });
+});
+
+describe('limit: answers to Subscribes of an exited instance (maxErrorRepliesPerSecond, rememberedExits)', () => {
+  let rig: LimitsRig;
+  afterEach(async () => rig?.close());
+
+  it('paces the exit answers as Error replies: a flood of them closes its connection with ERROR_RATE, and starts no terminal', async () => {
+    rig = await startLimitsRig();
+    const rate = DEFAULT_HOST_OPTIONS.maxErrorRepliesPerSecond;
+    const viewer = await rig.connect();
+    viewer.subscribe(1, 'gone', { capabilities: { outputResume: 1 } });
+    await viewer.waitFor(() => viewer.snapshots(1).length === 1, 'subscribed to the terminal that will exit');
+    const instanceId = viewer.on(1, Op.Metadata).map((f) => viewer.json(f)).find((m) => m.type === 'subscribed')!.instanceId as string;
+    rig.backends.get('gone')!.kill();
+    await viewer.waitFor(() => !rig.host.hasTerminal('gone'), 'the terminal gone');
+    const abuser = await rig.abuser();
+    for (let id = 1; id <= rate * 3; id++) abuser.send('Subscribe', 0, { streamId: id, terminal: 'gone', capabilities: { outputResume: 1 }, resumeFrom: 0, resumeInstanceId: instanceId });
+    await rig.healthy.waitFor(() => abuser.isClosed, 'the flooder closed');
+    expect(abuser.closeInfo?.reason).toMatch(/^ERROR_RATE: more than 100 replies to Subscribes of exited terminals in a second/);
+    expect(rig.host.counters.exitsAnswered).toBeGreaterThanOrEqual(rate);
+    expect(rig.host.counters.exitsAnswered).toBeLessThan(rate * 2);
+    expect(rig.host.hasTerminal('gone')).toBe(false);
   });
 });
