@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 
-const entry = new URL('../dist/src/cli/main.js', import.meta.url);
+// The build's bundles when it has them (they start in half the time), else the compiled modules.
+const bundled = existsSync(new URL('../dist/bundle/cli.js', import.meta.url)) && existsSync(new URL('../dist/bundle/gate-command.js', import.meta.url));
+const entry = new URL(bundled ? '../dist/bundle/cli.js' : '../dist/src/cli/main.js', import.meta.url);
 // The gate's command comes from the gate, above the protocol stack: the stack's CLI never imports it.
-const gate = new URL('../dist/compat/command.js', import.meta.url);
+const gate = new URL(bundled ? '../dist/bundle/gate-command.js' : '../dist/compat/command.js', import.meta.url);
 if (!existsSync(entry) || !existsSync(gate)) {
   console.error('termwire: this checkout is not built yet (dist/ is missing); run `npm ci` (it builds) or `npm run build`');
   process.exit(2);

@@ -10,11 +10,12 @@
  * esbuild transpiles it in a fraction of a second. Types are still checked:
  * `npm run typecheck` is part of `npm test`, and `npm pack` writes the
  * declarations (`prepack`). Plain JavaScript, so a fresh checkout builds
- * with nothing but its own dependencies.
+ * with nothing but its own dependencies. The entries a process starts from
+ * are then bundled (compat/baseline/bundle-entries.ts).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -41,3 +42,7 @@ await build({
   tsconfig: 'tsconfig.build.json',
   logLevel: 'warning',
 });
+
+// Then the entries a process starts from (the CLI, the gate's peers, the screen worker), bundled.
+const { bundleEntries } = await import(pathToFileURL(join(root, 'dist/compat/baseline/bundle-entries.js')).href);
+await bundleEntries(root);

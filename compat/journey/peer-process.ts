@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { type ControlMessage, type ControlResponse, type PeerHello, readControl, sendControl } from '../peer/control-channel.js';
 import { PEER_PROTOCOL_VERSION } from '../peer/protocol-version.js';
+import { entryOf } from '../baseline/bundle-entries.js';
 import { ProgressDeadline, type ProgressDeadlineLimits, processTreeCpuMs, sampleProcess } from './progress-deadline.js';
 
 /** Peer protocol versions this harness can drive. */
@@ -62,7 +63,7 @@ export class PeerProcess implements Peer {
   ) {}
 
   static async start(options: PeerStartOptions): Promise<PeerProcess> {
-    const entry = join(options.buildDir, PEER_ENTRY);
+    const entry = entryOf(options.buildDir, 'peer');
     const child = spawn(process.execPath, [entry, '--role', options.role, ...(options.args ?? [])], {
       cwd: options.buildDir,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],

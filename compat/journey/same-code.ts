@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve, sep } from 'node:path';
+import { BUNDLE_DIR } from '../baseline/bundle-entries.js';
 import type { PairingRecording } from '../recording.js';
 import { PEER_ENTRY } from './peer-process.js';
 
@@ -28,7 +29,9 @@ const COMPUTED_LOAD = [/\bimport\(\s*(?!['"]|\$\{)/, /\brequire\(\s*(?!['"])/, /
  * A digest of everything a build's peer of `role` can run: the compiled files
  * its role modules reach through relative literals (followed through every
  * .js file, so a worker started by URL counts), the peer entry's own text, and
- * the package and lock files (its version and its dependencies). Undefined
+ * the package and lock files (its version and its dependencies), and the
+ * bundler where the build bundles its entries (the bundles are made of those
+ * files, so they are not read themselves). Undefined
  * when the build has no such module or one of them loads a computed path.
  *
  * Not covered, in builds before 0.3.0: the top-level code of the other role's
@@ -40,6 +43,7 @@ export function roleCodeDigest(buildDir: string, role: PeerRole | 'codec'): stri
   const entry = join(buildDir, PEER_ENTRY);
   const starts = ROLE_MODULES[role].map((m) => join(dirname(entry), m));
   if (!existsSync(entry) || !starts.every((s) => existsSync(s))) return undefined;
+  const bundles = join(buildDir, BUNDLE_DIR) + sep;
   const seen = new Set<string>();
   const pending = [...starts];
   while (pending.length) {
@@ -51,11 +55,14 @@ export function roleCodeDigest(buildDir: string, role: PeerRole | 'codec'): stri
     if (COMPUTED_LOAD.some((pattern) => pattern.test(text))) return undefined;
     for (const [, spec] of text.matchAll(RELATIVE_LITERAL)) {
       const target = resolve(dirname(file), spec!);
-      if (existsSync(target) && statSync(target).isFile()) pending.push(target);
+      // A bundle is made of the modules followed here, by the bundler hashed below.
+      if (target.startsWith(bundles) || !existsSync(target) || !statSync(target).isFile()) continue;
+      pending.push(target);
     }
   }
+  const bundler = existsSync(bundles) ? [join(buildDir, 'dist', 'compat', 'baseline', 'bundle-entries.js')] : [];
   const hash = createHash('sha256');
-  for (const file of [...seen, entry, join(buildDir, 'package.json'), join(buildDir, 'package-lock.json')].sort()) {
+  for (const file of [...seen, entry, ...bundler, join(buildDir, 'package.json'), join(buildDir, 'package-lock.json')].sort()) {
     hash.update(`${relative(buildDir, file)}\0`);
     hash.update(existsSync(file) ? readFileSync(file) : 'absent');
     hash.update('\0');
