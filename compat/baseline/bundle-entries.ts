@@ -28,25 +28,26 @@ export function entryOf(buildDir: string, name: keyof typeof BUNDLED_ENTRIES): s
 }
 
 /**
- * Bundles a built project's entries into BUNDLE_DIR (replacing what was
- * there). Each module keeps reading its own location as import.meta.url, so
+ * Bundles a built project's entries (all of BUNDLED_ENTRIES unless named)
+ * into BUNDLE_DIR, replacing what was there. Each module keeps reading its own location as import.meta.url, so
  * files it names beside itself (package.json, a worker) are found as from
  * dist/. Packages with native code or optional native helpers stay outside.
  */
-export async function bundleEntries(buildDir: string): Promise<void> {
+export async function bundleEntries(buildDir: string, entries: Readonly<Record<string, string>> = BUNDLED_ENTRIES): Promise<void> {
   const { build } = await import('esbuild');
   const outdir = join(buildDir, BUNDLE_DIR);
   rmSync(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: buildDir,
-    entryPoints: BUNDLED_ENTRIES,
+    entryPoints: { ...entries },
     outdir,
     bundle: true,
     splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'es2022',
-    external: ['node-pty', 'bufferutil', 'utf-8-validate'],
+    // esbuild runs its own binary: the gate loads it from node_modules when it bundles a baseline.
+    external: ['node-pty', 'bufferutil', 'utf-8-validate', 'esbuild'],
     // Packages written as CommonJS (xterm, ws) call require: an ES module has none of its own.
     banner: { js: `import { createRequire as termwireCreateRequire } from 'node:module'; const require = termwireCreateRequire(${META_URL});` },
     plugins: [

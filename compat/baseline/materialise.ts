@@ -8,12 +8,13 @@ import { CompatError } from '../errors.js';
 import type { Progress } from '../progress.js';
 import { contentHash } from './content-hash.js';
 import { buildProject, installAlreadyBuilt, installDependencies, tailLines } from './build-project.js';
+import { BUNDLE_DIR, BUNDLED_ENTRIES, bundleEntries } from './bundle-entries.js';
 
 /**
  * The cache layout version. Bump it when what a cached build contains changes
  * (a new build step, a different install): old cache entries are then ignored.
  */
-export const MATERIALISE_FORMAT = 1;
+export const MATERIALISE_FORMAT = 2;
 export const STAMP_FILE = '.termwire-compat-stamp.json';
 
 export interface MaterialiseOptions {
@@ -102,12 +103,31 @@ export async function materialise(opts: MaterialiseOptions): Promise<Materialise
       build.done();
     }
 
+    await bundlePeer(temp, opts.progress);
     const stamp: Stamp = { format: MATERIALISE_FORMAT, commit: opts.commit, dependencies: how, contentHash: entryHash(temp) };
     await writeFile(join(temp, STAMP_FILE), JSON.stringify(stamp) + '\n');
     return await moveIntoPlace(temp, final, opts.commit);
   } finally {
     await rm(temp, { recursive: true, force: true });
     untrack();
+  }
+}
+
+/**
+ * A release built before its build bundled its entries gets its peer bundled
+ * here (bundle-entries.ts): the gate starts it once per pairing, and half of
+ * each start is module loading. The code is the release's, module for module;
+ * if it cannot be bundled, its peer starts from dist as built.
+ */
+async function bundlePeer(dir: string, progress: Progress): Promise<void> {
+  if (existsSync(join(dir, BUNDLE_DIR)) || !existsSync(join(dir, BUNDLED_ENTRIES.peer))) return;
+  const step = progress.step('bundle the baseline peer');
+  try {
+    await bundleEntries(dir, { peer: BUNDLED_ENTRIES.peer });
+    step.done();
+  } catch (e) {
+    await rm(join(dir, BUNDLE_DIR), { recursive: true, force: true });
+    step.done(`left unbundled: ${String((e as Error).message).split('\n')[0]}`);
   }
 }
 

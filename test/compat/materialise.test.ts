@@ -2,7 +2,7 @@ import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
-import { cacheEntryDir, materialise, STAMP_FILE } from '../../compat/baseline/materialise.js';
+import { cacheEntryDir, MATERIALISE_FORMAT, materialise, STAMP_FILE } from '../../compat/baseline/materialise.js';
 import { CompatError } from '../../compat/errors.js';
 import { silentProgress } from '../../compat/progress.js';
 import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
@@ -41,7 +41,7 @@ describe('materialise', () => {
     const first = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
     expect(first).toEqual({ dir: cacheEntryDir(cacheDir, commit), fromCache: false });
     expect(readFileSync(join(first.dir, 'dist/out.txt'), 'utf8')).toBe('OLD SIDE\n');
-    expect(JSON.parse(readFileSync(join(first.dir, STAMP_FILE), 'utf8'))).toMatchObject({ commit, format: 1 });
+    expect(JSON.parse(readFileSync(join(first.dir, STAMP_FILE), 'utf8'))).toMatchObject({ commit, format: MATERIALISE_FORMAT });
     const second = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
     expect(second.fromCache).toBe(true);
     expect(readFileSync(join(first.dir, 'count.txt'), 'utf8')).toBe('1');
@@ -81,7 +81,7 @@ describe('materialise', () => {
     expect(readFileSync(join(a.dir, 'dist/out.txt'), 'utf8')).toBe('OLD SIDE\n');
     expect(JSON.parse(readFileSync(join(a.dir, STAMP_FILE), 'utf8')).commit).toBe(commit);
     expect(tempLeft(cacheDir)).toEqual([]);
-    expect(readdirSync(cacheDir)).toEqual([`${commit}-f1`]);
+    expect(readdirSync(cacheDir)).toEqual([`${commit}-f${MATERIALISE_FORMAT}`]);
   });
 
   it('a failing build is BUILD_FAILED (exit 2) with the log tail, and leaves nothing behind', async () => {

@@ -6,6 +6,7 @@ import { processIdentity, waitForExit } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTempRepo, type TempRepo } from './helpers/temp-repo.js';
+import { MATERIALISE_FORMAT } from '../../compat/baseline/materialise.js';
 
 const DEADLINE_MS = 30_000;
 
@@ -33,7 +34,7 @@ describe('interrupting a baseline build', () => {
     child.kill(signal);
     const result = await child;
     expect(result.exitCode).toBe(signal === 'SIGTERM' ? 143 : 130);
-    expect(readdirSync(cacheDir).filter((n) => n.startsWith('.tmp-') || n.endsWith('-f1'))).toEqual([]);
+    expect(readdirSync(cacheDir).filter((n) => n.startsWith('.tmp-') || n.endsWith(`-f${MATERIALISE_FORMAT}`))).toEqual([]);
     // The build script npm spawned is stopped too, not orphaned. Its new parent may reap it late: a zombie counts as gone.
     await waitForExit(build!, { what: `the build script (pid ${buildPid}) to exit`, timeoutMs: DEADLINE_MS });
   });
