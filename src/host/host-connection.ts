@@ -381,19 +381,7 @@ export class HostConnection implements StreamContext {
     const { terminal, negotiated, inputSession } = stream;
     const resume = hasCapability(negotiated, 'outputResume') ? decideResume(request, terminal) : undefined;
     const subscribed = (seq: number) =>
-      stream.send('Metadata', {
-        type: 'subscribed',
-        streamId,
-        terminal: terminal.name,
-        cols: terminal.cols,
-        rows: terminal.rows,
-        seq,
-        truncated: false,
-        ...(request.capabilities !== undefined ? { capabilities: negotiated } : {}),
-        ...(inputSession ? { inputLedgerId: inputSession.ledgerId } : {}),
-        instanceId: terminal.instanceId,
-        ...(resume ? { resume: resume.outcome } : {}),
-      }, seq);
+      stream.send('Metadata', subscribedEvent(request, negotiated, { name: terminal.name, cols: terminal.cols, rows: terminal.rows, seq, instanceId: terminal.instanceId }, { ...(inputSession ? { inputLedgerId: inputSession.ledgerId } : {}), ...(resume ? { resume: resume.outcome } : {}) }), seq);
     // Replayed output costs the connection what a snapshot would: it is charged to the same bucket.
     if (resume?.outcome === 'resumed') stream.startResumed(request.resumeFrom!, resume.bytes, () => subscribed(request.resumeFrom!));
     else stream.requestSnapshot('subscribe', undefined, subscribed);
@@ -418,18 +406,7 @@ export class HostConnection implements StreamContext {
       if (projected) this.sendFrame(encodeFrame({ opcode: Op.Metadata, streamId, seq: exited.seq, payload: encodePayload('Metadata', projected.payload) }));
     };
     this.host.counters.exitsAnswered++;
-    send({
-      type: 'subscribed',
-      streamId,
-      terminal: exited.name,
-      cols: exited.cols,
-      rows: exited.rows,
-      seq: exited.seq,
-      truncated: false,
-      ...(request.capabilities !== undefined ? { capabilities: negotiated } : {}),
-      instanceId: exited.instanceId,
-      resume: 'exited',
-    });
+    send(subscribedEvent(request, negotiated, exited, { resume: 'exited' }));
     send({ type: 'exit', exitCode: exited.exit.exitCode, signal: exited.exit.signal });
     send({ type: 'unsubscribed', streamId });
     this.rememberClosed(streamId);
@@ -488,4 +465,26 @@ export class HostConnection implements StreamContext {
     this.streams.clear();
     this.host.connectionClosed(this);
   }
+}
+
+/** The subscribed event answering `request`, for the terminal instance `at` (running, or remembered after its exit). */
+function subscribedEvent(
+  request: SubscribePayload,
+  negotiated: CapabilitySet,
+  at: { readonly name: string; readonly cols: number; readonly rows: number; readonly seq: number; readonly instanceId: string },
+  extra: { readonly inputLedgerId?: string; readonly resume?: string },
+): PayloadInput<'Metadata'> {
+  return {
+    type: 'subscribed',
+    streamId: request.streamId,
+    terminal: at.name,
+    cols: at.cols,
+    rows: at.rows,
+    seq: at.seq,
+    truncated: false,
+    ...(request.capabilities !== undefined ? { capabilities: negotiated } : {}),
+    ...(extra.inputLedgerId !== undefined ? { inputLedgerId: extra.inputLedgerId } : {}),
+    instanceId: at.instanceId,
+    ...(extra.resume !== undefined ? { resume: extra.resume } : {}),
+  };
 }
