@@ -1,16 +1,16 @@
 #!/usr/bin/env node
 import { existsSync } from 'node:fs';
 
-// The build's bundles when it has them (they start in half the time), else the compiled modules.
-const bundled = existsSync(new URL('../dist/bundle/cli.js', import.meta.url)) && existsSync(new URL('../dist/bundle/gate-command.js', import.meta.url));
-const entry = new URL(bundled ? '../dist/bundle/cli.js' : '../dist/src/cli/main.js', import.meta.url);
+const entry = new URL('../dist/src/cli/main.js', import.meta.url);
 // The gate's command comes from the gate, above the protocol stack: the stack's CLI never imports it.
-const gate = new URL(bundled ? '../dist/bundle/gate-command.js' : '../dist/compat/command.js', import.meta.url);
+const gate = new URL('../dist/compat/command.js', import.meta.url);
+// The build's bundle of both (compat/termwire-entry.ts) starts in half the time of their modules.
+const bundle = new URL('../dist/bundle/cli.js', import.meta.url);
 if (!existsSync(entry) || !existsSync(gate)) {
   console.error('termwire: this checkout is not built yet (dist/ is missing); run `npm ci` (it builds) or `npm run build`');
   process.exit(2);
 }
-Promise.all([import(entry.href), import(gate.href)])
+(existsSync(bundle) ? import(bundle.href).then((both) => [both, both]) : Promise.all([import(entry.href), import(gate.href)]))
   .then(([cli, { COMPAT_COMMAND }]) => cli.main(process.argv.slice(2), { compat: COMPAT_COMMAND }))
   .then((code) => { process.exitCode = code; })
   // Commands turn every usage and environment error into one line and an exit code; what lands here is a bug.

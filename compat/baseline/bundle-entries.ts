@@ -1,19 +1,19 @@
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 
 /**
- * The processes a build starts, each from one bundled entry in BUNDLE_DIR:
- * the CLI (serve, attach, the gate), the gate's peers and the host's screen
+ * The processes a build starts, each from one bundled file in BUNDLE_DIR: the
+ * CLI (serve, attach, the gate), the gate's peers and the host's screen
  * worker. A start from dist/ reads and links a few hundred modules, about
- * 0.3 CPU-s of a peer's 0.6; from a bundle it reads a handful of files, and
- * a gate run starts dozens of peers. Chunks are split, so a command or a
- * peer role still loads only its own code.
+ * 0.3 CPU-s of a peer's 0.6; from a bundle it reads one file, and a gate run
+ * starts dozens of peers. Each bundle is whole, never split into chunks
+ * loaded later: the gate rebuilds the working tree it runs from, and a chunk
+ * of the build it started with would be gone by the time it was wanted.
  */
 export const BUNDLE_DIR = join('dist', 'bundle');
 
 export const BUNDLED_ENTRIES = {
-  cli: 'dist/src/cli/main.js',
-  'gate-command': 'dist/compat/command.js',
+  cli: 'dist/compat/termwire-entry.js',
   peer: 'dist/compat/peer/main.js',
   'screen-worker': 'dist/src/host/screen-worker.js',
 } as const;
@@ -29,20 +29,18 @@ export function entryOf(buildDir: string, name: keyof typeof BUNDLED_ENTRIES): s
 
 /**
  * Bundles a built project's entries (all of BUNDLED_ENTRIES unless named)
- * into BUNDLE_DIR, replacing what was there. Each module keeps reading its own location as import.meta.url, so
+ * into BUNDLE_DIR, each file written over the last build's. Each module keeps reading its own location as import.meta.url, so
  * files it names beside itself (package.json, a worker) are found as from
  * dist/. Packages with native code or optional native helpers stay outside.
  */
 export async function bundleEntries(buildDir: string, entries: Readonly<Record<string, string>> = BUNDLED_ENTRIES): Promise<void> {
   const { build } = await import('esbuild');
   const outdir = join(buildDir, BUNDLE_DIR);
-  rmSync(outdir, { recursive: true, force: true });
   await build({
     absWorkingDir: buildDir,
     entryPoints: { ...entries },
     outdir,
     bundle: true,
-    splitting: true,
     format: 'esm',
     platform: 'node',
     target: 'es2022',
