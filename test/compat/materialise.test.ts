@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, realpathSync, rmSync, symlinkSync, truncateSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -33,6 +34,14 @@ async function setup(files: Record<string, string> = project()) {
   return { repo, commit, cacheDir };
 }
 const tempLeft = (cacheDir: string) => readdirSync(cacheDir).filter((n) => n.startsWith('.tmp-'));
+
+/** A release whose build leaves its peer entry unbundled, as releases before 0.3 do; its version module reads package.json beside itself. */
+const unbundledPeerProject = (main = "import { name } from './version.js';\nconsole.log(name());\n") => ({
+  'package.json': JSON.stringify({ name: 'tiny-peer', version: '1.0.0', type: 'module', scripts: { build: 'node build.cjs' } }),
+  'build.cjs': "const fs = require('fs'); fs.mkdirSync('dist/compat/peer', { recursive: true }); fs.copyFileSync('main.js', 'dist/compat/peer/main.js'); fs.copyFileSync('version.js', 'dist/compat/peer/version.js');\n",
+  'main.js': main,
+  'version.js': "import { readFileSync } from 'node:fs';\nexport const name = () => JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')).name;\n",
+});
 
 describe('materialise', () => {
   it('extracts the commit (not the working tree), builds it, stamps it, and reuses the cache', async () => {
@@ -181,4 +190,15 @@ describe('materialise', () => {
     expect(existsSync(join(got.dir, 'node_modules', 'is-number', 'package.json'))).toBe(true);
     expect(notes.join('\n')).toContain('npm ci refused the lockfile');
   }, 120_000);
+
+  it("bundles the peer of a release whose build did not, each module still reading its own location; one it cannot bundle starts from dist", async () => {
+    const { repo, commit, cacheDir } = await setup(unbundledPeerProject());
+    const bundled = await materialise({ repo: repo.dir, commit, cacheDir, progress: silentProgress });
+    expect(readdirSync(join(bundled.dir, 'dist/bundle'))).toEqual(['peer.js']);
+    expect(execFileSync(process.execPath, [join(bundled.dir, 'dist/bundle/peer.js')], { encoding: 'utf8' }).trim()).toBe('tiny-peer');
+    const broken = await setup(unbundledPeerProject("import './missing.js';\n"));
+    const unbundled = await materialise({ repo: broken.repo.dir, commit: broken.commit, cacheDir: broken.cacheDir, progress: silentProgress });
+    expect(existsSync(join(unbundled.dir, 'dist/bundle'))).toBe(false);
+    expect(existsSync(join(unbundled.dir, 'dist/compat/peer/main.js'))).toBe(true);
+  });
 });
