@@ -10,6 +10,7 @@ import { passOutputThrough } from './attach-output-mode.js';
 import { SnapshotRefresher } from './attach-refresh.js';
 import { AttachScreen, STATUS_LINE_SHOWN_MS } from './attach-screen.js';
 import { restoreTerminalModes } from './attach-terminal-modes.js';
+import { TerminalWriter } from './terminal-writer.js';
 import { DEFAULT_TOKEN_FILE, readToken } from './token-file.js';
 import { pickSessionEnvironment } from '../host/session-environment.js';
 
@@ -152,7 +153,8 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   const onCanvas = out.isTTY === true && opts.alternateScreen;
   const refresher = new SnapshotRefresher(() => stream.requestSnapshot());
   const refresh = () => refresher.refresh();
-  const screen = new AttachScreen(out, { shownMs: STATUS_LINE_SHOWN_MS, refresh }, onCanvas ? refresh : undefined, out.isTTY === true && !onCanvas);
+  const terminal = new TerminalWriter(out);
+  const screen = new AttachScreen(terminal, { shownMs: STATUS_LINE_SHOWN_MS, refresh }, onCanvas ? refresh : undefined, out.isTTY === true && !onCanvas);
   const viewport = () => ({ cols: out.columns || 80, rows: out.rows || 24 });
 
   let end!: (ending: Ending) => void;
@@ -230,6 +232,7 @@ async function attach(opts: { url: string; terminal: string; token: string; toke
   const leaveTerminal = () => {
     if (terminalLeft) return;
     terminalLeft = true;
+    terminal.writeThrough(); // what the remote printed goes out under its own modes, before they are put back
     screen.dispose();
     if (stdin.isTTY) stdin.setRawMode(false);
     restoreOutputMode?.();
