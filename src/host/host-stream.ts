@@ -74,7 +74,7 @@ export class HostStream implements TerminalSubscriber {
     this.gate = new SendGate(id, negotiated, ctx.gateMode);
     this.projections = new StreamProjections(ctx.projections, id, negotiated, ctx.counters);
     if (hasCapability(negotiated, 'ackOutput')) {
-      this.window = new FlowWindow(ctx.limits.streamWindowInitialBytes, ctx.limits.streamWindowMaxBytes);
+      this.window = new FlowWindow(ctx.limits.streamWindowInitialBytes, ctx.limits.streamWindowMaxBytes, ctx.limits.windowGrowthMaxQueueMs);
     }
     terminal.attach(this);
   }

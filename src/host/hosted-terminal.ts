@@ -188,20 +188,20 @@ export class HostedTerminal {
 
   /**
    * Output is skipped only for a subscriber slower than the others: while
-   * every subscriber that holds the program has more than half of
-   * streamQueueMaxBytes queued, the terminal is not read, and its program
-   * waits as it would on a slow terminal (as under ssh) instead
-   * of its output being dropped for a recovery snapshot. Reading goes on once
-   * one of them is down to a quarter, or after maxSubscriberHoldMs without
-   * that (then the ones still behind overflow into recovery snapshots). A
-   * terminal nobody watches, or that one subscriber keeps up with, is always
-   * read. Subscribers call this when their queue shrinks.
+   * every subscriber that holds the program has more than subscriberHoldBytes
+   * queued (at most half of streamQueueMaxBytes), the terminal is not read,
+   * and its program waits as it would on a slow terminal (as under ssh)
+   * instead of its output being dropped for a recovery snapshot. Reading goes
+   * on once one of them is down to half that, or after maxSubscriberHoldMs
+   * without that (then the ones still behind overflow into recovery
+   * snapshots). A terminal nobody watches, or that one subscriber keeps up
+   * with, is always read. Subscribers call this when their queue shrinks.
    */
   reviewSubscriberBacklog(): void {
     if (this.disposed) return;
-    const limit = this.limits.streamQueueMaxBytes;
+    const holdBytes = Math.min(this.limits.subscriberHoldBytes, this.limits.streamQueueMaxBytes / 2);
     const holding = this.readHolds.has('subscribers');
-    const threshold = holding ? limit / 4 : limit / 2;
+    const threshold = holding ? holdBytes / 2 : holdBytes;
     let behind = this.subscribers.size > 0;
     for (const s of this.subscribers) {
       const queued = s.queuedOutputBytes?.();

@@ -89,6 +89,28 @@ describe('output flow control', () => {
     expectContinuousAfterLastSnapshot(peer, 1);
   });
 
+  it('holds the program once its only subscriber has subscriberHoldBytes queued past its window, not half the queue limit: what a key waits behind stays small', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB, subscriberHoldBytes: 64 * KiB } });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    const a = testHost.host.terminal('a')!.backend as ScriptBackend;
+    const text = 'w'.repeat(256 * KiB); // far under half of streamQueueMaxBytes (4 MiB)
+    a.emit(text);
+    await peer.waitFor(() => a.isPaused, 'the terminal no longer read: 248 KiB queued > subscriberHoldBytes');
+    peer.send('Ack', 1, { bytes: 8 * KiB });
+    await peer.waitFor(() => peer.outputBytes(1) > 8 * KiB, 'the next window');
+    expect(a.isPaused).toBe(true); // over 200 KiB still queued
+    let acked = 8 * KiB;
+    while (peer.outputBytes(1) < text.length) {
+      const read = peer.outputBytes(1);
+      peer.send('Ack', 1, { bytes: read - acked });
+      acked = read;
+      await peer.waitFor(() => peer.outputBytes(1) > read, 'more output for the credit given');
+    }
+    expect(a.isPaused).toBe(false); // read again once the queue was down to half of subscriberHoldBytes
+    expect(peer.outputText(1)).toBe(text);
+  });
+
   it("sends a terminal's exit after the output queued before it, not ahead of it: the last output is not lost to a client that stops at the exit", async () => {
     testHost = await startTestHost({ terminals: scriptTerminals('a'), limits: { outputFrameBytes: 4 * KiB, streamWindowInitialBytes: 8 * KiB } });
     const peer = await testHost.connect();
