@@ -47,7 +47,7 @@ async function echoTrials(sessions: readonly PtySession[], count: number): Promi
   return times.map((t) => t.sort((a, b) => a - b));
 }
 
-const INTERRUPTS = 10;
+const INTERRUPTS = 30;
 /** How much of the flood is read before Ctrl-C: every buffer on the way (PTY, host queue, link, attach) is full by then. */
 const FLOOD_BEFORE_INTERRUPT_CHARS = 8 * MiB;
 /** The budget for Ctrl-C in a flood to bring the prompt back. */
