@@ -87,7 +87,7 @@ export class HostConnection implements StreamContext {
     source?: string,
   ) {
     this.starter = source ?? this;
-    this.window = new FlowWindow(host.limits.connectionWindowInitialBytes, host.limits.connectionWindowMaxBytes, host.limits.windowGrowthMaxQueueMs);
+    this.window = new FlowWindow(host.limits.connectionWindowInitialBytes, host.limits.connectionWindowMaxBytes);
     this.guard = new LinkGuard(link, host.limits, { drained: () => this.drained(), overLimit: (reason, message) => this.closeForLimit(reason, message) });
     this.errorReplies = new RateBucket(host.limits.maxErrorRepliesPerSecond);
     this.snapshotRequests = new RateBucket(host.limits.maxSnapshotRequestsPerSecond);

@@ -74,7 +74,7 @@ export class HostStream implements TerminalSubscriber {
     this.gate = new SendGate(id, negotiated, ctx.gateMode);
     this.projections = new StreamProjections(ctx.projections, id, negotiated, ctx.counters);
     if (hasCapability(negotiated, 'ackOutput')) {
-      this.window = new FlowWindow(ctx.limits.streamWindowInitialBytes, ctx.limits.streamWindowMaxBytes, ctx.limits.windowGrowthMaxQueueMs);
+      this.window = new FlowWindow(ctx.limits.streamWindowInitialBytes, ctx.limits.streamWindowMaxBytes);
     }
     terminal.attach(this);
   }

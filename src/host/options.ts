@@ -11,20 +11,12 @@ export interface HostLimits {
   readonly outputFrameBytes: number;
   /** Unacked Output bytes a stream may have in flight at first (ackOutput streams). Default 512 KiB. */
   readonly streamWindowInitialBytes: number;
-  /** The stream window doubles, up to this, when an Ack frees a stream that was blocked and the window, not the reader, held it back (see windowGrowthMaxQueueMs). Default 2 MiB. */
+  /** The stream window doubles, up to this, each time an Ack frees a stream that was blocked. Default 2 MiB. */
   readonly streamWindowMaxBytes: number;
   /** Unacked Output bytes a connection may have in flight at first, over all its ackOutput streams. Default 2 MiB. */
   readonly connectionWindowInitialBytes: number;
   /** The connection window doubles up to this, like the stream window. Default 8 MiB. */
   readonly connectionWindowMaxBytes: number;
-  /**
-   * A window grows only while output does not wait at the reader: when the Ack
-   * that frees it comes within twice the quickest Ack's delay plus this long.
-   * A reader slower than the program (a flood on a slow terminal) acks late,
-   * and a bigger window would only queue more output ahead of its next key's
-   * answer (Ctrl-C). Default 10 ms.
-   */
-  readonly windowGrowthMaxQueueMs: number;
   /** Output a stream may queue past its window; beyond it the queue is dropped for a recovery snapshot, so only a subscriber slower than another overflows (see subscriberHoldBytes). Default 4 MiB. */
   readonly streamQueueMaxBytes: number;
   /** While every subscriber of a terminal has more than this queued past its window (at most half of streamQueueMaxBytes), the terminal is not read: its program waits, as on a slow terminal. Reading resumes when one is down to half of it. Output queued here is output a key's answer waits behind. Default 64 KiB. */
@@ -115,7 +107,6 @@ export const DEFAULT_HOST_OPTIONS: HostLimits = Object.freeze({
   streamWindowMaxBytes: 2 * MiB,
   connectionWindowInitialBytes: 2 * MiB,
   connectionWindowMaxBytes: 8 * MiB,
-  windowGrowthMaxQueueMs: 10,
   streamQueueMaxBytes: 4 * MiB,
   subscriberHoldBytes: 64 * KiB,
   rememberedClosedStreams: 1024,
