@@ -271,6 +271,34 @@ describe('dynamic rules', () => {
     expect(summary(twice('oldClientNewHost', 'requestFirst', 'overflow')(reference))).toContain('FIELD_VALUE_CHANGED | old client × new host | hideReveal | reveal | SnapshotStart.source');
   });
 
+  it("an overflow snapshot taken at another seq is the host's flow policy: its seq and text are not compared, its cause is", () => {
+    const isSkew = (key: PairingKey) => key === 'oldClientNewHost' || key === 'newNew';
+    // Each pairing's host drops the queue of a client that returned no credit and repaints it, at `seq`, showing `text`.
+    const overflowAt = (seq: (key: PairingKey) => number, text: (key: PairingKey) => string, cause: (key: PairingKey) => string = () => 'overflow') => {
+      const set = healthySet();
+      for (const key of Object.keys(set) as PairingKey[]) {
+        const frames = set[key].frames;
+        const at = (i: number, opcode: number, opcodeName: string, payload: unknown): RecordedFrame => ({ index: frames.length + i, direction: 'hostToClient', step: 'overflowRecovery', opcode, opcodeName, streamId: 1, seq: seq(key), payload, rawHex: '' });
+        frames.push(
+          at(0, 2, 'SnapshotStart', { kind: 'scrollback', cols: 80, rows: 24, seq: seq(key), cause: cause(key), truncated: false }),
+          at(1, 3, 'SnapshotChunk', text(key)),
+          at(2, 4, 'SnapshotEnd', undefined),
+        );
+      }
+      return set;
+    };
+    const elsewhere = (key: PairingKey) => (isSkew(key) ? 8_600_470 : 9_649_035);
+    const otherPage = (key: PairingKey) => (isSkew(key) ? 'overflow 0 page 1160' : 'overflow 0 page 1390');
+    // A host that queues less (a smaller window, a smaller queue) overflows earlier: nothing an old client relies on.
+    expect(summary(overflowAt(elsewhere, otherPage))).toEqual([]);
+    // Its cause is still compared, and then so is where it was taken.
+    expect(summary(overflowAt(elsewhere, () => 'same', (key) => (isSkew(key) ? 'resume' : 'overflow')))).toEqual(
+      expect.arrayContaining(['FIELD_VALUE_CHANGED | old client × new host | overflowRecovery | - | SnapshotStart.cause', 'FIELD_VALUE_CHANGED | old client × new host | overflowRecovery | - | SnapshotStart.seq']),
+    );
+    // Taken at the reference's seq, its text is the screen at that seq, compared as any snapshot's.
+    expect(summary(overflowAt(() => 9_649_035, otherPage))).toEqual(['SNAPSHOT_CONTENT_CHANGED | old client × new host | - | - | SnapshotChunk']);
+  });
+
   it('FIELD_VALUE_CHANGED: volatile fields come from the schema table, never from the rule', () => {
     const ledger = (id: string) => (f: RecordedFrame) => (f.opcodeName === 'Metadata' ? { ...f, payload: withPayload(f.payload, { inputLedgerId: id }) } : f);
     let set = editFrames(healthySet(), 'oldOld', ledger('ledger-a'));

@@ -3,6 +3,7 @@ import { fieldName } from '../../../src/manifest/surface.js';
 import { type Finding, PAIRING_LABELS } from '../finding.js';
 import type { PairingRecording, RecordedFrame } from '../../recording.js';
 import { OPAQUE_FIELDS, publishedFields } from './field-publishing.js';
+import { overflowSnapshotFrames } from './flow-policy.js';
 import { answersTimingDependentFrame, gatingTable, negotiatedInBoth, streamOrdinals } from './frame-sequence.js';
 import { isTimingPolicy } from './timing-policy.js';
 import { isHexOnly, isObject, noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
@@ -55,6 +56,9 @@ export function valueFrames(keep: (opcodeName: string) => boolean): (f: Recorded
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);
+
+/** Where in the output a snapshot was taken: its SnapshotStart's seq, and every snapshot frame's header seq. */
+const isSnapshotPoint = (path: string) => path === 'seq' || path === HEADER_SEQ;
 
 /** Ack bytes per stream over the whole journey: batching and the step an Ack lands in follow a timer, the total does not. */
 export function ackTotals(rec: PairingRecording): Map<string, number> {
@@ -118,13 +122,16 @@ export const fieldValueChanged = dynamicRule({
       const skew = recordings[c.skew];
       const include = valueFrames(negotiatedInBoth(skew, recordings.oldOld, gating));
       const actual = occurrenceSlots(skew, c.direction, include);
+      const [overflowInSkew, overflowInReference] = [overflowSnapshotFrames(skew), overflowSnapshotFrames(recordings.oldOld)];
       for (const [key, ref] of occurrenceSlots(recordings.oldOld, c.direction, include)) {
         const got = actual.get(key);
         if (!got || !stepOk(skew, ref.step) || !stepOk(recordings.oldOld, ref.step)) continue;
         const now = comparedValues(got.frame);
+        // Where a host drops output for an overflow snapshot is its flow policy (flow-policy.ts).
+        const bothOverflow = overflowInReference.has(ref.frame.index) && overflowInSkew.has(got.frame.index);
         for (const [path, before] of comparedValues(ref.frame)) {
           // Absent is FIELD_STOPPED_PUBLISHING's finding.
-          if (!now.has(path) || same(before, now.get(path)) || isVolatile(volatile, ref.label, path)) continue;
+          if (!now.has(path) || same(before, now.get(path)) || isVolatile(volatile, ref.label, path) || (bothOverflow && isSnapshotPoint(path))) continue;
           const after = now.get(path);
           findings.push({
             direction: PAIRING_LABELS[c.skew],

@@ -1,13 +1,15 @@
 import { PAIRING_LABELS } from '../finding.js';
 import type { Occurrence, PairingRecording } from '../../recording.js';
 import { FIX_DOCS, dynamicRule } from '../rule-spec.js';
+import { overflowSnapshotFrames } from './flow-policy.js';
 
 export interface AssembledSnapshot {
   readonly occurrence: Occurrence | undefined;
   readonly ordinal: number;
   readonly text: string;
   readonly firstFrame: number;
-  /** From its SnapshotStart. */
+  /** From its SnapshotStart: where in the output it was taken, and its size. */
+  readonly seq: number;
   readonly cols: number;
   readonly rows: number;
   /** The screen it draws (PairingRecording.snapshotScreens), where recorded. */
@@ -19,19 +21,19 @@ export function assembledSnapshots(rec: PairingRecording): AssembledSnapshot[] {
   const out: AssembledSnapshot[] = [];
   const perOccurrence = new Map<string, number>();
   // Snapshots to two clients may interleave on the wire: each client's is assembled from its own frames.
-  const openByClient = new Map<string, { occurrence: Occurrence | undefined; parts: string[]; firstFrame: number; cols: number; rows: number }>();
+  const openByClient = new Map<string, { occurrence: Occurrence | undefined; parts: string[]; firstFrame: number; seq: number; cols: number; rows: number }>();
   for (const f of rec.frames) {
     if (f.direction !== 'hostToClient') continue;
     const client = f.client ?? 'primary';
     const open = openByClient.get(client);
-    if (f.opcodeName === 'SnapshotStart') openByClient.set(client, { occurrence: f.occurrence, parts: [], firstFrame: f.index, ...sizeOf(f.payload) });
+    if (f.opcodeName === 'SnapshotStart') openByClient.set(client, { occurrence: f.occurrence, parts: [], firstFrame: f.index, seq: f.seq, ...sizeOf(f.payload) });
     else if (f.opcodeName === 'SnapshotChunk' && open) open.parts.push(typeof f.payload === 'string' ? f.payload : JSON.stringify(f.payload));
     else if (f.opcodeName === 'SnapshotEnd' && open) {
       const key = open.occurrence ?? '';
       const ordinal = perOccurrence.get(key) ?? 0;
       perOccurrence.set(key, ordinal + 1);
       const screen = rec.snapshotScreens?.[out.length];
-      out.push({ occurrence: open.occurrence, ordinal, text: open.parts.join(''), firstFrame: open.firstFrame, cols: open.cols, rows: open.rows, ...(screen ? { screen } : {}) });
+      out.push({ occurrence: open.occurrence, ordinal, text: open.parts.join(''), firstFrame: open.firstFrame, seq: open.seq, cols: open.cols, rows: open.rows, ...(screen ? { screen } : {}) });
       openByClient.delete(client);
     }
   }
@@ -66,10 +68,13 @@ export const snapshotContentChanged = dynamicRule({
   judge: (recordings) => {
     const expected = assembledSnapshots(recordings.oldOld);
     const actual = assembledSnapshots(recordings.oldClientNewHost);
+    const [overflowInReference, overflowInSkew] = [overflowSnapshotFrames(recordings.oldOld), overflowSnapshotFrames(recordings.oldClientNewHost)];
     const findings = [];
     for (const ref of expected) {
       const got = actual.find((s) => s.occurrence === ref.occurrence && s.ordinal === ref.ordinal);
       if (!got || got.text === ref.text) continue; // a missing snapshot is FRAME_SEQUENCE_CHANGED's finding
+      // An overflow snapshot taken at another seq shows the screen at that seq: where is the host's flow policy (flow-policy.ts).
+      if (overflowInReference.has(ref.firstFrame) && overflowInSkew.has(got.firstFrame) && got.seq !== ref.seq) continue;
       // Another encoding of the same screen (an SGR spelled differently, a cursor placed another way) is not a change of content.
       if (ref.screen !== undefined && ref.screen === got.screen) continue;
       const diff = firstDifference(ref.text, got.text);
