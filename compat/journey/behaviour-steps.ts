@@ -74,9 +74,14 @@ export const resizesMerged: JourneyStep = {
     // In one turn of the event loop, so no answer can cross between them.
     for (const size of MERGED_RESIZES) if (!inject('primary', handmadeFrame(WIRE.opcode.Resize, streamId, JSON.stringify(size)))) throw new Error('the primary client has no live connection to inject into');
   },
-  done: (o) => {
+  done: (o, before) => {
     const last = MERGED_RESIZES.at(-1)!;
-    return sizeIs(o, last, `a Resized to ${last.cols}x${last.rows} on the client`);
+    const what = `a Resized to ${last.cols}x${last.rows} on the client`;
+    if (o.client.size !== undefined) return sizeIs(o, last, what);
+    // A peer of protocol 1 reports no size: the last Resized the host sent it says where it ended.
+    const resized = o.wire.slice(before.wireCount).filter((f) => f.client === 'primary' && f.direction === 'hostToClient' && f.opcode === WIRE.opcode.Resized && f.fault !== 'dropped');
+    const got = resized.length > 0 ? (JSON.parse(payloadText(resized.at(-1)!)) as { cols?: number; rows?: number }) : undefined;
+    return got?.cols === last.cols && got.rows === last.rows ? undefined : what;
   },
 };
 

@@ -299,6 +299,31 @@ describe('dynamic rules', () => {
     expect(summary(overflowAt(() => 9_649_035, otherPage))).toEqual(['SNAPSHOT_CONTENT_CHANGED | old client × new host | - | - | SnapshotChunk']);
   });
 
+  it("Resized a burst of requests brings is the host's merge policy: only the last of the burst is compared", () => {
+    const reference: Record<PairingKey, boolean> = { oldOld: false, oldClientNewHost: true, newClientOldHost: false, newNew: true };
+    // Three Resizes in one write; a host that answers each (v0.1.0) sends three Resized, one that merges them (minResizeIntervalMs) two.
+    const burst = (sizes: (merges: boolean) => ReadonlyArray<readonly [number, number]>, askBetween = false) => {
+      const set = healthySet();
+      for (const key of Object.keys(set) as PairingKey[]) {
+        const frames = set[key].frames;
+        const frame = (direction: RecordedFrame['direction'], opcode: number, opcodeName: string, payload: unknown): RecordedFrame => ({ index: frames.length, direction, step: 'resizesMerged', opcode, opcodeName, streamId: 1, seq: 0, payload, rawHex: '' });
+        for (const [cols, rows] of [[90, 30], [91, 31], [92, 32]]) frames.push(frame('clientToHost', 8, 'Resize', { cols, rows }));
+        for (const [cols, rows] of sizes(reference[key])) {
+          if (askBetween && frames.at(-1)!.opcodeName === 'Resized') frames.push(frame('clientToHost', 8, 'Resize', { cols, rows }));
+          frames.push(frame('hostToClient', 5, 'Resized', { cols, rows, reason: 'resize' }));
+        }
+      }
+      return set;
+    };
+    const merged = (merges: boolean) => (merges ? [[90, 30], [92, 32]] as const : [[90, 30], [91, 31], [92, 32]] as const);
+    expect(summary(burst(merged))).toEqual([]);
+    // The size a burst ends at is still compared.
+    const endsShort = (merges: boolean) => (merges ? [[90, 30], [91, 31]] as const : [[90, 30], [91, 31], [92, 32]] as const);
+    expect(summary(burst(endsShort))).toEqual(expect.arrayContaining(['FIELD_VALUE_CHANGED | old client × new host | resizesMerged | - | Resized.cols']));
+    // A Resized that answers a request of its own is no burst's: each is compared.
+    expect(summary(burst(merged, true))).toEqual(expect.arrayContaining(['FIELD_VALUE_CHANGED | old client × new host | resizesMerged | - | Resized.cols']));
+  });
+
   it('FIELD_VALUE_CHANGED: volatile fields come from the schema table, never from the rule', () => {
     const ledger = (id: string) => (f: RecordedFrame) => (f.opcodeName === 'Metadata' ? { ...f, payload: withPayload(f.payload, { inputLedgerId: id }) } : f);
     let set = editFrames(healthySet(), 'oldOld', ledger('ledger-a'));

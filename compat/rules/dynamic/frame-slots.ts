@@ -1,4 +1,5 @@
 import type { FrameDirection, Occurrence, PairingRecording, RecordedFrame, StepName } from '../../recording.js';
+import { supersededResizes } from './resize-policy.js';
 
 /**
  * Frame occurrences, keyed the same way by every rule that compares a skew
@@ -29,11 +30,12 @@ export function slotWhere(s: Pick<Slot, 'step' | 'occurrence' | 'ordinal'>): str
   return `step ${s.step}${s.occurrence ? `, ${s.occurrence}` : ''}, #${s.ordinal + 1}`;
 }
 
-/** The frames one side wrote that `include` accepts, by occurrence key. */
+/** The frames one side wrote that `include` accepts, by occurrence key; a Resized the host's merging superseded is no occurrence (resize-policy.ts). */
 export function occurrenceSlots(rec: PairingRecording, direction: FrameDirection, include: (f: RecordedFrame) => boolean): Map<string, Slot> {
   const groups = new Map<string, RecordedFrame[]>();
+  const merged = supersededResizes(rec);
   for (const f of rec.frames) {
-    if (f.direction !== direction || !include(f)) continue;
+    if (f.direction !== direction || !include(f) || merged.has(f.index)) continue;
     // Per client as well: the Resized each subscriber gets is its own occurrence.
     const group = `${f.step}|${f.occurrence ?? ''}|${f.client ?? 'primary'}|${frameLabel(f)}`;
     (groups.get(group) ?? groups.set(group, []).get(group)!).push(f);
