@@ -13,13 +13,6 @@ const SIDE_BURST_BYTES = 768 * KiB;
 const SIDE_EXIT = 'exit\r';
 
 /**
- * Past what a stream may hold for a client that returns no credit: its window
- * at the largest (2 MiB) plus its queue (streamQueueMaxBytes, 4 MiB), with room
- * to spare, so the host must drop output and repaint with an overflow snapshot.
- */
-export const OVERFLOW_EMIT_BYTES = 7 * MiB;
-
-/**
  * Two streams on one connection, to two terminals printing in turn: each
  * stream must carry its own terminal's output, seq and credit, and input typed
  * on one reaches only its terminal. The side terminal exits and its stream
@@ -71,22 +64,22 @@ export function twoStreamsStep(draw: number): JourneyStep {
 
 /**
  * The proxy holds the client's Acks while the host prints past window and
- * queue, so the host must drop output and repaint with an overflow snapshot
- * once credit returns. `draw` makes an explore draw's end marker its own.
+ * queue (the run's overflowEmitBytes, overflow-size.ts), so the host must drop
+ * output and repaint with an overflow snapshot once credit returns. `draw` makes an explore draw's end marker its own.
  */
 export function overflowStep(draw: number): JourneyStep {
   const label = `overflow ${draw}`;
   return {
     name: 'overflowRecovery',
     notApplicable: (before) => (negotiates(before.client, 'ackOutput') ? undefined : 'ackOutput not negotiated: output never waits for credit, so no queue overflows'),
-    act: async ({ host, withholdAcks, releaseAcks, until }) => {
+    act: async ({ host, withholdAcks, releaseAcks, until, overflowEmitBytes }) => {
       // Nothing in flight first: Acks of earlier output still on their way would be held too, the host's credit would be
       // short by them, and its queue would overflow a frame earlier in some runs than in others.
       await until((o) => outputAllAcknowledged(o, 'primary'));
       // The host's emit runs to its end before the op answers, queue overflow included; only then does credit come back.
       withholdAcks('primary');
       try {
-        await host.call('emit', { text: screenfulsThenMarker(label, OVERFLOW_EMIT_BYTES) });
+        await host.call('emit', { text: screenfulsThenMarker(label, overflowEmitBytes) });
       } finally {
         releaseAcks();
       }

@@ -19,6 +19,7 @@ import { JOURNEY_DETACHED_LIFETIME_MS, LIFETIME_JOURNEY, StepNotJudged } from '.
 import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
 import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext, terminalGot } from './steps.js';
 import { sequencedInputAnswered } from './wire-view.js';
+import { RELEASED_OVERFLOW_EMIT_BYTES } from './overflow-size.js';
 
 /** A journey: which terminal the host serves, over which transport, and the steps (each says what it types). */
 export interface JourneyPlan {
@@ -61,12 +62,14 @@ function hostAddress(plan: JourneyPlan, hello: Peer['hello']): { url: string; to
 export interface RunDecision {
   readonly ops: DrivableOps;
   readonly skipped: ReadonlyMap<StepName, string>;
+  readonly overflowEmitBytes: number;
 }
 
 /** Protocol 1's ops and nothing skipped: for callers driving two builds of one peer protocol. */
 export const PROTOCOL_1_RUN: RunDecision = {
   ops: { client: new Set(PROTOCOL_1_OPS.client), host: new Set(PROTOCOL_1_OPS.host) },
   skipped: new Map(),
+  overflowEmitBytes: RELEASED_OVERFLOW_EMIT_BYTES,
 };
 
 export interface JourneyOptions {
@@ -100,6 +103,8 @@ export interface PairingBuild {
   readonly build: BuildInfo;
   /** This build's decoder in a process of its own (peer role 'codec'). */
   readonly codec: Peer;
+  /** What its host holds for a stream that returns no credit (hostHoldsBytes). */
+  readonly holdsBytes: number;
 }
 
 /** Whether the build's peer of this role serves one session after another in one process (peer-pool.ts). */
@@ -250,6 +255,7 @@ export async function runPairing(
           second,
           before,
           ops: decision.ops,
+          overflowEmitBytes: decision.overflowEmitBytes,
           drop: (mode) => p.drop(mode),
           dropSequencedInput: (who, passBefore) => p.dropSequencedInput(who, passBefore),
           duplicateSequencedInput: (who, passBefore) => p.duplicateSequencedInput(who, passBefore),

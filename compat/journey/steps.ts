@@ -64,6 +64,8 @@ export interface StepContext {
   /** What the peers saw before this step began, for "more than before" barriers. */
   readonly before: Observation;
   readonly ops: DrivableOps;
+  /** Past what either host of the run holds for a client that returns no credit (overflow-size.ts). */
+  readonly overflowEmitBytes: number;
 }
 
 /**

@@ -12,28 +12,35 @@ const OPTION_MODULES = {
   client: ['dist/src/client/options.js', 'DEFAULT_CLIENT_OPTIONS'],
 } as const;
 
+/** A build's option defaults as its own dist holds them, read in a child process: its modules must not load into the gate. Undefined when they cannot be read. */
+export async function readOptionDefaults(
+  buildDir: string,
+  modules: ReadonlyArray<keyof typeof OPTION_MODULES> = ['host', 'delivery', 'client'],
+): Promise<{ host?: unknown; delivery?: unknown; client?: unknown } | undefined> {
+  const wanted = Object.fromEntries(modules.map((m) => [m, OPTION_MODULES[m]]));
+  const script = `
+    const read = async (file, name) => { try { return (await import(${JSON.stringify(pathToFileURL(buildDir).href)} + '/' + file))[name]; } catch { return undefined; } };
+    const out = {};
+    for (const [key, [file, name]] of Object.entries(${JSON.stringify(wanted)})) out[key] = await read(file, name);
+    process.stdout.write(JSON.stringify(out));`;
+  const result = await execa(process.execPath, ['--input-type=module', '-e', script], { cwd: buildDir, reject: false, timeout: READ_TIMEOUT_MS });
+  if (result.exitCode !== 0) return undefined;
+  try {
+    return JSON.parse(String(result.stdout)) as { host?: unknown; delivery?: unknown; client?: unknown };
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * A baseline from before manifests listed promised limits (0.1.0) still has
  * its defaults in its own dist: they are read there, by the current build's
  * list of what is promised, so a limit lowered since that release is judged
- * too. Read in a child process: the baseline's modules must not load into the gate.
- * Undefined when they cannot be read (the note then says limits were not compared).
+ * too. Undefined when they cannot be read (the note then says limits were not compared).
  */
 export async function baselineLimits(buildDir: string, current: PromisedLimits): Promise<PromisedLimits | undefined> {
-  const script = `
-    const read = async (file, name) => { try { return (await import(${JSON.stringify(pathToFileURL(buildDir).href)} + '/' + file))[name]; } catch { return undefined; } };
-    const out = {};
-    for (const [key, [file, name]] of Object.entries(${JSON.stringify(OPTION_MODULES)})) out[key] = await read(file, name);
-    process.stdout.write(JSON.stringify(out));`;
-  const result = await execa(process.execPath, ['--input-type=module', '-e', script], { cwd: buildDir, reject: false, timeout: READ_TIMEOUT_MS });
-  if (result.exitCode !== 0) return undefined;
-  let defaults: { host?: unknown; delivery?: unknown; client?: unknown };
-  try {
-    defaults = JSON.parse(String(result.stdout)) as typeof defaults;
-  } catch {
-    return undefined;
-  }
-  if (!defaults.host || !defaults.client) return undefined;
+  const defaults = await readOptionDefaults(buildDir);
+  if (!defaults?.host || !defaults.client) return undefined;
   return { host: valuesOf(hostDefaults(defaults.host, defaults.delivery), current.host), client: valuesOf(defaults.client, current.client) };
 }
 

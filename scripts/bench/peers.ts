@@ -9,7 +9,8 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { drivableOps, stepsSkippedInRun } from '../../compat/journey/drivable.js';
+import { hostHoldsBytes } from '../../compat/journey/overflow-size.js';
+import { runDecision } from '../../compat/journey/run.js';
 import { closePeerPool } from '../../compat/journey/peer-pool.js';
 import { PeerProcess } from '../../compat/journey/peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, LIFETIME_PLAN, type PairingBuild, runPairing } from '../../compat/journey/run-pairing.js';
@@ -25,9 +26,8 @@ export async function run(): Promise<Row[]> {
   const manifest = JSON.parse(execFileSync(process.execPath, [join(REPO_ROOT, 'bin', 'termwire.js'), 'manifest'], { encoding: 'utf8' }));
   const codec = await PeerProcess.start({ buildDir: REPO_ROOT, role: 'codec', label: 'codec' });
   try {
-    const ops = drivableOps(codec.hello, codec.hello);
-    const decision = { ops, skipped: stepsSkippedInRun(LIFETIME_PLAN.steps, ops, { old: codec.hello, new: codec.hello }) };
-    const side: PairingBuild = { side: 'new', build: { dir: REPO_ROOT, version: codec.hello.version, commit: 'working tree', manifest }, codec };
+    const side: PairingBuild = { side: 'new', build: { dir: REPO_ROOT, version: codec.hello.version, commit: 'working tree', manifest }, codec, holdsBytes: await hostHoldsBytes(REPO_ROOT) };
+    const decision = runDecision(LIFETIME_PLAN, side, side);
     const cpuMs = { perPeer: 0, longLived: 0 };
     for (let i = 0; i < PAIRINGS; i++) {
       for (const longLivedPeers of [false, true]) {

@@ -7,7 +7,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { drivableOps, stepsSkippedInRun } from '../../compat/journey/drivable.js';
 import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, runPairing, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
-import { OVERFLOW_EMIT_BYTES } from '../../compat/journey/credit-steps.js';
+import { hostHoldsBytes } from '../../compat/journey/overflow-size.js';
+import { runDecision } from '../../compat/journey/run.js';
 import { DUPLICATED_INPUTS, JOURNEY_TITLE, PASTE_TEXT, REFUSED_INPUT } from '../../compat/journey/surface-steps.js';
 import type { ClientLabel, FrameDirection, RecordedFrame, StepName } from '../../compat/recording.js';
 import { isAlive, processIdentity, waitForExit } from '../helpers/process-alive.js';
@@ -64,8 +65,10 @@ describe('peer processes', () => {
     cleanup.push(() => void codec.stop());
     expect(codec.hello.peerProtocol).toBe(2);
     const ops = drivableOps(codec.hello, codec.hello);
-    const side = { side: 'new' as const, build: { dir: root, version: codec.hello.version, commit: 'working tree', manifest }, codec };
-    const walk = () => runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, SCRIPT_PLAN, { ops, skipped: stepsSkippedInRun(SCRIPT_PLAN.steps, ops, { old: codec.hello, new: codec.hello }) });
+    const side = { side: 'new' as const, build: { dir: root, version: codec.hello.version, commit: 'working tree', manifest }, codec, holdsBytes: await hostHoldsBytes(root) };
+    const decision = runDecision(SCRIPT_PLAN, side, side);
+    expect(decision.ops).toEqual(ops);
+    const walk = () => runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, SCRIPT_PLAN, decision);
     let rec = await walk();
     // A client that gave up a link the proxy kept up (a busy machine starved a peer past its pong deadline) renumbers what follows: walked again, as the gate walks a disturbed walk again.
     if (rec.unplannedEnds?.length) rec = await walk();
@@ -89,7 +92,7 @@ describe('peer processes', () => {
     expect(frames('burst', 'primary', 'clientToHost', 'Ack').length).toBeGreaterThan(1);
     expect(frames('overflowRecovery', 'primary', 'hostToClient', 'SnapshotStart', (f) => payload(f).cause === 'overflow')).toHaveLength(1);
     const overflowSent = frames('overflowRecovery', 'primary', 'hostToClient', 'Output').reduce((sum, f) => sum + (f.rawHex.length / 2 - 16), 0);
-    expect(overflowSent, 'output past the window was dropped, not sent').toBeLessThan(OVERFLOW_EMIT_BYTES / 2);
+    expect(overflowSent, 'output past the window was dropped, not sent').toBeLessThan(decision.overflowEmitBytes / 2);
     expect(frames('inputResend', 'primary', 'clientToHost', 'Input', (f) => f.fault === 'dropped')).toHaveLength(1);
     expect(frames('inputDuplicated', 'primary', 'clientToHost', 'Input', (f) => f.fault === 'injected')).toHaveLength(1);
     expect(rec.input.reachedTerminal.split(DUPLICATED_INPUTS[0]).length - 1, 'the duplicated input reached the terminal once').toBe(1);

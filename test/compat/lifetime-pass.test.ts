@@ -4,6 +4,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { drivableOps } from '../../compat/journey/drivable.js';
 import { COMES_BACK_AFTER_MS, JOURNEY_DETACHED_LIFETIME_MS, StepNotJudged } from '../../compat/journey/lifetime-steps.js';
 import { PeerProcess } from '../../compat/journey/peer-process.js';
+import { hostHoldsBytes } from '../../compat/journey/overflow-size.js';
+import { runDecision } from '../../compat/journey/run.js';
 import { DEFAULT_JOURNEY_OPTIONS, LIFETIME_PLAN, type PairingBuild, runPairing } from '../../compat/journey/run-pairing.js';
 import { CORE_STEPS } from '../../compat/journey/steps.js';
 import type { PairingRecording } from '../../compat/recording.js';
@@ -17,7 +19,7 @@ async function thisBuild(): Promise<PairingBuild> {
   const manifest = JSON.parse(execFileSync(process.execPath, [join(root, 'bin', 'termwire.js'), 'manifest'], { encoding: 'utf8' }));
   const codec = await PeerProcess.start({ buildDir: root, role: 'codec', label: 'new codec' });
   cleanup.push(() => codec.stop());
-  return { side: 'new', build: { dir: root, version: codec.hello.version, commit: 'working tree', manifest }, codec };
+  return { side: 'new', build: { dir: root, version: codec.hello.version, commit: 'working tree', manifest }, codec, holdsBytes: await hostHoldsBytes(root) };
 }
 
 describe('the detached-lifetime pass', () => {
@@ -25,7 +27,7 @@ describe('the detached-lifetime pass', () => {
     const side = await thisBuild();
     expect(side.codec.hello.hostArgs).toContain('detachedIdleMs');
     const ops = drivableOps(side.codec.hello, side.codec.hello);
-    const rec = await runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, LIFETIME_PLAN, { ops, skipped: new Map() });
+    const rec = await runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, LIFETIME_PLAN, { ...runDecision(LIFETIME_PLAN, side, side), ops, skipped: new Map() });
     expect(rec.steps.map((s) => [s.name, s.status]), JSON.stringify(rec.peerErrors)).toEqual([
       ['subscribe', 'ok'],
       ['initialSnapshot', 'ok'],
@@ -54,7 +56,7 @@ describe('the detached-lifetime pass', () => {
       done: () => 'never reached',
     };
     const plan = { ...LIFETIME_PLAN, steps: [CORE_STEPS.subscribe, notJudged] };
-    const rec: PairingRecording = await runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, plan, { ops, skipped: new Map() });
+    const rec: PairingRecording = await runPairing(side, side, DEFAULT_JOURNEY_OPTIONS, plan, { ...runDecision(LIFETIME_PLAN, side, side), ops, skipped: new Map() });
     expect(rec.steps[1]).toMatchObject({ name: 'backWithinLifetime', status: 'skipped', reason: 'not judged: the client came back 3100 ms after it left, past the lifetime' });
     expect(stepsNotWalkedNotes([rec, { ...rec, client: 'old' }])).toEqual(['step backWithinLifetime not judged: the client came back 3100 ms after it left, past the lifetime (new client × new host, old client × new host)']);
   });
