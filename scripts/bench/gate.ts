@@ -1,6 +1,7 @@
 /**
  * Gate section: `termwire compat --format json` in a throwaway clone of this
- * repository's HEAD with two release commits (v0.0.1, v0.0.2) and an
+ * repository's HEAD with two release commits of its own tree (the next two
+ * patch versions past the newest real release, so they are the newest) and an
  * uncommitted change, contenders interleaved round by round, medians reported
  * as ratios to each other and to the budgets. CPU-seconds (the gate and every
  * process it started) are the budget; wall time is printed beside them.
@@ -23,6 +24,8 @@ import { readFileSync } from 'node:fs';
 import { appendFile, mkdir, mkdtemp, readFile, rm, symlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import semver from 'semver';
+import { listReleases, type Release } from '../../compat/baseline/resolve.js';
 import type { GateReport } from '../../compat/report/model.js';
 import { median } from './lib/measure.js';
 import type { Row } from './lib/row.js';
@@ -108,29 +111,42 @@ function runTimed(cwd: string, command: string, args: readonly string[], env: Re
 const git = (cwd: string, args: readonly string[]) => runTimed(cwd, 'git', args, GIT_DATES);
 const commit = (cwd: string, args: readonly string[]) => git(cwd, [...GIT_IDENTITY, 'commit', '-q', '--no-verify', ...args]);
 
-/** A clone of HEAD with releases v0.0.1 and v0.0.2 (tagged, and with `release: vX.Y.Z` subjects), built, plus an uncommitted change. */
+/**
+ * A clone of HEAD with two releases of HEAD's own code (tagged, and with
+ * `release: vX.Y.Z` subjects), built, plus an uncommitted change. They are
+ * numbered past the newest real release: below it, the gate would judge
+ * against that release's code instead, and a docs-only change would walk.
+ */
 async function prepareClone(scratch: string): Promise<string> {
   const clone = join(scratch, 'repo');
   const head = (await git(REPO_ROOT, ['rev-parse', '--verify', 'HEAD'])).stdout.trim();
   await git(scratch, ['clone', '-q', REPO_ROOT, clone]);
+  const [first, second] = nextPatchVersions(await listReleases(clone, true));
   await git(clone, ['checkout', '-q', '--detach', head]);
   await symlink(join(REPO_ROOT, 'node_modules'), join(clone, 'node_modules'), 'dir');
   // `node_modules/` in .gitignore matches a directory, not a link: unexcluded, the link would count as an untracked file.
   await mkdir(join(clone, '.git', 'info'), { recursive: true });
   await appendFile(join(clone, '.git', 'info', 'exclude'), '\nnode_modules\n');
   await runTimed(clone, 'npm', ['run', 'build']);
-  await commit(clone, ['--allow-empty', '-m', 'release: v0.0.1']);
-  await git(clone, ['tag', 'v0.0.1']);
+  await commit(clone, ['--allow-empty', '-m', `release: v${first}`]);
+  await git(clone, ['tag', `v${first}`]);
   await appendFile(join(clone, 'README.md'), '\n<!-- bench: a change between releases -->\n');
   await commit(clone, ['-a', '-m', 'bench: a change between releases']);
-  await commit(clone, ['--allow-empty', '-m', 'release: v0.0.2']);
-  await git(clone, ['tag', 'v0.0.2']);
+  await commit(clone, ['--allow-empty', '-m', `release: v${second}`]);
+  await git(clone, ['tag', `v${second}`]);
   await uncommitted(clone, 'code');
   return clone;
 }
 
+/** The two patch versions after the newest release (0.0.1 and 0.0.2 before any). */
+export function nextPatchVersions(releases: readonly Release[]): [string, string] {
+  const newest = releases[0]?.version ?? '0.0.0';
+  const first = semver.inc(newest, 'patch')!;
+  return [first, semver.inc(first, 'patch')!];
+}
+
 /**
- * The uncommitted change a contender judges, on top of release v0.0.2:
+ * The uncommitted change a contender judges, on top of the second scratch release:
  *   code  code both roles' peers run (the codec), so every pairing is walked (code, not a comment: esbuild drops comments)
  *   docs  the README only: every role runs the release's code, so nothing is walked
  *   red   the self-test's kind of planted break: client and host count credit in KiB, so both skews break
