@@ -4,7 +4,6 @@ import { first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE,
 import { outputAllAcknowledged, snapshotRequestsAnswered, WIRE } from './wire-view.js';
 
 const KiB = 1024;
-const MiB = 1024 * KiB;
 
 /** The second terminal the driving client subscribes beside the journey's, on the same connection. */
 export const SIDE_TERMINAL = 'side';
@@ -64,8 +63,9 @@ export function twoStreamsStep(draw: number): JourneyStep {
 
 /**
  * The proxy holds the client's Acks while the host prints past window and
- * queue (the run's overflowEmitBytes, overflow-size.ts), so the host must drop
- * output and repaint with an overflow snapshot once credit returns. `draw` makes an explore draw's end marker its own.
+ * queue (the run's overflowEmitBytes, overflow-size.ts), so the host must
+ * drop output and repaint with an overflow snapshot once credit returns.
+ * `draw` makes an explore draw's end marker its own.
  */
 export function overflowStep(draw: number): JourneyStep {
   const label = `overflow ${draw}`;
