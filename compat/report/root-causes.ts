@@ -1,4 +1,4 @@
-import type { Finding } from '../rules/finding.js';
+import { type Finding, PAIRING_LABELS } from '../rules/finding.js';
 import { dedupeKey, sortAndDedupe, stepRank } from './sort.js';
 import { wireSubject } from '../journey/passes.js';
 import { capabilityEchoMismatch } from '../rules/dynamic/capability-echo.js';
@@ -31,6 +31,24 @@ const CAPABILITY_CAUSES: ReadonlySet<string> = new Set([capabilityNoLongerAdvert
 const PUBLISHING_RULES: ReadonlySet<string> = new Set([frameNoLongerSent.id, frameSequenceChanged.id, fieldValueChanged.id, fieldStoppedPublishing.id, snapshotContentChanged.id]);
 
 const samePairing = (a: Finding, b: Finding) => a.direction === b.direction && a.baseline === b.baseline;
+
+/** A finding with no step (a journey-wide total, such as Ack.bytes) diverged somewhere along the journey: before any step's symptom. */
+const atOrBefore = (cause: Finding, symptom: Finding) => cause.step === undefined || stepRank(cause.step) <= stepRank(symptom.step);
+
+/**
+ * The frame that diverged first explains a symptom after it: a refusal, else
+ * the first Rule 3 publishing change, in the symptom's pairing. New × new runs
+ * only the new build, so a symptom there that nothing in it explains comes
+ * from the change the skews show first.
+ */
+function firstDivergence(sorted: readonly Finding[], symptom: Finding): Finding | undefined {
+  const before = (c: Finding) => c.baseline === symptom.baseline && atOrBefore(c, symptom);
+  return (
+    sorted.find((r) => r.ruleId === frameRefused.id && samePairing(r, symptom) && before(r)) ??
+    sorted.find((c) => PUBLISHING_RULES.has(c.ruleId) && samePairing(c, symptom) && before(c)) ??
+    (symptom.direction === PAIRING_LABELS.newNew ? sorted.find((c) => PUBLISHING_RULES.has(c.ruleId) && c.direction !== PAIRING_LABELS.newNew && before(c)) : undefined)
+  );
+}
 
 /** A static finding about an opcode or one of its fields explains the receiver refusing that opcode's frames, on any transport and in any pass. */
 function explainsRefusal(cause: Finding, refusal: Finding): boolean {
@@ -88,8 +106,8 @@ const sameGatedFrame = (gated: Finding, refusal: Finding) => gated.ruleId === ga
  * refusal of an opcode is explained by a static finding on that opcode in the
  * same pairing, or by the same frame sent without its capability; a stall, a
  * screen mismatch, input not delivered exactly once or a missing capability
- * echo is explained by the first refusal at or before its step in the same
- * pairing. Anything unexplained is a root cause itself.
+ * echo is explained by the first divergence at or before its step
+ * (firstDivergence). Anything unexplained is a root cause itself.
  */
 export function orderByRootCause(findings: readonly Finding[], locate: (f: Finding) => ReportedFinding['location'] = () => undefined): ReportedFinding[] {
   const sorted = sortAndDedupe(findings);
@@ -144,8 +162,8 @@ function rootsOf(sorted: readonly Finding[]): Map<Finding, Finding> {
   }
   for (const f of sorted) {
     if (!SYMPTOM_RULES.has(f.ruleId)) continue;
-    const refusal = sorted.find((r) => r.ruleId === frameRefused.id && samePairing(r, f) && stepRank(r.step) <= stepRank(f.step));
-    if (refusal) rootOf.set(f, rootOfCause(refusal));
+    const cause = firstDivergence(sorted, f);
+    if (cause) rootOf.set(f, rootOfCause(cause));
   }
   // Last, so a repeat joins whatever cause its first sighting sits under.
   for (const f of sorted) {

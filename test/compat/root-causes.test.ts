@@ -100,6 +100,24 @@ describe('one field renamed, one root cause in every direction, transport and pa
     expect([...standingIn([first])([seen, elsewhere])]).toEqual([seen]);
   });
 
+  it('credit counted in KiB is one cause: the Ack total that changed explains the stalls and screens after it, in its pairing and in new × new', () => {
+    const newNew = 'new client × new host' as const;
+    const ackChanged = dyn('FIELD_VALUE_CHANGED', newClient, undefined, 'Ack.bytes', { before: 16, after: 1 });
+    const ordered = orderByRootCause([
+      dyn('JOURNEY_STALLED', newClient, 'burst', 'byte stream step burst'),
+      dyn('JOURNEY_STALLED', newClient, 'burst', 'step burst'),
+      dyn('JOURNEY_STALLED', newNew, 'overflowRecovery', 'step overflowRecovery'),
+      ackChanged,
+      dyn('SCREEN_MISMATCH', newClient, undefined, 'screen'),
+    ]);
+    expect(ordered.filter((f) => f.causedBy === undefined).map((f) => `${f.ruleId} ${f.subject}`)).toEqual(['FIELD_VALUE_CHANGED Ack.bytes']);
+    // A change at a later step does not explain a stall before it; nor does one in the other skew explain a skew's stall.
+    const later = orderByRootCause([dyn('JOURNEY_STALLED', newClient, 'burst', 'step burst'), dyn('FIELD_VALUE_CHANGED', newClient, 'hideReveal', 'SnapshotStart.cause'), dyn('SCREEN_MISMATCH', oldClient, undefined, 'screen')]);
+    expect(later.filter((f) => f.causedBy === undefined).map((f) => f.ruleId)).toEqual(['JOURNEY_STALLED', 'FIELD_VALUE_CHANGED', 'SCREEN_MISMATCH']);
+    // A new × new symptom with no change in the skews before it stands alone.
+    expect(orderByRootCause([dyn('JOURNEY_STALLED', newNew, 'burst', 'step burst')]).filter((f) => f.causedBy === undefined)).toHaveLength(1);
+  });
+
   it('what a walk found stands when its root cause stands: a stall under a refusal under a static finding, not one under a refusal nothing explains', () => {
     const walk = rename.slice(2);
     expect([...standingIn([removed, required])(walk)]).toEqual(walk);
