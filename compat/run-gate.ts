@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { CompatError, isCompatError } from './errors.js';
 import { ensureWritableDir } from './writable.js';
 import { cpuBooked, startCpuBooking } from './cpu-booked.js';
+import { waitedChildrenCpuMs } from './journey/progress-deadline.js';
 import { materialise } from './baseline/materialise.js';
 import { type Baseline, resolveBaselines } from './baseline/resolve.js';
 import type { AgainstSpec } from './baseline/validate-ref.js';
@@ -455,6 +456,7 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
   assertTermwireProject(opts.root);
   startCpuBooking();
   const gateCpuAtStart = process.cpuUsage();
+  const childrenCpuAtStart = waitedChildrenCpuMs(process.pid);
   // Checked before minutes of work: an unwritable cache would otherwise fail only after the resolve.
   ensureWritableDir(cacheDirOf(opts), 'CACHE_UNWRITABLE', 'the cache directory for built baselines');
   const resolving = opts.progress.step('resolve baseline');
@@ -499,14 +501,28 @@ export async function runGate(opts: GateOptions): Promise<GateReport> {
     ...(coverage.length ? { coverage } : {}),
     ...(opts.explore?.count ? { explore: { seed: opts.explore.seed, count: opts.explore.count, schedules } } : {}),
     ...(opts.shard && units ? { shard: { ...opts.shard, units } } : {}),
-    cost: costOf(process.cpuUsage(gateCpuAtStart)),
+    cost: costOf(process.cpuUsage(gateCpuAtStart), cpuBooked(), childrenSince(childrenCpuAtStart)),
   };
 }
 
-/** The run's CPU: the gate process's own, and its peers' booked by what they ran for, in CPU-seconds. */
-function costOf(gate: NodeJS.CpuUsage): NonNullable<GateReport['cost']> {
+const childrenSince = (atStart: number | undefined) => {
+  const now = waitedChildrenCpuMs(process.pid);
+  return now === undefined || atStart === undefined ? undefined : now - atStart;
+};
+
+/**
+ * The run's CPU, in CPU-seconds: the gate process's own, its peers' booked by
+ * what they ran for, and the rest of the processes it waited for (building the
+ * working tree and the baseline, git), where /proc tells: what its ended
+ * children used past what the peers booked.
+ */
+export function costOf(gate: NodeJS.CpuUsage, booked: ReadonlyMap<string, number>, childrenMs: number | undefined): NonNullable<GateReport['cost']> {
   const seconds = (ms: number) => Math.round(ms / 100) / 10;
-  const peers = Object.fromEntries([...cpuBooked()].map(([what, ms]) => [what, seconds(ms)]));
+  const peers = Object.fromEntries([...booked].map(([what, ms]) => [what, seconds(ms)]));
   const gateS = seconds((gate.user + gate.system) / 1000);
-  return { cpuSeconds: Math.round((gateS + Object.values(peers).reduce((a, b) => a + b, 0)) * 10) / 10, gateCpuSeconds: gateS, peerCpuSeconds: peers };
+  const peersMs = [...booked.values()].reduce((a, b) => a + b, 0);
+  // A peer still running when the report is written booked CPU its parent has not yet waited for: never below zero.
+  const otherS = childrenMs === undefined ? 0 : seconds(Math.max(0, childrenMs - peersMs));
+  const total = gateS + Object.values(peers).reduce((a, b) => a + b, 0) + otherS;
+  return { cpuSeconds: Math.round(total * 10) / 10, gateCpuSeconds: gateS, peerCpuSeconds: peers, ...(otherS > 0 ? { otherCpuSeconds: otherS } : {}) };
 }

@@ -54,6 +54,12 @@ export function processTreeCpuMs(pid: number): number | undefined {
   return fields && ticksMs(fields, [11, 12, 13, 14]);
 }
 
+/** CPU of the children a process has waited for (cutime, cstime), in ms; undefined without /proc. */
+export function waitedChildrenCpuMs(pid: number): number | undefined {
+  const fields = statFields(pid);
+  return fields && ticksMs(fields, [13, 14]);
+}
+
 export type DeadlineVerdict = { readonly expired: false } | { readonly expired: true; readonly why: string };
 
 /** Decides, sample by sample, whether a process has had its chance. Pure: the clock and the samples come in. */

@@ -66,11 +66,12 @@ export interface GateReport {
   /** A merged report: the shards it was joined from, each with its units (the explore seeds it walked). */
   readonly shards?: readonly ShardReport[];
   /**
-   * What the run cost in CPU-seconds: the gate process's own, and its peers'
-   * (their shells included) by what they ran for: each pass, explore, the
-   * journeys with a capability off, the decoder check, decoding recordings.
+   * What the run cost in CPU-seconds: the gate process's own, its peers'
+   * (their shells included) by what they ran for (each pass, explore, the
+   * journeys with a capability off, the decoder check, decoding recordings),
+   * and the other processes it waited for (builds, git), where /proc tells.
    */
-  readonly cost?: { readonly cpuSeconds: number; readonly gateCpuSeconds: number; readonly peerCpuSeconds: Readonly<Record<string, number>> };
+  readonly cost?: { readonly cpuSeconds: number; readonly gateCpuSeconds: number; readonly peerCpuSeconds: Readonly<Record<string, number>>; readonly otherCpuSeconds?: number };
   /** Why the gate could not compare (a CompatError), or the checker's own crash. */
   readonly error?: { readonly kind: 'cannotCompare' | 'internalError'; readonly code?: string; readonly message: string };
 }

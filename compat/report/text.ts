@@ -106,10 +106,11 @@ function blindSpotLine(b: NonNullable<GateReport['blindSpots']>[number]): string
   return `${b.direction}${b.baseline ? ` against ${b.baseline}` : ''} is judged only up to step ${b.step}, where the acknowledged ${b.entry} stops its journeys: ${b.unwalkedPercent}% of its surface went unwalked (${b.coverage}), until the next release`;
 }
 
-/** `cost: 14.2 CPU-s (gate 3.1; script 4.0, pty 1.2, ...)`: the run's CPU, and its peers' by what they ran for. */
+/** `cost: 14.2 CPU-s (gate process 3.1; peers: script 4.0, pty 1.2, ...; builds and git 2.1)`: the run's CPU, and its processes' by what they ran for. */
 export function costLine(cost: NonNullable<GateReport['cost']>): string {
   const parts = Object.entries(cost.peerCpuSeconds).map(([what, s]) => `${what} ${s}`);
-  return `cost: ${cost.cpuSeconds} CPU-s (gate process ${cost.gateCpuSeconds}${parts.length ? `; peers: ${parts.join(', ')}` : ''})`;
+  const other = cost.otherCpuSeconds ? `; builds and git ${cost.otherCpuSeconds}` : '';
+  return `cost: ${cost.cpuSeconds} CPU-s (gate process ${cost.gateCpuSeconds}${parts.length ? `; peers: ${parts.join(', ')}` : ''}${other})`;
 }
 
 /** What one shard walked: per baseline, its scripted comparison and its explore seeds. */
