@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { execa } from 'execa';
 import { trackProcessGroup } from '../cleanup.js';
 import type { GateReport } from '../report/model.js';
+import { waitedChildrenCpuMs } from '../journey/progress-deadline.js';
 
 /** One gate run over the scratch checkout. */
 export interface GateVerdict {
@@ -28,13 +29,8 @@ export interface GateRunOptions {
 
 /** Children's user+system CPU so far, in seconds (Linux /proc); undefined elsewhere. */
 function childCpuSeconds(): number | undefined {
-  try {
-    // Fields after the parenthesised command name; cutime and cstime are the 16th and 17th of the line.
-    const fields = readFileSync('/proc/self/stat', 'utf8').replace(/^.*\) /s, '').split(' ');
-    return (Number(fields[13]) + Number(fields[14])) / 100;
-  } catch {
-    return undefined;
-  }
+  const ms = waitedChildrenCpuMs(process.pid);
+  return ms === undefined ? undefined : ms / 1000;
 }
 
 /**
