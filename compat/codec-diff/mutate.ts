@@ -24,10 +24,11 @@ const withPayload = (frame: Uint8Array, payload: Uint8Array) => {
 const BOUNDARY_BYTES = [0x00, 0x01, 0x7f, 0x80, 0xc0, 0xed, 0xfe, 0xff];
 /** Values at the edges decoders tend to draw lines: types, signs, integer widths, sizes, odd text. */
 const EDGE_VALUES: readonly unknown[] = [null, true, false, 0, -1, 1.5, 255, 256, 65535, 65536, 2 ** 31, 2 ** 32, 2 ** 53, -(2 ** 53), 1e308, '', '0', 'x'.repeat(100), 'x'.repeat(200), 'x'.repeat(300), '\u0000', 'é', '\u{1F600}', [], {}, [1], { a: 1 }];
-/** Sizes of grown text around the limits a build might lower; rare, since each is a big frame. */
+/** Sizes of grown text around the limits a build might lower: large probes (see largeProbes). */
 const GROWN_BYTES = [4 * 1024, 64 * 1024 + 1, 1024 * 1024 + 1];
 /** Nesting depths and token counts around the JSON structure limits (nesting 32, 256 Ki tokens). */
 const DEPTHS = [8, 31, 32, 33, 64];
+/** Token counts around the structure limit: large probes too. */
 const TOKEN_COUNTS = [1_000, 70_000, 140_000];
 /** Invalid or unusual UTF-8: a lone lead byte, a surrogate, an overlong form, a BOM, a NUL. */
 const ODD_UTF8 = [[0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xef, 0xbb, 0xbf], [0x00], [0xf4, 0x90, 0x80, 0x80]];
@@ -89,9 +90,30 @@ const MUTATIONS: ReadonlyArray<readonly [number, Mutation]> = [
   [20, (f, r) => { const json = jsonOf(f); if (json === undefined) return undefined; const path = pick(r, paths(json)); const value = pick(r, EDGE_VALUES); return { bytes: encodeJson(f, setAt(json, path, value)), name: `JSON ${path.join('.') || '(root)'} = ${JSON.stringify(value).slice(0, 20)}` }; }],
   [6, (f, r) => { const json = jsonOf(f); if (json === undefined) return undefined; const path = pick(r, paths(json).filter((p) => p.length > 0)); if (!path) return undefined; return { bytes: encodeJson(f, deleteAt(json, path)), name: `JSON ${path.join('.')} deleted` }; }],
   [3, (f, r) => { const json = jsonOf(f); if (!json || typeof json !== 'object') return undefined; const depth = pick(r, DEPTHS); let v: unknown = 1; for (let i = 0; i < depth; i++) v = [v]; return { bytes: encodeJson(f, { ...json, nested: v }), name: `JSON nested ${depth} deep` }; }],
-  [0.05, (f, r) => { const json = jsonOf(f); if (!json || typeof json !== 'object') return undefined; const n = pick(r, TOKEN_COUNTS); return { bytes: encodeJson(f, { ...json, many: new Array(n).fill(0) }), name: `JSON with ${n} extra tokens` }; }],
-  [0.05, (f, r) => { const n = pick(r, GROWN_BYTES); const json = jsonOf(f); const bytes = json && typeof json === 'object' ? encodeJson(f, { ...json, padding: 'x'.repeat(n) }) : withPayload(f, Buffer.alloc(n, 0x78)); return { bytes, name: `payload grown by ${n} bytes` }; }],
 ];
+
+/** A frame with its payload grown by `n` bytes: a padding field where the payload is a JSON object, else `n` bytes of text. */
+function grown(f: Uint8Array, n: number): Uint8Array {
+  const json = jsonOf(f);
+  return json && typeof json === 'object' ? encodeJson(f, { ...json, padding: 'x'.repeat(n) }) : withPayload(f, Buffer.alloc(n, 0x78));
+}
+
+/**
+ * Every grown size and token count, once on the first seed of each opcode the
+ * seeds carry. Whether a frame that large is read is the opcode's limit, the
+ * same on any seed of it. Drawn at random, they repeated each size on dozens
+ * of seeds of one opcode, and most of the bytes both decoders read were theirs.
+ */
+function largeProbes(seeds: readonly Uint8Array[]): MutatedFrame[] {
+  const firstOfOpcode = new Map<number, number>();
+  seeds.forEach((s, i) => void (s.length > 2 && !firstOfOpcode.has(s[2]!) && firstOfOpcode.set(s[2]!, i)));
+  return [...firstOfOpcode.values()].flatMap((seedIndex) => {
+    const f = seeds[seedIndex]!;
+    const json = jsonOf(f);
+    const tokens = json && typeof json === 'object' ? TOKEN_COUNTS.map((n) => ({ bytes: encodeJson(f, { ...json, many: new Array(n).fill(0) }), seedIndex, mutation: `JSON with ${n} extra tokens` })) : [];
+    return [...GROWN_BYTES.map((n) => ({ bytes: grown(f, n), seedIndex, mutation: `payload grown by ${n} bytes` })), ...tokens];
+  });
+}
 const TOTAL_WEIGHT = MUTATIONS.reduce((sum, [w]) => sum + w, 0);
 
 function drawMutation(random: Random): Mutation {
@@ -101,13 +123,15 @@ function drawMutation(random: Random): Mutation {
 }
 
 /**
- * `count` frames made from `seeds` (real frames both builds wrote), one to
- * three mutations each, all drawn from `seed`: the same seeds and seed give
- * the same frames on any machine.
+ * `count` frames made from `seeds` (real frames both builds wrote): the large
+ * probes, then frames of one to three mutations each, all drawn from `seed`.
+ * The same seeds and seed give the same frames on any machine.
  */
 export function* mutatedFrames(seeds: readonly Uint8Array[], count: number, seed: number): Generator<MutatedFrame> {
+  const probes = largeProbes(seeds).slice(0, count);
+  yield* probes;
   const random = seededRandom(seed);
-  for (let made = 0; made < count; ) {
+  for (let made = probes.length; made < count; ) {
     const seedIndex = below(random, seeds.length);
     let bytes = seeds[seedIndex]!;
     const names: string[] = [];

@@ -29,6 +29,17 @@ describe('the differential codec check', () => {
     expect(draw(3)).not.toEqual(draw(4));
   });
 
+  it('probes each grown size and token count once per opcode the seeds carry, before the drawn frames, and never draws them', () => {
+    const frames = [...mutatedFrames(seeds, 2_000, 3)];
+    const large = (f: { mutation: string }) => /payload grown by|extra tokens/.test(f.mutation);
+    const probes = frames.filter(large).map((f) => `${f.bytes[2]} ${f.mutation}`);
+    // Three opcodes, each a JSON object: three grown sizes and three token counts each.
+    expect(probes).toHaveLength(3 * 6);
+    expect(new Set(probes).size).toBe(probes.length);
+    expect(frames.slice(0, probes.length).every(large)).toBe(true);
+    expect(frames.filter(large).some((f) => f.bytes.length > 1024 * 1024)).toBe(true);
+  });
+
   it('two identical decoders agree on every frame', async () => {
     const result = await check(classifyFrame);
     expect(result.frames).toBe(5_000);
