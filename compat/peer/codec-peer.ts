@@ -29,13 +29,28 @@ export function classifyFrame(bytes: Uint8Array): FrameVerdict {
 }
 
 /**
+ * Runs `read` without capturing stack traces: a refused frame is a WireError
+ * (and zod's issues before it), and the gate reads only its code and message,
+ * while capturing stacks was a large share of this peer's CPU in a check.
+ */
+function withoutStackTraces<T>(read: () => T): T {
+  const limit = Error.stackTraceLimit;
+  Error.stackTraceLimit = 0;
+  try {
+    return read();
+  } finally {
+    Error.stackTraceLimit = limit;
+  }
+}
+
+/**
  * A build's decoder as a process of its own, so the gate hears each build's
  * verdict from that build's code, never from modules the harness already loaded.
  */
 export function runCodecPeer(): void {
   serveControl(
     { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'codec', version: buildVersion(), advertised: { ...DEFAULT_CLIENT_CAPABILITIES, ...DEFAULT_HOST_CAPABILITIES } as Record<string, number>, peerOps: PEER_OPS, transports: PEER_TRANSPORTS, clientArgs: PEER_CLIENT_ARGS, hostArgs: PEER_HOST_ARGS, sessionRoles: PEER_SESSION_ROLES } },
-    { classify: ({ frames }: { frames: Uint8Array[] }) => frames.map(classifyFrame) },
+    { classify: ({ frames }: { frames: Uint8Array[] }) => withoutStackTraces(() => frames.map(classifyFrame)) },
     async () => undefined,
   );
 }
