@@ -281,7 +281,6 @@ export class HostRuntime implements ConnectionHost {
     return true;
   }
 
-  /** The process exited: the name is free again; the screen stays until its last stream lets go, and counts in the screen budget until then. */
   /** At most once a minute per terminal: a program that keeps printing costly output falls behind again every few seconds. */
   private logScreenBehind(terminal: HostedTerminal, backlogMs: number): void {
     const now = Date.now();
@@ -290,6 +289,7 @@ export class HostRuntime implements ConnectionHost {
     this.options.log?.(`termwire: SCREEN_BEHIND: terminal '${terminal.name}' has about ${backlogMs} ms of output to parse > maxScreenBacklogMs ${this.limits.maxScreenBacklogMs}; it is not read until its screen is down to half`);
   }
 
+  /** The process exited: the name is free again; the screen stays until its last stream lets go, and counts in the screen budget until then. */
   private retire(terminal: HostedTerminal): void {
     if (terminal.exit) this.exits.remember({ name: terminal.name, instanceId: terminal.instanceId, exit: terminal.exit, seq: terminal.seq, cols: terminal.cols, rows: terminal.rows });
     if (this.terminals.get(terminal.name) === terminal) this.terminals.delete(terminal.name);
