@@ -2,6 +2,7 @@ import type { WireManifest } from '../../src/manifest/manifest-schema.js';
 import type { Peer } from '../journey/peer-process.js';
 import type { FrameVerdict } from '../peer/codec-peer.js';
 import { newWriterToOldReader, oldWriterToNewReader, type Finding } from '../rules/finding.js';
+import { type BoundedSchema, boundaryProbes, branchFor } from './boundary-probes.js';
 import { decodersDisagree } from './decoders-disagree.js';
 import { type MutatedFrame, mutatedFrames } from './mutate.js';
 
@@ -34,13 +35,7 @@ function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
 }
 
-type JsonSchema = { readonly properties?: Record<string, JsonSchema>; readonly anyOf?: readonly JsonSchema[]; readonly const?: unknown };
-
-/** The branch of a union (Metadata's events) that describes `value`, by its `type` constant; the schema itself otherwise. */
-function branchFor(schema: JsonSchema | undefined, value: Record<string, unknown>): JsonSchema | undefined {
-  if (!schema?.anyOf) return schema;
-  return schema.anyOf.find((b) => b.properties?.type?.const === value.type);
-}
+type JsonSchema = BoundedSchema;
 
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
@@ -101,7 +96,8 @@ function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdic
     return old.ok ? 'oldOnly' : 'newOnly';
   }
   const [a, b] = [old, current] as Array<Extract<FrameVerdict, { ok: true }>>;
-  const same = (x: unknown, y: unknown) => canonical(shared(x, schemas.old, schemas.new)) === canonical(shared(y, schemas.old, schemas.new));
+  // Equal texts are equal values, whatever either schema declares; key order or a one-sided field needs the slow comparison.
+  const same = (x: unknown, y: unknown) => JSON.stringify(x) === JSON.stringify(y) || canonical(shared(x, schemas.old, schemas.new)) === canonical(shared(y, schemas.old, schemas.new));
   return a!.opcode === b!.opcode && a!.streamId === b!.streamId && a!.seq === b!.seq && same(a!.payload, b!.payload) ? undefined : 'value';
 }
 
@@ -208,7 +204,12 @@ export async function compareDecoders(
   };
   if (seeds.length) {
     // `count` frames reach both decoders; those left to the static rules do not count (at most as many again are drawn).
-    for (const frame of mutatedFrames(seeds, opts.count * 2, opts.seed)) {
+    const bounds = boundaryProbes(seeds, (code) => [schemaOf(manifests.old, code), schemaOf(manifests.new, code)]);
+    const frames = (function* () {
+      yield* bounds;
+      yield* mutatedFrames(seeds, opts.count * 2, opts.seed);
+    })();
+    for (const frame of frames) {
       if (read + batch.length >= opts.count) break;
       if (frame.bytes.length >= 3 && declared.has(frame.bytes[2]!)) {
         skipped++;

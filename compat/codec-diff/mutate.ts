@@ -33,7 +33,7 @@ const TOKEN_COUNTS = [1_000, 70_000, 140_000];
 /** Invalid or unusual UTF-8: a lone lead byte, a surrogate, an overlong form, a BOM, a NUL. */
 const ODD_UTF8 = [[0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xef, 0xbb, 0xbf], [0x00], [0xf4, 0x90, 0x80, 0x80]];
 
-function jsonOf(frame: Uint8Array): unknown {
+export function jsonOf(frame: Uint8Array): unknown {
   if (frame.length <= HEADER_BYTES || frame.length > MAX_JSON_MUTATE_BYTES || frame[HEADER_BYTES] !== 0x7b) return undefined; // '{'
   try {
     return JSON.parse(Buffer.from(frame.subarray(HEADER_BYTES)).toString('utf8'));
@@ -46,7 +46,7 @@ function jsonOf(frame: Uint8Array): unknown {
 const MAX_JSON_MUTATE_BYTES = 16 * 1024;
 const MAX_PATHS = 64;
 
-const encodeJson = (frame: Uint8Array, value: unknown) => withPayload(frame, Buffer.from(JSON.stringify(value), 'utf8'));
+export const encodeJson = (frame: Uint8Array, value: unknown) => withPayload(frame, Buffer.from(JSON.stringify(value), 'utf8'));
 
 /** Paths to values inside `value`, the root included, breadth first, at most MAX_PATHS of them. */
 function paths(value: unknown): Array<Array<string | number>> {
@@ -60,7 +60,7 @@ function paths(value: unknown): Array<Array<string | number>> {
   return out;
 }
 
-function setAt(root: unknown, path: ReadonlyArray<string | number>, next: unknown): unknown {
+export function setAt(root: unknown, path: ReadonlyArray<string | number>, next: unknown): unknown {
   if (path.length === 0) return next;
   const copy = structuredClone(root) as Record<string | number, unknown>;
   let node = copy;

@@ -53,6 +53,22 @@ describe('the differential codec check', () => {
     expect(findings[0]!.message).toContain('accepted by the old decoder and refused by the new one');
   });
 
+  it("a bound moved between builds is probed at both builds' bounds, where no edge value falls (a name of at most 250 characters, not 256)", async () => {
+    const newManifest = structuredClone(manifests.new);
+    const subscribe = newManifest.opcodes.find((o) => o.code === Op.Subscribe)!.schema as { properties: { terminal: { maxLength: number } } };
+    subscribe.properties.terminal.maxLength = 250;
+    const narrowedTo250 = (bytes: Uint8Array): FrameVerdict => {
+      const verdict = classifyFrame(bytes);
+      if (verdict.ok && verdict.opcode === Op.Subscribe && String((verdict.payload as { terminal: string }).terminal).length > 250) return { ok: false, code: 'SCHEMA_MISMATCH', message: 'terminal: too long' };
+      return verdict;
+    };
+    const { findings } = await compareDecoders({ old: codec(classifyFrame), new: codec(narrowedTo250) }, seeds, { old: manifests.old, new: newManifest }, { count: 2_000, seed: 7, judgedStatically: new Set() });
+    expect(findings.map((f) => [f.ruleId, f.direction, f.subject])).toEqual([['DECODERS_DISAGREE', 'old client × new host', 'decoder:Subscribe']]);
+    // 251 (past the new bound), 255 and 256 (inside the old one); 257 both refuse.
+    expect(findings[0]!.message).toMatch(/^3 mutated Subscribe frame\(s\) accepted by the old decoder and refused by the new one/);
+    expect(findings[0]!.message).toContain(`terminal = "${'x'.repeat(19)} (251 characters) (a schema bound)`);
+  });
+
   it('an opcode a static finding already names is left to the static rules', async () => {
     const result = await check(narrowed, new Set(['Subscribe']));
     expect(result.findings).toEqual([]);
