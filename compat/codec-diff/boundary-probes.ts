@@ -9,6 +9,8 @@ export interface BoundedSchema {
   readonly type?: string;
   readonly minimum?: number;
   readonly maximum?: number;
+  readonly exclusiveMinimum?: number;
+  readonly exclusiveMaximum?: number;
   readonly minLength?: number;
   readonly maxLength?: number;
 }
@@ -25,7 +27,7 @@ export function branchFor(schema: BoundedSchema | undefined, value: Record<strin
 function boundaryValues(schema: BoundedSchema): unknown[] {
   const values: unknown[] = [];
   if (schema.type === 'integer' || schema.type === 'number') {
-    for (const bound of [schema.minimum, schema.maximum]) if (bound !== undefined) values.push(bound - 1, bound, bound + 1);
+    for (const bound of [schema.minimum, schema.maximum, schema.exclusiveMinimum, schema.exclusiveMaximum]) if (bound !== undefined) values.push(bound - 1, bound, bound + 1);
   }
   if (schema.type === 'string') {
     for (const bound of [schema.minLength, schema.maxLength]) if (bound !== undefined) for (const n of [bound - 1, bound, bound + 1]) if (n >= 0) values.push('x'.repeat(n));
