@@ -1,6 +1,6 @@
 import type { Observation } from './observed-state.js';
 import { first, type JourneyStep, MULTIBYTE } from './steps.js';
-import { payloadText, snapshotRequestsAnswered, WIRE } from './wire-view.js';
+import { payloadText, snapshotRequestsAnswered, unpauseRepainted, WIRE } from './wire-view.js';
 
 /**
  * Typed once the client knows the link is down (its reconnect waits at the
@@ -65,7 +65,7 @@ export const hiddenAcrossReconnect: JourneyStep = {
     await until((o) => (o.client.negotiated?.outputPause && pausesSent(o, before) < 2 ? 'the hidden client pausing its new stream' : undefined));
     await client.call('reveal');
   },
-  done: (o, before) => first(snapshotRequestsAnswered(o, before), o.client.screen === o.host.screen ? undefined : 'the revealed screen equal to the host screen'),
+  done: (o, before) => first(snapshotRequestsAnswered(o, before), unpauseRepainted(o, before), o.client.screen === o.host.screen ? undefined : 'the revealed screen equal to the host screen'),
 };
 
 export const DOWN_STEPS = {

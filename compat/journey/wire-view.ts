@@ -76,6 +76,22 @@ export function snapshotRequestsAnswered(o: Observation, before: Observation): s
   return answered >= asked ? undefined : `a snapshot answering each of the ${asked} SnapshotRequest(s) the client sent in this step (${answered} so far)`;
 }
 
+/**
+ * Undefined once the host has repainted the primary client's stream after the
+ * client's last un-pause in this step (SetOutputPaused {paused: false}), where
+ * outputPause is negotiated: a reveal's repaint comes whether or not the client
+ * also asks for a snapshot, and a step that does not wait for it lets it fall
+ * in the next step on a busy machine.
+ */
+export function unpauseRepainted(o: Observation, before: Observation): string | undefined {
+  if (!o.client.negotiated?.outputPause) return undefined;
+  const since = o.wire.slice(before.wireCount).filter((f) => f.client === 'primary' && f.fault === undefined);
+  let unpause = -1;
+  since.forEach((f, i) => void (f.direction === 'clientToHost' && f.opcode === WIRE.opcode.SetOutputPaused && /"paused":\s*false/.test(payloadText(f)) && (unpause = i)));
+  if (unpause < 0) return undefined;
+  return since.slice(unpause + 1).some((f) => f.direction === 'hostToClient' && f.opcode === WIRE.opcode.SnapshotEnd) ? undefined : "the host's repaint of the stream the reveal un-paused";
+}
+
 /** A JSON payload's object, read without any build's codec; undefined when it is not one. */
 function payloadObject(f: ProxiedFrame): Record<string, unknown> | undefined {
   try {
