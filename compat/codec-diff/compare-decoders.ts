@@ -35,8 +35,6 @@ function canonical(value: unknown): string {
   return JSON.stringify(value, (_k, v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) && !(v instanceof Uint8Array) ? Object.fromEntries(Object.entries(v).sort(([a], [b]) => a.localeCompare(b))) : v));
 }
 
-type JsonSchema = BoundedSchema;
-
 const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
 /**
@@ -44,7 +42,7 @@ const isObject = (v: unknown): v is Record<string, unknown> => !!v && typeof v =
  * added is stripped by the other's decoder (unknown keys are dropped), which
  * is the declared change, not a disagreement.
  */
-function shared(value: unknown, schemaA: JsonSchema | undefined, schemaB: JsonSchema | undefined): unknown {
+function shared(value: unknown, schemaA: BoundedSchema | undefined, schemaB: BoundedSchema | undefined): unknown {
   if (!isObject(value)) return value;
   const [a, b] = [branchFor(schemaA, value), branchFor(schemaB, value)];
   if (!a?.properties || !b?.properties) return value;
@@ -56,7 +54,7 @@ function shared(value: unknown, schemaA: JsonSchema | undefined, schemaB: JsonSc
  * never writes that field (it does not know it), so how strictly the declaring
  * build reads it is that build's own schema, not a skew between them.
  */
-function carriesOneSidedField(value: unknown, schemaA: JsonSchema | undefined, schemaB: JsonSchema | undefined): boolean {
+function carriesOneSidedField(value: unknown, schemaA: BoundedSchema | undefined, schemaB: BoundedSchema | undefined): boolean {
   if (!isObject(value)) return false;
   const [a, b] = [branchFor(schemaA, value), branchFor(schemaB, value)];
   if (!a?.properties || !b?.properties) return false;
@@ -64,7 +62,7 @@ function carriesOneSidedField(value: unknown, schemaA: JsonSchema | undefined, s
 }
 
 /** `value` without the fields only one build declares: what both builds could write. */
-function withoutOneSidedFields(value: unknown, schemaA: JsonSchema | undefined, schemaB: JsonSchema | undefined): unknown {
+function withoutOneSidedFields(value: unknown, schemaA: BoundedSchema | undefined, schemaB: BoundedSchema | undefined): unknown {
   if (!isObject(value)) return value;
   const [a, b] = [branchFor(schemaA, value), branchFor(schemaB, value)];
   if (!a?.properties || !b?.properties) return value;
@@ -89,7 +87,7 @@ function payloadJson(frame: Uint8Array): unknown {
  * carrying a field only one build declares; it is read again without those
  * fields, and only a disagreement that remains counts.
  */
-function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdict, schemas: { old?: JsonSchema; new?: JsonSchema }): 'oldOnly' | 'newOnly' | 'value' | 'oneSided' | undefined {
+function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdict, schemas: { old?: BoundedSchema; new?: BoundedSchema }): 'oldOnly' | 'newOnly' | 'value' | 'oneSided' | undefined {
   if (!old.ok && !current.ok) return undefined;
   if (old.ok !== current.ok) {
     if (carriesOneSidedField(payloadJson(frame), schemas.old, schemas.new)) return 'oneSided';
@@ -137,7 +135,7 @@ interface Disagreement {
 }
 
 /** The frame with its one-sided fields removed, to be read again. */
-function stripped(frame: MutatedFrame, schemas: { old?: JsonSchema; new?: JsonSchema }): MutatedFrame {
+function stripped(frame: MutatedFrame, schemas: { old?: BoundedSchema; new?: BoundedSchema }): MutatedFrame {
   const json = withoutOneSidedFields(payloadJson(frame.bytes), schemas.old, schemas.new);
   const payload = Buffer.from(JSON.stringify(json), 'utf8');
   const bytes = new Uint8Array(16 + payload.length);
@@ -164,7 +162,7 @@ export async function compareDecoders(
   // Where only one build's peer checks events, its BAD_EVENT is the client's check, which the other peer does not model: not compared.
   const eventChecks = await Promise.all([checksEvents(codecs.old), checksEvents(codecs.new)]);
   const uncomparable = (v: FrameVerdict) => eventChecks[0] !== eventChecks[1] && !v.ok && v.code === 'BAD_EVENT';
-  const schemaOf = (m: WireManifest, code: number) => (m.opcodes.find((o) => o.code === code)?.schema ?? undefined) as JsonSchema | undefined;
+  const schemaOf = (m: WireManifest, code: number) => (m.opcodes.find((o) => o.code === code)?.schema ?? undefined) as BoundedSchema | undefined;
   const found = new Map<string, { example: Disagreement; count: number }>();
   let read = 0;
   let skipped = 0;

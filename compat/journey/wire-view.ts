@@ -86,10 +86,10 @@ export function snapshotRequestsAnswered(o: Observation, before: Observation): s
 export function unpauseRepainted(o: Observation, before: Observation): string | undefined {
   if (!o.client.negotiated?.outputPause) return undefined;
   const since = o.wire.slice(before.wireCount).filter((f) => f.client === 'primary' && f.fault === undefined);
-  let unpause = -1;
-  since.forEach((f, i) => void (f.direction === 'clientToHost' && f.opcode === WIRE.opcode.SetOutputPaused && /"paused":\s*false/.test(payloadText(f)) && (unpause = i)));
-  if (unpause < 0) return undefined;
-  return since.slice(unpause + 1).some((f) => f.direction === 'hostToClient' && f.opcode === WIRE.opcode.SnapshotEnd) ? undefined : "the host's repaint of the stream the reveal un-paused";
+  const isUnpause = (f: ProxiedFrame) => f.direction === 'clientToHost' && f.opcode === WIRE.opcode.SetOutputPaused && /"paused":\s*false/.test(payloadText(f));
+  const lastUnpause = since.map(isUnpause).lastIndexOf(true);
+  if (lastUnpause < 0) return undefined;
+  return since.slice(lastUnpause + 1).some((f) => f.direction === 'hostToClient' && f.opcode === WIRE.opcode.SnapshotEnd) ? undefined : "the host's repaint of the stream the reveal un-paused";
 }
 
 /** A JSON payload's object, read without any build's codec; undefined when it is not one. */
