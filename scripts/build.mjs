@@ -11,12 +11,14 @@
  * `npm run typecheck` is part of `npm test`, and `npm pack` writes the
  * declarations (`prepack`). Plain JavaScript, so a fresh checkout builds
  * with nothing but its own dependencies. The entries a process starts from
- * are then bundled (compat/baseline/bundle-entries.ts).
+ * are then bundled (compat/baseline/bundle-entries.ts), and the host's one
+ * native helper compiled (scripts/build-native.mjs).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { build } from 'esbuild';
+import { buildNative } from './build-native.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -42,6 +44,8 @@ await build({
   tsconfig: 'tsconfig.build.json',
   logLevel: 'warning',
 });
+
+buildNative(root);
 
 // Then the entries a process starts from (the CLI, the gate's peers, the screen worker), bundled.
 const { bundleEntries } = await import(pathToFileURL(join(root, 'dist/compat/baseline/bundle-entries.js')).href);

@@ -1,6 +1,7 @@
 import { write as fdWrite } from 'node:fs';
 import { homedir } from 'node:os';
 import * as pty from 'node-pty';
+import { installPtySpawn } from './pty-spawn.js';
 import { readTailAtEnd } from './pty-tail.js';
 import { ReadGatherer, type ReadGathererOptions } from './read-gatherer.js';
 import { Listeners, type TerminalBackend, type TerminalExit, type Unsubscribe, type WriteOutcome } from './terminal.js';
@@ -74,6 +75,7 @@ export class PtyBackend implements TerminalBackend {
     for (const [k, v] of Object.entries(process.env)) if (v !== undefined) env[k] = v;
     Object.assign(env, options.env, { TERM: term });
     const cwd = options.cwd ?? (options.login ? (env.HOME ?? homedir()) : process.cwd());
+    installPtySpawn();
     this.proc = pty.spawn(command, [...args], { name: term, cols: this.cols, rows: this.rows, cwd, env });
     this.quietWriteErrors();
     this.reads = new ReadGatherer((data) => this.dataListeners.emit(data), options.readGather);
