@@ -193,6 +193,15 @@ static napi_value spawn(napi_env env, napi_callback_info info) {
   posix_spawn_file_actions_t actions;
   posix_spawnattr_t attrs;
 
+  struct exit_watch *watch = calloc(1, sizeof *watch);
+  napi_value name;
+  napi_create_string_utf8(env, "termwire-pty-exit", NAPI_AUTO_LENGTH, &name);
+  if (napi_create_threadsafe_function(env, argv[8], NULL, name, 0, 1, NULL, NULL, NULL, call_on_exit, &watch->on_exit) != napi_ok) {
+    free(watch);
+    napi_throw_type_error(env, "PTY_SPAWN_ARGUMENTS", "pty-spawn: onExit must be a function");
+    return NULL;
+  }
+
   if ((path = string_of(env, argv[0])) == NULL || (argv0 = string_of(env, argv[1])) == NULL ||
       (args = strings_of(env, argv[2], argv0)) == NULL || (environment = strings_of(env, argv[3], NULL)) == NULL ||
       (cwd = string_of(env, argv[4])) == NULL)
@@ -244,11 +253,7 @@ static napi_value spawn(napi_env env, napi_callback_info info) {
     goto done;
   }
 
-  struct exit_watch *watch = calloc(1, sizeof *watch);
   watch->pid = pid;
-  napi_value name;
-  napi_create_string_utf8(env, "termwire-pty-exit", NAPI_AUTO_LENGTH, &name);
-  CHECK(env, napi_create_threadsafe_function(env, argv[8], NULL, name, 0, 1, NULL, NULL, NULL, call_on_exit, &watch->on_exit));
   pthread_t thread;
   pthread_attr_t thread_attrs;
   pthread_attr_init(&thread_attrs);
@@ -257,8 +262,6 @@ static napi_value spawn(napi_env env, napi_callback_info info) {
   error = pthread_create(&thread, &thread_attrs, wait_for_exit, watch);
   pthread_attr_destroy(&thread_attrs);
   if (error != 0) {
-    napi_release_threadsafe_function(watch->on_exit, napi_tsfn_abort);
-    free(watch);
     kill(pid, SIGKILL);
     waitpid(pid, NULL, 0);
     throw_errno(env, "pthread_create", error);
@@ -274,8 +277,13 @@ static napi_value spawn(napi_env env, napi_callback_info info) {
   napi_create_string_utf8(env, slave_name, NAPI_AUTO_LENGTH, &value);
   napi_set_named_property(env, result, "pty", value);
   master = -1; // now the caller's
+  watch = NULL; // now its thread's
 
 done:
+  if (watch != NULL) {
+    napi_release_threadsafe_function(watch->on_exit, napi_tsfn_abort);
+    free(watch);
+  }
   if (attrs_made) posix_spawnattr_destroy(&attrs);
   if (actions_made) posix_spawn_file_actions_destroy(&actions);
   if (slave != -1) close(slave);
