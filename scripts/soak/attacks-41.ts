@@ -1,3 +1,4 @@
+import { connect as tcpConnect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type AbuserContext, endingOutcome, running, session } from './abusers.js';
 import { type Attack, drained } from './attack-helpers.js';
@@ -55,6 +56,29 @@ async function newcomers(ctx: AbuserContext): Promise<void> {
   }
 }
 
+/** Loopback networks the unauthenticated flood comes from, and the sockets each keeps starting at once. */
+const FLOOD_NETWORKS = 40;
+const FLOOD_BURST = 25;
+/** How long a flood socket waits for the server to drop it before the attacker gives it up. */
+const FLOOD_SOCKET_MS = 250;
+
+/** Opens a socket from `localAddress` that starts an HTTP request and never finishes it; true if the server closed it first. */
+function unfinishedRequest(url: URL, localAddress: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = tcpConnect({ port: Number(url.port), host: url.hostname, localAddress });
+    const giveUp = setTimeout(() => {
+      resolve(false);
+      socket.destroy();
+    }, FLOOD_SOCKET_MS);
+    socket.on('error', () => {});
+    socket.on('connect', () => socket.write('GET / HTTP/1.1\r\nHost: soak\r\n'));
+    socket.on('close', () => {
+      clearTimeout(giveUp);
+      resolve(true);
+    });
+  });
+}
+
 export const ISSUE_41_ATTACKS: readonly Attack[] = [
   {
     name: 'REP counts of 999,999 and 2,147,483,647',
@@ -73,6 +97,17 @@ export const ISSUE_41_ATTACKS: readonly Attack[] = [
     before: '1.75 GB within 90 s from 55 MB of output, still rising',
     defendedBy: 'limits',
     run: (ctx) => program(ctx, 'attack-links', `awk 'BEGIN{for(i=0;;i++) printf "\\033]8;id=%d;https://e.example/%d\\033\\\\x\\033]8;;\\033\\\\", i, i}'`),
+  },
+  {
+    name: 'mixed OSC flood (titles, links, clipboard, palette, directories, marks)',
+    before: 'grew from 171 to 785 MiB in 90 s',
+    defendedBy: 'limits',
+    run: (ctx) =>
+      program(
+        ctx,
+        'attack-osc-mix',
+        `awk 'BEGIN{for(i=0;;i++) printf "\\033]0;title %d\\007\\033]8;id=%d;https://e.example/%d\\033\\\\x\\033]8;;\\033\\\\\\033]52;c;aGVsbG8gJWQ=\\007\\033]4;%d;rgb:%02x/%02x/%02x\\007\\033]7;file://host/dir/%d\\007\\033]133;A\\007y", i, i, i, i%256, i%256, (i*7)%256, (i*13)%256, i}'`,
+      ),
   },
   {
     name: 'Subscribe/Unsubscribe churn on a 1000x1000 screen coloured in every cell',
@@ -153,6 +188,22 @@ export const ISSUE_41_ATTACKS: readonly Attack[] = [
         }),
       );
       await newcomers(ctx);
+    },
+  },
+  {
+    name: 'unauthenticated sockets from 40 loopback networks',
+    before: '131,000 sockets in 30 s from 40 loopback addresses dropped 3 of 21 healthy new connections',
+    defendedBy: 'limits',
+    async run(ctx) {
+      const url = new URL(ctx.url);
+      await Promise.all(
+        Array.from({ length: FLOOD_NETWORKS }, async (_, s) => {
+          while (running(ctx)) {
+            const closed = await Promise.all(Array.from({ length: FLOOD_BURST }, () => unfinishedRequest(url, `127.0.${80 + s}.1`)));
+            for (const byServer of closed) ctx.tally(byServer ? 'flood socket dropped by the server' : `flood socket given up after ${FLOOD_SOCKET_MS} ms`);
+          }
+        }),
+      );
     },
   },
 ];

@@ -41,6 +41,19 @@ describe('ScreenBook', () => {
     expect(replies.filter((r) => r.kind === 'title')).toEqual([{ kind: 'title', id: 2, title: 'second' }]);
   });
 
+  it('replies once a piece for a program that sets titles as fast as it can, with the last it set', async () => {
+    const { book, replies, parsed } = recordingBook();
+    book.handle({ op: 'open', id: 4, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });
+    const titles = 20_000;
+    book.handle({ op: 'write', id: 4, data: Array.from({ length: titles }, (_, i) => `\x1b]0;title ${i}\x07`).join(''), seq: 1 });
+    await parsed(4);
+    const replied = replies.filter((r) => r.kind === 'title');
+    // About 300 KB: a few pieces (each a few KiB to 64 KiB), never a message per title.
+    expect(replied.length).toBeGreaterThan(0);
+    expect(replied.length).toBeLessThan(titles / 100);
+    expect(replied.at(-1)).toEqual({ kind: 'title', id: 4, title: `title ${titles - 1}` });
+  });
+
   it('hands xterm a title printed by a program cut to MAX_SCREEN_ESCAPE_STRING: xterm would collect 9 MB of it at about 32 bytes a character', async () => {
     const { book, replies, parsed } = recordingBook();
     book.handle({ op: 'open', id: 3, cols: 20, rows: 4, scrollback: 10, maxLinks: 1024, sliceMs: 4, maxBacklogMs: 2000 });

@@ -89,15 +89,29 @@ class BookScreen {
       this.term.dispose();
       throw new Error("xterm's parser is not where @xterm/headless 6 keeps it (_core._inputHandler.parse)");
     }
+    // The last title set, replied once its piece is parsed or the parse reaches a pause point: a program that sets
+    // thousands a second costs a message a piece, not one each (such a flood held every terminal's echo 0.5 s).
+    let pendingTitle: string | undefined;
+    const replyTitle = () => {
+      if (pendingTitle === undefined) return;
+      reply({ kind: 'title', id, title: pendingTitle });
+      pendingTitle = undefined;
+    };
     this.feed = new ScreenFeed(parse, sliceMs, maxBacklogMs, scheduler, {
       parsed: (seq) => (this.parsed = seq),
-      changed: () => (this.serialized = undefined),
+      changed: () => {
+        this.serialized = undefined;
+        replyTitle();
+      },
       behind: (behind, backlogMs) => reply({ kind: 'behind', id, behind, backlogMs: Math.round(backlogMs) }),
     }, onFailed);
-    this.titleSubscription = this.term.onTitleChange((title) => reply({ kind: 'title', id, title }));
+    this.titleSubscription = this.term.onTitleChange((title) => (pendingTitle = title));
     this.parseWorkClamp = clampParseWork(this.term);
     this.linkCap = capScreenLinks(this.term, maxLinks);
-    this.pausePoints = pauseAtSizeBoundSequences(this.term, () => scheduler.sliceOver());
+    this.pausePoints = pauseAtSizeBoundSequences(this.term, () => {
+      replyTitle();
+      return scheduler.sliceOver();
+    });
   }
 
   get term(): HeadlessTerminal {
