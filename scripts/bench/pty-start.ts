@@ -8,8 +8,7 @@
  * over posix_spawn's.
  */
 import { closeSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { dirname, join } from 'node:path';
+import { loadPtySpawnAddon, nodePtyNative } from '../../src/host/pty-spawn.js';
 import { percentile } from '../lib/percentile.js';
 import type { Row } from './lib/row.js';
 
@@ -18,18 +17,13 @@ export const name = 'pty-start';
 const STARTS = 30;
 const HEAP_MIB = 512;
 
-const require = createRequire(import.meta.url);
-type Started = { fd: number; pid: number };
-const addon = require(join(import.meta.dirname, '../../dist/native/pty-spawn.node')) as {
-  spawn(path: string, argv0: string, args: string[], env: string[], cwd: string, cols: number, rows: number, utf8: boolean, onExit: () => void): Started;
-};
-const nodePty = (require(join(dirname(require.resolve('node-pty/package.json')), 'lib', 'utils.js')) as {
-  loadNativeModule(name: string): { module: { fork(...args: unknown[]): Started } };
-}).loadNativeModule('pty').module;
+const addon = loadPtySpawnAddon();
+// Read before anything installs the posix_spawn starter over it.
+const forkpty = nodePtyNative().fork;
 
 const starters = {
-  posix_spawn: () => addon.spawn('/bin/sh', 'sh', ['-c', 'exit 0'], ['PATH=/usr/bin:/bin'], '/', 80, 24, true, () => {}),
-  forkpty: () => nodePty.fork('sh', ['-c', 'exit 0'], ['PATH=/usr/bin:/bin'], '/', 80, 24, -1, -1, true, '', () => {}),
+  posix_spawn: () => addon!.spawn('/bin/sh', 'sh', ['-c', 'exit 0'], ['PATH=/usr/bin:/bin'], '/', 80, 24, true, () => {}),
+  forkpty: () => forkpty('sh', ['-c', 'exit 0'], ['PATH=/usr/bin:/bin'], '/', 80, 24, -1, -1, true, '', () => {}),
 } as const;
 
 /** Milliseconds each of STARTS starts held this thread, ascending; the two starters alternate so load falls on both alike. */
@@ -62,6 +56,7 @@ function row(heap: string, times: Record<keyof typeof starters, number[]>): Row 
 }
 
 export async function run(): Promise<Row[]> {
+  if (addon === undefined) throw new Error('pty-start: dist/native/pty-spawn.node is not built (npm run build says why)');
   const rows = [row('as started', startTimes())];
   const held = Array.from({ length: HEAP_MIB }, () => Buffer.alloc(2 ** 20, 1));
   rows.push(row(`${HEAP_MIB} MiB held`, startTimes()));

@@ -20,11 +20,11 @@ interface ForkResult {
   readonly pty: string;
 }
 /** node-pty 1.1's native `fork` (src/unix/pty.cc, PtyFork), which its UnixTerminal calls for every start. */
-type NodePtyFork = (
+export type NodePtyFork = (
   file: string, args: string[], env: string[], cwd: string, cols: number, rows: number,
   uid: number, gid: number, utf8: boolean, helperPath: string, onExit: ExitCallback,
 ) => ForkResult;
-interface PtySpawnAddon {
+export interface PtySpawnAddon {
   spawn(path: string, argv0: string, args: string[], env: string[], cwd: string, cols: number, rows: number, utf8: boolean, onExit: ExitCallback): ForkResult;
 }
 
@@ -33,7 +33,8 @@ const require = createRequire(import.meta.url);
 /** The addon as the build writes it: dist/native/, seen from dist/src/host/ (built) or from src/host/ (tests run from source). */
 const ADDON_PLACES = ['../../native/pty-spawn.node', '../../dist/native/pty-spawn.node'];
 
-function loadAddon(): PtySpawnAddon | undefined {
+/** The built addon, or undefined where it is not built or cannot load. */
+export function loadPtySpawnAddon(): PtySpawnAddon | undefined {
   if (process.platform !== 'linux') return undefined;
   for (const place of ADDON_PLACES) {
     const file = fileURLToPath(new URL(place, import.meta.url));
@@ -52,7 +53,7 @@ function loadAddon(): PtySpawnAddon | undefined {
 }
 
 /** node-pty's native module, the very object its UnixTerminal calls `fork` on (loaded as node-pty loads it, so from the same file). */
-function nodePtyNative(): { fork: NodePtyFork } {
+export function nodePtyNative(): { fork: NodePtyFork } {
   const utils = require(join(dirname(require.resolve('node-pty/package.json')), 'lib', 'utils.js')) as {
     loadNativeModule(name: string): { module: { fork: NodePtyFork } };
   };
@@ -97,7 +98,7 @@ export const ptyStarts: Record<PtyStarter, number> = { posix_spawn: 0, forkpty: 
  */
 export function installPtySpawn(): PtyStarter {
   if (installed !== undefined) return installed;
-  const addon = loadAddon();
+  const addon = loadPtySpawnAddon();
   if (addon === undefined) return (installed = 'forkpty');
   const native = nodePtyNative();
   const forkpty = native.fork;
