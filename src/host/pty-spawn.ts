@@ -1,7 +1,7 @@
-import { statSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { delimiter, dirname, isAbsolute, join } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import * as pty from 'node-pty';
 
 /**
  * How this host starts a terminal's program. node-pty 1.1 forks on Linux
@@ -28,36 +28,30 @@ export interface PtySpawnAddon {
   spawn(path: string, argv0: string, args: string[], env: string[], cwd: string, cols: number, rows: number, utf8: boolean, onExit: ExitCallback): ForkResult;
 }
 
-const require = createRequire(import.meta.url);
-
-/** The addon as the build writes it: dist/native/, seen from dist/src/host/ (built) or from src/host/ (tests run from source). */
-const ADDON_PLACES = ['../../native/pty-spawn.node', '../../dist/native/pty-spawn.node'];
+/**
+ * The addon as the build writes it, dist/native/, seen from dist/src/host/ (built) or from src/host/ (tests
+ * run from source). Literal paths, loaded with process.dlopen: the gate's same-code digest follows them
+ * and hashes the addon with the host's code (compat/journey/same-code.ts).
+ */
+const ADDON_PLACES = [new URL('../../native/pty-spawn.node', import.meta.url), new URL('../../dist/native/pty-spawn.node', import.meta.url)];
 
 /** The built addon, or undefined where it is not built or cannot load. */
 export function loadPtySpawnAddon(): PtySpawnAddon | undefined {
   if (process.platform !== 'linux') return undefined;
-  for (const place of ADDON_PLACES) {
-    const file = fileURLToPath(new URL(place, import.meta.url));
-    try {
-      statSync(file);
-    } catch {
-      continue;
-    }
-    try {
-      return require(file) as PtySpawnAddon;
-    } catch {
-      return undefined; // built for another system (a copied dist/): node-pty's forkpty still works
-    }
+  const file = ADDON_PLACES.map((place) => fileURLToPath(place)).find((path) => existsSync(path));
+  if (file === undefined) return undefined;
+  const addon = { exports: {} as PtySpawnAddon };
+  try {
+    process.dlopen(addon, file);
+  } catch {
+    return undefined; // built for another system (a copied dist/): node-pty's forkpty still works
   }
-  return undefined;
+  return addon.exports;
 }
 
-/** node-pty's native module, the very object its UnixTerminal calls `fork` on (loaded as node-pty loads it, so from the same file). */
+/** node-pty's native module, the very object its UnixTerminal calls `fork` on (exported as `native`, outside its typings). */
 export function nodePtyNative(): { fork: NodePtyFork } {
-  const utils = require(join(dirname(require.resolve('node-pty/package.json')), 'lib', 'utils.js')) as {
-    loadNativeModule(name: string): { module: { fork: NodePtyFork } };
-  };
-  return utils.loadNativeModule('pty').module;
+  return (pty as unknown as { native: { fork: NodePtyFork } }).native;
 }
 
 function isExecutableFile(path: string): boolean {

@@ -34,7 +34,7 @@ describe("which role's code the working tree left as the release's", () => {
     expect(sameCode(release, client)).toEqual({ client: false, host: true });
   });
 
-  it('a change in code both roles import, a worker started by URL, or the package changes the roles that reach it', () => {
+  it('a change in code both roles import, a worker started by URL, the native addon the host loads, or the package changes the roles that reach it', () => {
     const release = copy('release-2');
     const codec = copy('codec-edited');
     appendFileSync(join(codec, 'dist/src/codec/header.js'), '\n// edited\n');
@@ -42,6 +42,9 @@ describe("which role's code the working tree left as the release's", () => {
     const worker = copy('worker-edited');
     appendFileSync(join(worker, 'dist/src/host/screen-worker.js'), '\n// edited\n');
     expect(sameCode(release, worker).host).toBe(false);
+    const addon = copy('addon-edited');
+    appendFileSync(join(addon, 'dist/native/pty-spawn.node'), 'edited');
+    expect(sameCode(release, addon)).toEqual({ client: true, host: false });
     const codecPeer = copy('codec-peer-edited');
     appendFileSync(join(codecPeer, 'dist/compat/peer/codec-peer.js'), '\n// edited\n');
     expect(sameCode(release, codecPeer)).toEqual({ client: false, host: false });
