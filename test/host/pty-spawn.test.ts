@@ -30,9 +30,9 @@ async function exited(run: Run): Promise<TerminalExit> {
 }
 
 /** Starts with posix_spawn: counted as such, not handed to node-pty's forkpty. */
-function spawned<T>(start: () => T): T {
+function spawned<T>(startIt: () => T): T {
   const before = { ...ptyStarts };
-  const result = start();
+  const result = startIt();
   expect({ posix_spawn: ptyStarts.posix_spawn - before.posix_spawn, forkpty: ptyStarts.forkpty - before.forkpty }).toEqual({ posix_spawn: 1, forkpty: 0 });
   return result;
 }
