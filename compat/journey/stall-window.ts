@@ -46,24 +46,30 @@ export class StepStalled extends Error {
 /**
  * Polls `observe` until `missing` finds nothing missing. Throws StepStalled
  * at the deadline, or sooner once nothing has moved for the stall window.
+ * While nothing moves, each wait is twice the last, up to `quietPollMs`: a
+ * poll wakes every peer, and the long quiet waits (a stall timer, a silent
+ * drop's dark window, a detached terminal's lifetime) made up most of a
+ * walk's CPU at one poll every `pollMs`. Any progress polls at `pollMs` again.
  */
 export async function waitForBarrier(
   observe: () => Promise<Observation>,
   missing: (o: Observation) => string | undefined,
-  limits: { readonly deadlineMs: number; readonly stallWindowMs?: number | undefined; readonly pollMs: number },
+  limits: { readonly deadlineMs: number; readonly stallWindowMs?: number | undefined; readonly pollMs: number; readonly quietPollMs?: number },
 ): Promise<Observation> {
   const deadline = Date.now() + limits.deadlineMs;
   const stallWindowMs = limits.stallWindowMs ?? limits.deadlineMs;
   let mark: string | undefined;
   let movedAt = Date.now();
+  let waitMs = limits.pollMs;
   for (;;) {
     const observation = await observe();
     const gap = missing(observation);
     if (gap === undefined) return observation;
     const now = Date.now();
     const nowMark = progressMark(observation);
-    if (nowMark !== mark) [mark, movedAt] = [nowMark, now];
+    if (nowMark !== mark) [mark, movedAt, waitMs] = [nowMark, now, limits.pollMs];
+    else waitMs = Math.min(waitMs * 2, Math.max(limits.pollMs, limits.quietPollMs ?? limits.pollMs));
     if (now > deadline || now - movedAt > stallWindowMs) throw new StepStalled(gap);
-    await new Promise((resolve) => setTimeout(resolve, limits.pollMs));
+    await new Promise((resolve) => setTimeout(resolve, waitMs));
   }
 }
