@@ -74,7 +74,7 @@ export interface RecordedFrame {
   opcodeName: string;
   streamId: number;
   seq: number;
-  /** Decoded by the AUTHOR's codec: a JSON object, text, or {hex}. */
+  /** Decoded by the AUTHOR's codec: a JSON object, text, {hex} where it refused the frame, or {textLeftOut} for output (record-frames.ts). */
   payload: unknown;
   rawHex: string;
   /** The client whose connection the frame crossed; absent means primary. */

@@ -1,4 +1,4 @@
-import type { FrameVerdict } from '../peer/codec-peer.js';
+import type { FrameVerdict, TextLeftOut } from '../peer/codec-peer.js';
 import type { Occurrence, RecordedFrame, StepName } from '../recording.js';
 import type { Peer } from './peer-process.js';
 import type { ProxiedFrame } from './recording-proxy.js';
@@ -18,7 +18,21 @@ export interface PairingCodecs {
   readonly host: Peer;
 }
 
-const classify = (codec: Peer, frames: readonly ProxiedFrame[]) => codec.call<FrameVerdict[]>('classify', { frames: frames.map((f) => f.bytes) }, 60_000);
+/**
+ * Frames whose text a recording keeps only as its length (TextLeftOut): no
+ * rule reads an Output frame's text, since where output is split is the
+ * host's timing policy (TIMING_POLICY) and what it printed is judged by the
+ * screens the peers report. A walk prints MiBs of it, and carrying that text
+ * back from both codec peers, and in every recording, was a fifth of a
+ * cached run's CPU. The raw bytes stay (rawHex).
+ */
+const TEXT_LEFT_OUT_OF: readonly string[] = ['Output'];
+
+const classify = async (codec: Peer, frames: readonly ProxiedFrame[]) => {
+  const verdicts = await codec.call<FrameVerdict[]>('classify', { frames: frames.map((f) => f.bytes), textLeftOutOf: TEXT_LEFT_OUT_OF }, 60_000);
+  // A build before the option sends the text back: recordings hold the same form whichever build decoded.
+  return verdicts.map((v) => (v.ok && typeof v.payload === 'string' && TEXT_LEFT_OUT_OF.includes(v.opcodeName) ? { ...v, payload: { textLeftOut: Buffer.byteLength(v.payload) } satisfies TextLeftOut } : v));
+};
 
 /**
  * Turns the proxy's raw capture into recorded frames: the payload as its

@@ -13,7 +13,21 @@ export type FrameVerdict =
   | { readonly ok: true; readonly opcode: number; readonly opcodeName: string; readonly streamId: number; readonly seq: number; readonly payload: unknown }
   | { readonly ok: false; readonly code: string; readonly message: string; readonly opcode?: number; readonly streamId?: number; readonly seq?: number };
 
-export function classifyFrame(bytes: Uint8Array): FrameVerdict {
+/** What a verdict holds in place of a text payload the caller asked to leave out: its length in UTF-8 bytes. */
+export interface TextLeftOut {
+  readonly textLeftOut: number;
+}
+
+export interface ClassifyOptions {
+  /**
+   * Opcode names whose text payload is decoded (a frame that is not UTF-8 is
+   * still refused) but not sent back, only its length: output a walk prints
+   * by the MiB, whose text no rule reads.
+   */
+  readonly textLeftOutOf?: ReadonlySet<string>;
+}
+
+export function classifyFrame(bytes: Uint8Array, { textLeftOutOf }: ClassifyOptions = {}): FrameVerdict {
   const decoded = decodeFrame(bytes);
   if (!decoded.ok) {
     const { code, message, opcode, streamId, seq } = decoded.error;
@@ -25,7 +39,9 @@ export function classifyFrame(bytes: Uint8Array): FrameVerdict {
   // The client reads a known event by its own schema past the Metadata union, which lets any {type} through: refuse here what it refuses there.
   const event = frame.opcode === Op.Metadata ? checkKnownEvent(payload.value as { type: string }, frame.payload) : undefined;
   if (event && !event.ok) return { ok: false, code: 'BAD_EVENT', message: event.message, opcode: frame.opcode, streamId: frame.streamId, seq: frame.seq };
-  return { ok: true, opcode: frame.opcode, opcodeName: opcodeName(frame.opcode), streamId: frame.streamId, seq: frame.seq, payload: payload.value ?? null };
+  const name = opcodeName(frame.opcode);
+  const value = typeof payload.value === 'string' && textLeftOutOf?.has(name) ? ({ textLeftOut: frame.payload.length } satisfies TextLeftOut) : (payload.value ?? null);
+  return { ok: true, opcode: frame.opcode, opcodeName: name, streamId: frame.streamId, seq: frame.seq, payload: value };
 }
 
 /**
@@ -50,7 +66,12 @@ function withoutStackTraces<T>(read: () => T): T {
 export function runCodecPeer(): void {
   serveControl(
     { hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'codec', version: buildVersion(), advertised: { ...DEFAULT_CLIENT_CAPABILITIES, ...DEFAULT_HOST_CAPABILITIES } as Record<string, number>, peerOps: PEER_OPS, transports: PEER_TRANSPORTS, clientArgs: PEER_CLIENT_ARGS, hostArgs: PEER_HOST_ARGS, sessionRoles: PEER_SESSION_ROLES } },
-    { classify: ({ frames }: { frames: Uint8Array[] }) => withoutStackTraces(() => frames.map(classifyFrame)) },
+    {
+      classify: ({ frames, textLeftOutOf = [] }: { frames: Uint8Array[]; textLeftOutOf?: string[] }) => {
+        const options = { textLeftOutOf: new Set(textLeftOutOf) };
+        return withoutStackTraces(() => frames.map((bytes) => classifyFrame(bytes, options)));
+      },
+    },
     async () => undefined,
   );
 }
