@@ -1,6 +1,7 @@
 import { errorKey, fieldName, flagKey } from '../../src/manifest/surface.js';
 import type { PairingRecording, RecordedFrame } from '../recording.js';
 import { publishedFields } from '../rules/dynamic/field-publishing.js';
+import { isStandIn } from '../rules/dynamic/frame-slots.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -23,7 +24,7 @@ export function keysOfFrame(f: RecordedFrame): string[] {
     if (m) keys.push(errorKey('host', m[1]!), ...(m[1] === 'BAD_FRAME' && m[2] ? [errorKey('decoder', m[2])] : []));
   }
   if (f.refusedBy) keys.push(errorKey('decoder', f.refusedBy.code));
-  if (isObject(f.payload) && !(Object.keys(f.payload).length === 1 && typeof f.payload.hex === 'string')) {
+  if (isObject(f.payload) && !isStandIn(f.payload)) {
     // Metadata is a union keyed by `type`: its fields are named per event type, as the surface names them.
     const variant = f.opcodeName === 'Metadata' && typeof f.payload.type === 'string' ? `[type=${f.payload.type}]` : '';
     if (variant) keys.push(`event:${f.payload.type as string}`);

@@ -2,6 +2,7 @@ import type { FrameVerdict, TextLeftOut } from '../peer/codec-peer.js';
 import type { Occurrence, RecordedFrame, StepName } from '../recording.js';
 import type { Peer } from './peer-process.js';
 import type { ProxiedFrame } from './recording-proxy.js';
+import { WIRE } from './wire-view.js';
 
 const OCCURRENCE_OF_STEP: Partial<Record<StepName, Occurrence>> = {
   subscribe: 'initial',
@@ -31,7 +32,7 @@ const TEXT_LEFT_OUT_OF: readonly string[] = ['Output'];
 const classify = async (codec: Peer, frames: readonly ProxiedFrame[]) => {
   const verdicts = await codec.call<FrameVerdict[]>('classify', { frames: frames.map((f) => f.bytes), textLeftOutOf: TEXT_LEFT_OUT_OF }, 60_000);
   // A build before the option sends the text back: recordings hold the same form whichever build decoded.
-  return verdicts.map((v) => (v.ok && typeof v.payload === 'string' && TEXT_LEFT_OUT_OF.includes(v.opcodeName) ? { ...v, payload: { textLeftOut: Buffer.byteLength(v.payload) } satisfies TextLeftOut } : v));
+  return verdicts.map((v, i) => (v.ok && typeof v.payload === 'string' && TEXT_LEFT_OUT_OF.includes(v.opcodeName) ? { ...v, payload: { textLeftOut: frames[i]!.bytes.length - WIRE.headerBytes } satisfies TextLeftOut } : v));
 };
 
 /**

@@ -77,7 +77,7 @@ export interface JourneyOptions {
   readonly stepDeadlineMs: number;
   /** How often the barrier polls the peers' state while they move. Default 20. */
   readonly pollMs: number;
-  /** How often at most while nothing moves (waitForBarrier backs off to it). Default 160. */
+  /** The longest wait between polls while nothing moves (waitForBarrier backs off to it). Default 160. */
   readonly quietPollMs: number;
   /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 2000: a client parsing a multi-MiB burst on a busy 2-core machine can hold its event loop past 1 s, and a timer that fires before the pong is read fakes a drop (seen in old × old under load). */
   readonly clientPingIntervalMs: number;

@@ -21,6 +21,11 @@ describe('which surface keys a frame exercises', () => {
     expect(keysOfFrame(frame('Metadata', { type: 'title', title: 'x' }))).toEqual(['opcode:Metadata', 'event:title', 'field:Metadata[type=title].title']);
   });
 
+  it('counts no field for a payload the recording stands in for: output text kept as its length, a refused frame as hex', () => {
+    expect(keysOfFrame(frame('Output', { textLeftOut: 5 }))).toEqual(['opcode:Output']);
+    expect(keysOfFrame(frame('Resize', { hex: '00' }))).toEqual(['opcode:Resize']);
+  });
+
   it("reads an Error's code, and the decoder's code inside BAD_FRAME", () => {
     expect(keysOfFrame(frame('Error', 'NOT_SUBSCRIBED: Input on stream 3'))).toContain('error:NOT_SUBSCRIBED');
     expect(keysOfFrame(frame('Error', 'BAD_FRAME: SCHEMA_MISMATCH: cols'))).toEqual(['opcode:Error', 'error:BAD_FRAME', 'error:decoder.SCHEMA_MISMATCH']);

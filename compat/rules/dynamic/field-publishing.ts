@@ -1,5 +1,5 @@
 import { PAIRING_LABELS } from '../finding.js';
-import { isHexOnly, isObject, OLD_READER_COMPARISONS, occurrenceSlots } from './frame-slots.js';
+import { isStandIn, isObject, OLD_READER_COMPARISONS, occurrenceSlots } from './frame-slots.js';
 import { FIX_DOCS, dynamicRule } from '../rule-spec.js';
 
 /**
@@ -29,7 +29,7 @@ export const fieldStoppedPublishing = dynamicRule({
   fix: { fix: 'keep populating the field for peers that did not negotiate its replacement', docs: FIX_DOCS.gating },
   judge: (recordings) => {
     const findings = [];
-    const jsonObject = (f: { payload: unknown }) => isObject(f.payload) && !isHexOnly(f.payload);
+    const jsonObject = (f: { payload: unknown }) => isObject(f.payload) && !isStandIn(f.payload);
     for (const c of OLD_READER_COMPARISONS) {
       const expected = occurrenceSlots(recordings.oldOld, c.direction, jsonObject);
       const actual = occurrenceSlots(recordings[c.skew], c.direction, jsonObject);

@@ -6,7 +6,7 @@ import { OPAQUE_FIELDS, publishedFields } from './field-publishing.js';
 import { overflowSnapshotFrames } from './flow-policy.js';
 import { answersTimingDependentFrame, gatingTable, negotiatedInBoth, streamOrdinals } from './frame-sequence.js';
 import { isTimingPolicy } from './timing-policy.js';
-import { isHexOnly, isObject, noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
+import { isStandIn, isObject, noStepStalled, OLD_READER_COMPARISONS, occurrenceSlots, slotWhere, stepOk } from './frame-slots.js';
 import { type FindingDraft, dynamicRule } from '../rule-spec.js';
 import type { SideManifests } from './types.js';
 
@@ -52,7 +52,7 @@ const isVolatile = (volatile: Set<string>, label: string, path: string) => {
  * undecodable payload, and a gated opcode only where both runs negotiated it.
  */
 export function valueFrames(keep: (opcodeName: string) => boolean): (f: RecordedFrame) => boolean {
-  return (f) => !isTimingPolicy(f.opcodeName) && !answersTimingDependentFrame(f) && f.opcodeName !== 'Input' && !isHexOnly(f.payload) && keep(f.opcodeName);
+  return (f) => !isTimingPolicy(f.opcodeName) && !answersTimingDependentFrame(f) && f.opcodeName !== 'Input' && !isStandIn(f.payload) && keep(f.opcodeName);
 }
 
 const same = (a: unknown, b: unknown) => JSON.stringify(a) === JSON.stringify(b);

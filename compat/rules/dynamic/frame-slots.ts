@@ -18,8 +18,12 @@ export interface Slot {
 }
 
 export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-/** The runner records undecodable payloads as {hex}: nothing to compare field by field. */
-export const isHexOnly = (v: unknown) => isObject(v) && Object.keys(v).length === 1 && typeof v.hex === 'string';
+/**
+ * What a recording holds in place of a payload's fields: {hex} where the
+ * author's decoder refused it, {textLeftOut} for output text (record-frames.ts).
+ * Nothing to compare or count field by field.
+ */
+export const isStandIn = (v: unknown) => isObject(v) && Object.keys(v).length === 1 && (typeof v.hex === 'string' || typeof v.textLeftOut === 'number');
 
 export function frameLabel(f: RecordedFrame): string {
   const type = isObject(f.payload) && typeof f.payload.type === 'string' ? `[type=${f.payload.type}]` : '';
