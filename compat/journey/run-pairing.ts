@@ -77,7 +77,9 @@ export interface JourneyOptions {
   readonly stepDeadlineMs: number;
   /** How often the barrier polls the peers' state while they move. Default 20. */
   readonly pollMs: number;
-  /** The longest wait between polls while nothing moves (waitForBarrier backs off to it). Default 160. */
+  /** After how long without progress the barrier polls less often (waitForBarrier). Default 300. */
+  readonly quietAfterMs: number;
+  /** The longest wait between its polls then. Default 100. */
   readonly quietPollMs: number;
   /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 2000: a client parsing a multi-MiB burst on a busy 2-core machine can hold its event loop past 1 s, and a timer that fires before the pong is read fakes a drop (seen in old × old under load). */
   readonly clientPingIntervalMs: number;
@@ -93,7 +95,8 @@ export interface JourneyOptions {
 export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   stepDeadlineMs: 15_000,
   pollMs: 20,
-  quietPollMs: 160,
+  quietAfterMs: 300,
+  quietPollMs: 100,
   clientPingIntervalMs: 200,
   clientPongDeadlineMs: 2_000,
   settleDeadlineMs: 3_000,
@@ -230,7 +233,7 @@ export async function runPairing(
       return { client: clientState, host: hostState, ...(secondState ? { second: secondState } : {}), wire, wireCount: wire.length };
     };
     const until = (missing: (o: Observation) => string | undefined, deadlineMs = options.stepDeadlineMs, stallWindowMs?: number) =>
-      waitForBarrier(observe, missing, { deadlineMs, stallWindowMs, pollMs: options.pollMs, quietPollMs: options.quietPollMs });
+      waitForBarrier(observe, missing, { deadlineMs, stallWindowMs, pollMs: options.pollMs, quietAfterMs: options.quietAfterMs, quietPollMs: options.quietPollMs });
     let stalled: StepName | undefined;
     for (const [index, step] of plan.steps.entries()) {
       const stallWindowMs = stallWindows[index];

@@ -61,22 +61,22 @@ describe('a barrier with a stall window', () => {
           return observationWith(frames);
         },
         () => 'never',
-        { deadlineMs: forMs, pollMs: 10, quietPollMs: 80 },
+        { deadlineMs: forMs, pollMs: 10, quietAfterMs: 50, quietPollMs: 80 },
       ).catch((e: unknown) => e);
       await vi.advanceTimersByTimeAsync(forMs + 200);
       expect(await waiting).toBeInstanceOf(StepStalled);
       return at.slice(1).map((t, i) => t - at[i]!);
     }
 
-    it('doubles its wait on each quiet poll up to quietPollMs', async () => {
+    it('polls every pollMs until nothing has moved for quietAfterMs, then doubles its wait on each quiet poll up to quietPollMs', async () => {
       const gaps = await pollGaps(() => false, 1_000);
-      expect(gaps.slice(0, 5)).toEqual([10, 20, 40, 80, 80]);
-      expect(gaps.length).toBeLessThan(20); // at pollMs throughout: 100
+      expect(gaps.slice(0, 9)).toEqual([10, 10, 10, 10, 10, 20, 40, 80, 80]);
+      expect(gaps.length).toBeLessThan(25); // at pollMs throughout: 100
     });
 
     it('polls at pollMs again as soon as something moves', async () => {
-      const gaps = await pollGaps((poll) => poll >= 6, 600);
-      expect(gaps.slice(0, 8)).toEqual([10, 20, 40, 80, 80, 10, 10, 10]);
+      const gaps = await pollGaps((poll) => poll >= 9, 600);
+      expect(gaps.slice(0, 12)).toEqual([10, 10, 10, 10, 10, 20, 40, 80, 10, 10, 10, 10]);
     });
   });
 });
