@@ -23,9 +23,8 @@ export interface PairingCodecs {
  * Frames whose text a recording keeps only as its length (TextLeftOut): no
  * rule reads an Output frame's text, since where output is split is the
  * host's timing policy (TIMING_POLICY) and what it printed is judged by the
- * screens the peers report. A walk prints MiBs of it, and carrying that text
- * back from both codec peers, and in every recording, was a fifth of a
- * cached run's CPU. The raw bytes stay (rawHex).
+ * screens the peers report. A walk prints MiBs of it, which both codec
+ * peers sent back and every recording carried. The raw bytes stay (rawHex).
  */
 const TEXT_LEFT_OUT_OF: readonly string[] = ['Output'];
 

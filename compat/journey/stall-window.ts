@@ -56,7 +56,8 @@ export class StepStalled extends Error {
 export async function waitForBarrier(
   observe: () => Promise<Observation>,
   missing: (o: Observation) => string | undefined,
-  limits: { readonly deadlineMs: number; readonly stallWindowMs?: number | undefined; readonly pollMs: number; readonly quietAfterMs?: number; readonly quietPollMs?: number }): Promise<Observation> {
+  limits: { readonly deadlineMs: number; readonly stallWindowMs?: number | undefined; readonly pollMs: number; readonly quietAfterMs?: number; readonly quietPollMs?: number },
+): Promise<Observation> {
   const deadline = Date.now() + limits.deadlineMs;
   const stallWindowMs = limits.stallWindowMs ?? limits.deadlineMs;
   let mark: string | undefined;
