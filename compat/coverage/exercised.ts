@@ -1,9 +1,7 @@
 import { errorKey, fieldName, flagKey } from '../../src/manifest/surface.js';
 import type { PairingRecording, RecordedFrame } from '../recording.js';
 import { publishedFields } from '../rules/dynamic/field-publishing.js';
-import { isStandIn } from '../rules/dynamic/frame-slots.js';
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+import { isObject, isStandIn } from '../rules/dynamic/frame-slots.js';
 
 /** `Error` payloads are "CODE: message"; a host's BAD_FRAME carries the decoder's code next ("BAD_FRAME: SCHEMA_MISMATCH: ..."). */
 const ERROR_CODE = /^([A-Z][A-Z0-9_]*): (?:([A-Z][A-Z0-9_]*): )?/;
