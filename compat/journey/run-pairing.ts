@@ -75,12 +75,8 @@ export const PROTOCOL_1_RUN: RunDecision = {
 export interface JourneyOptions {
   /** Longest a step may wait for its barrier before it is reported stalled. Default 15000. A skew step stalls sooner when nothing moves for its stall window (stall-window.ts). */
   readonly stepDeadlineMs: number;
-  /** How often the barrier polls the peers' state while they move. Default 20. */
+  /** How often the barrier polls the peers' state. Default 20. */
   readonly pollMs: number;
-  /** After how long without progress the barrier polls less often (waitForBarrier). Default 300. */
-  readonly quietAfterMs: number;
-  /** The longest wait between its polls then. Default 100. */
-  readonly quietPollMs: number;
   /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 2000: a client parsing a multi-MiB burst on a busy 2-core machine can hold its event loop past 1 s, and a timer that fires before the pong is read fakes a drop (seen in old × old under load). */
   readonly clientPingIntervalMs: number;
   readonly clientPongDeadlineMs: number;
@@ -95,8 +91,6 @@ export interface JourneyOptions {
 export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   stepDeadlineMs: 15_000,
   pollMs: 20,
-  quietAfterMs: 300,
-  quietPollMs: 100,
   clientPingIntervalMs: 200,
   clientPongDeadlineMs: 2_000,
   settleDeadlineMs: 3_000,
@@ -233,7 +227,7 @@ export async function runPairing(
       return { client: clientState, host: hostState, ...(secondState ? { second: secondState } : {}), wire, wireCount: wire.length };
     };
     const until = (missing: (o: Observation) => string | undefined, deadlineMs = options.stepDeadlineMs, stallWindowMs?: number) =>
-      waitForBarrier(observe, missing, { deadlineMs, stallWindowMs, pollMs: options.pollMs, quietAfterMs: options.quietAfterMs, quietPollMs: options.quietPollMs });
+      waitForBarrier(observe, missing, { deadlineMs, stallWindowMs, pollMs: options.pollMs });
     let stalled: StepName | undefined;
     for (const [index, step] of plan.steps.entries()) {
       const stallWindowMs = stallWindows[index];

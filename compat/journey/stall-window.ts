@@ -46,32 +46,24 @@ export class StepStalled extends Error {
 /**
  * Polls `observe` until `missing` finds nothing missing. Throws StepStalled
  * at the deadline, or sooner once nothing has moved for the stall window.
- * Once nothing has moved for `quietAfterMs`, each wait is twice the last, up
- * to `quietPollMs`: a poll wakes every peer, and the long quiet waits (a lost
- * InputAck's stall timer, a silent drop, a detached terminal's lifetime) were
- * most of a walk's CPU. Until then it polls every `pollMs`, as any progress
- * makes it again: a barrier met late files the frames that follow in its
- * step, and a step quick to complete must end as promptly in every walk.
  */
 export async function waitForBarrier(
   observe: () => Promise<Observation>,
   missing: (o: Observation) => string | undefined,
-  limits: { readonly deadlineMs: number; readonly stallWindowMs?: number | undefined; readonly pollMs: number; readonly quietAfterMs?: number; readonly quietPollMs?: number },
+  limits: { readonly deadlineMs: number; readonly stallWindowMs?: number | undefined; readonly pollMs: number },
 ): Promise<Observation> {
   const deadline = Date.now() + limits.deadlineMs;
   const stallWindowMs = limits.stallWindowMs ?? limits.deadlineMs;
   let mark: string | undefined;
   let movedAt = Date.now();
-  let waitMs = limits.pollMs;
   for (;;) {
     const observation = await observe();
     const gap = missing(observation);
     if (gap === undefined) return observation;
     const now = Date.now();
     const nowMark = progressMark(observation);
-    if (nowMark !== mark) [mark, movedAt, waitMs] = [nowMark, now, limits.pollMs];
-    else if (now - movedAt >= (limits.quietAfterMs ?? Infinity)) waitMs = Math.min(waitMs * 2, Math.max(limits.pollMs, limits.quietPollMs ?? limits.pollMs));
+    if (nowMark !== mark) [mark, movedAt] = [nowMark, now];
     if (now > deadline || now - movedAt > stallWindowMs) throw new StepStalled(gap);
-    await new Promise((resolve) => setTimeout(resolve, waitMs));
+    await new Promise((resolve) => setTimeout(resolve, limits.pollMs));
   }
 }

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../compat/journey/observed-state.js';
 import { STALL_WINDOW, StepStalled, stallWindowsFrom, waitForBarrier } from '../../compat/journey/stall-window.js';
 import type { PairingRecording, StepResult } from '../../compat/recording.js';
@@ -44,39 +44,5 @@ describe('a barrier with a stall window', () => {
     // Done on the 60th poll; every poll sees one more frame, so nothing is quiet for the 100 ms window, however slow the polls are.
     const seen = await waitForBarrier(async () => observationWith(++frames), (o) => (o.wireCount >= 60 ? undefined : 'more output'), { deadlineMs: 60_000, stallWindowMs: 100, pollMs: 5 });
     expect(seen.wireCount).toBe(60);
-  });
-
-  describe('polls less while nothing moves (fake timers: each poll is counted, not timed)', () => {
-    afterEach(() => void vi.useRealTimers());
-
-    /** Polls a barrier that never completes for `forMs`, the observation changing on the polls `moving` says; returns the ms between polls. */
-    async function pollGaps(moving: (poll: number) => boolean, forMs: number): Promise<number[]> {
-      vi.useFakeTimers();
-      const at: number[] = [];
-      let frames = 0;
-      const waiting = waitForBarrier(
-        async () => {
-          at.push(Date.now());
-          if (moving(at.length)) frames++;
-          return observationWith(frames);
-        },
-        () => 'never',
-        { deadlineMs: forMs, pollMs: 10, quietAfterMs: 50, quietPollMs: 80 },
-      ).catch((e: unknown) => e);
-      await vi.advanceTimersByTimeAsync(forMs + 200);
-      expect(await waiting).toBeInstanceOf(StepStalled);
-      return at.slice(1).map((t, i) => t - at[i]!);
-    }
-
-    it('polls every pollMs until nothing has moved for quietAfterMs, then doubles its wait on each quiet poll up to quietPollMs', async () => {
-      const gaps = await pollGaps(() => false, 1_000);
-      expect(gaps.slice(0, 9)).toEqual([10, 10, 10, 10, 10, 20, 40, 80, 80]);
-      expect(gaps.length).toBeLessThan(25); // at pollMs throughout: 100
-    });
-
-    it('polls at pollMs again as soon as something moves', async () => {
-      const gaps = await pollGaps((poll) => poll >= 9, 600);
-      expect(gaps.slice(0, 12)).toEqual([10, 10, 10, 10, 10, 20, 40, 80, 10, 10, 10, 10]);
-    });
   });
 });
