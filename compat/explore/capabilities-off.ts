@@ -24,6 +24,8 @@ const MOVES_WITHOUT: Readonly<Record<string, readonly string[]>> = {
   snapshotCause: ['hideReveal'],
   // A reconnect after output is repainted by a snapshot instead of resumed.
   outputResume: ['output', 'drop'],
+  // Snapshots come in the form released clients draw.
+  snapshotRepaint: ['hideReveal'],
 };
 
 /** `--capabilities-off`: walk the journeys (each) or skip them (none). */

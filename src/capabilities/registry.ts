@@ -49,6 +49,13 @@ export const CAPABILITIES = {
     gatesFields: ['Subscribe.resumeFrom', 'Subscribe.resumeInstanceId', 'subscribed.resume'] as readonly string[],
     purpose: 'a resubscribing client names the last Output seq it received; the host replays the output after it from its history instead of a snapshot, and says in subscribed.resume whether it did (src/codec/resume-outcome.ts)',
   },
+  snapshotRepaint: {
+    since: 1,
+    gatesOpcodes: [] as readonly string[],
+    gatesFields: [] as readonly string[],
+    purpose:
+      "the host serialises the client's snapshots in the repaint form (src/screen/serialize-screen.ts): blank rows that carry only a background, the cursor after a last column written, keypad mode as ESC =, no stray character from a forced wrap; a client without it gets the form released clients draw",
+  },
 } as const satisfies Record<string, CapabilitySpec>;
 
 export type CapabilityName = keyof typeof CAPABILITIES;

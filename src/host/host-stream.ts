@@ -113,7 +113,7 @@ export class HostStream implements TerminalSubscriber {
       } catch (error) {
         this.ctx.internalError(error);
       }
-    });
+    }, hasCapability(this.negotiated, 'snapshotRepaint') ? 'repaint' : 'wire');
     this.pendingSnapshots.add(withdraw);
   }
 

@@ -3,7 +3,7 @@ import { EscapeStringCap } from '../screen/escape-string-cap.js';
 import { capScreenLinks } from '../screen/link-registry-cap.js';
 import { clampParseWork } from '../screen/parse-work-clamp.js';
 import { pauseAtSizeBoundSequences } from '../screen/parse-yield.js';
-import { ScreenSerialization } from '../screen/serialize-screen.js';
+import { ScreenSerialization, type SnapshotForm } from '../screen/serialize-screen.js';
 import { xtermParser } from '../screen/xterm-internals.js';
 import { ParseScheduler } from './parse-scheduler.js';
 import { type FeedWork, ScreenFeed } from './screen-feed.js';
@@ -29,7 +29,10 @@ export type ScreenRequest =
   /** The snapshot query `token` is no longer wanted (its stream closed): it is never answered, and not serialised for. */
   | { readonly op: 'withdraw'; readonly id: number; readonly token: number };
 
-export type ScreenQuery = 'seq' | 'snapshot' | 'text';
+/** `snapshot` in the form released clients draw, `repaintSnapshot` in the repaint form (a stream that negotiated snapshotRepaint); see SnapshotForm. */
+export type ScreenQuery = 'seq' | 'snapshot' | 'repaintSnapshot' | 'text';
+
+const SNAPSHOT_FORMS: Partial<Record<ScreenQuery, SnapshotForm>> = { snapshot: 'wire', repaintSnapshot: 'repaint' };
 
 export interface ScreenSize {
   readonly cols: number;
@@ -48,8 +51,9 @@ export type ScreenReply =
 /** A screen's options as the open request carries them. */
 export type ScreenShape = Omit<Extract<ScreenRequest, { op: 'open' }>, 'op' | 'id'>;
 
-/** Snapshot queries answered by one serialisation; `mayJoinLater` until it took others in. */
+/** Snapshot queries answered by one serialisation, all in one form; `mayJoinLater` until it took others in. */
 interface SnapshotRequest {
+  readonly form: SnapshotForm;
   readonly tokens: number[];
   mayJoinLater: boolean;
 }
@@ -60,11 +64,11 @@ class BookScreen {
   readonly feed: ScreenFeed;
   parsed = 0;
   /**
-   * The last serialisation, until the screen changes: a parsed write or a
-   * resize drops it. A reconnect storm or a snapshot flood then serialises an
-   * unchanged screen once, not per request.
+   * The last serialisation in each form, until the screen changes: a parsed
+   * write or a resize drops them. A reconnect storm or a snapshot flood then
+   * serialises an unchanged screen once per form, not per request.
    */
-  serialized: string | undefined;
+  private serialized: Partial<Record<SnapshotForm, string>> = {};
   /** The serialisation under way, a few rows per slice of the feed's turn: the screen must not change until it is done. */
   private serializing: ScreenSerialization | undefined;
   /** A resize that came while a serialisation was under way: applied once it is done, after its answer. */
@@ -100,7 +104,7 @@ class BookScreen {
     this.feed = new ScreenFeed(parse, sliceMs, maxBacklogMs, scheduler, {
       parsed: (seq) => (this.parsed = seq),
       changed: () => {
-        this.serialized = undefined;
+        this.serialized = {};
         replyTitle();
       },
       behind: (behind, backlogMs) => reply({ kind: 'behind', id, behind, backlogMs: Math.round(backlogMs) }),
@@ -125,21 +129,21 @@ class BookScreen {
    * terminals' requests one slice at a time. The feed holds this screen's
    * output meanwhile: the text is the screen at one seq.
    *
-   * A request that would start a serialisation while a later one waits in
-   * the queue joins that later one instead, once: a snapshot taken later
+   * A request that would start a serialisation while a later one of its form
+   * waits in the queue joins that later one instead, once: a snapshot taken later
    * covers everything an earlier one would, so a Subscribe storm on a
    * printing screen costs one serialisation per serialisation's time, not
    * one per request. A request whose every query was withdrawn is dropped,
    * or its serialisation abandoned.
    */
-  snapshotWork(token: number, answer: (text: string, tokens: readonly number[]) => void): FeedWork {
-    const request: SnapshotRequest = { tokens: [token], mayJoinLater: true };
+  snapshotWork(token: number, form: SnapshotForm, answer: (text: string, tokens: readonly number[]) => void): FeedWork {
+    const request: SnapshotRequest = { form, tokens: [token], mayJoinLater: true };
     this.waitingSnapshots.push(request);
     return {
       run: (over) => {
         if (request.tokens.length === 0) return this.snapshotDone(request);
-        const later = this.waitingSnapshots.at(-1)!;
-        if (this.serialized === undefined && !this.serializing && request.mayJoinLater && later !== request) {
+        const later = this.waitingSnapshots.filter((r) => r.form === form).at(-1)!;
+        if (this.serialized[form] === undefined && !this.serializing && request.mayJoinLater && later !== request) {
           // Answered in the order they were asked (tokens rise): a resume's snapshot and a request's in one
           // reveal reach the client in the same order whether or not one serialisation answered both.
           later.tokens.push(...request.tokens);
@@ -147,15 +151,15 @@ class BookScreen {
           later.mayJoinLater = false;
           return this.snapshotDone(request);
         }
-        if (this.serialized === undefined) {
-          // What goes on the wire keeps the form released clients draw (SnapshotForm).
-          this.serializing ??= new ScreenSerialization(this.pooled, 'wire');
-          const text = this.serializing.step(over);
+        let text = this.serialized[form];
+        if (text === undefined) {
+          this.serializing ??= new ScreenSerialization(this.pooled, form);
+          text = this.serializing.step(over);
           if (text === undefined) return false;
           this.serializing = undefined;
-          this.serialized = text;
+          this.serialized[form] = text;
         }
-        answer(this.serialized, request.tokens);
+        answer(text, request.tokens);
         return this.snapshotDone(request);
       },
     };
@@ -186,7 +190,7 @@ class BookScreen {
     }
     if (cols === this.term.cols && rows === this.term.rows) return;
     this.term.resize(cols, rows);
-    this.serialized = undefined;
+    this.serialized = {};
   }
 
   /**
@@ -290,8 +294,9 @@ export class ScreenBook {
    * screen's turns, in order with its output (BookScreen.snapshotWork).
    */
   private query(screen: BookScreen, token: number, want: ScreenQuery): void {
-    if (want !== 'snapshot') return this.whenParsed(screen, () => this.answer(screen, token, want));
-    const work = screen.snapshotWork(token, (text, [first, ...also]) => this.reply({ kind: 'answer', token: first!, seq: screen.parsed, text, size: { cols: screen.term.cols, rows: screen.term.rows }, ...(also.length > 0 ? { also } : {}) }));
+    const form = SNAPSHOT_FORMS[want];
+    if (!form) return this.whenParsed(screen, () => this.answer(screen, token, want as 'seq' | 'text'));
+    const work = screen.snapshotWork(token, form, (text, [first, ...also]) => this.reply({ kind: 'answer', token: first!, seq: screen.parsed, text, size: { cols: screen.term.cols, rows: screen.term.rows }, ...(also.length > 0 ? { also } : {}) }));
     if (!screen.feed.idle) return screen.feed.queueWork(work);
     if (!work.run(this.scheduler.sliceFromNow(screen.feed.sliceMs))) screen.feed.queueWork(work, SNAPSHOT_NEXT_TURNS);
   }

@@ -1,3 +1,4 @@
+import type { SnapshotForm } from '../screen/serialize-screen.js';
 import type { ScreenSize } from './screen-book.js';
 import { DEFAULT_HOST_OPTIONS } from './options.js';
 import { ScreenThread } from './screen-thread.js';
@@ -78,11 +79,13 @@ export class ScreenModel {
    * screen and scrollback as escape sequences that rebuild it) and the size it
    * was serialised at. That size is the screen thread's: xterm applies a resize
    * at once, ahead of writes it has not parsed yet, so a resize made after this
-   * call may or may not be in the snapshot. Returns a withdraw: after it
-   * `cb` is never called, and the screen does not serialise for it.
+   * call may or may not be in the snapshot. `form`: what the text is for
+   * (SnapshotForm); the wire's unless the stream negotiated snapshotRepaint.
+   * Returns a withdraw: after it `cb` is never called, and the screen does
+   * not serialise for it.
    */
-  snapshot(cb: (parsedSeq: number, text: string, size: ScreenSize) => void): () => void {
-    const token = this.ask('snapshot', (seq, text, size) => cb(seq, text ?? '', size ?? this.size));
+  snapshot(cb: (parsedSeq: number, text: string, size: ScreenSize) => void, form: SnapshotForm = 'wire'): () => void {
+    const token = this.ask(form === 'wire' ? 'snapshot' : 'repaintSnapshot', (seq, text, size) => cb(seq, text ?? '', size ?? this.size));
     return () => {
       if (token !== undefined && !this.disposed) this.thread.withdraw(this.id, token);
     };
@@ -131,7 +134,7 @@ export class ScreenModel {
     this.lastText = this.thread.dispose(this.id);
   }
 
-  private ask(want: 'seq' | 'snapshot', cb: (seq: number, text: string | undefined, size: ScreenSize | undefined) => void): number | undefined {
+  private ask(want: 'seq' | 'snapshot' | 'repaintSnapshot', cb: (seq: number, text: string | undefined, size: ScreenSize | undefined) => void): number | undefined {
     if (this.disposed) return undefined;
     return this.thread.query(this.id, want, (seq, text, size) => {
       if (!this.disposed) cb(this.track(seq), text, size);

@@ -45,8 +45,8 @@ const DECKPAM = '\x1b=';
  *   as `ESC =`, no stray character from a forced wrap, blank rows that carry
  *   only a background, the cursor after a last column written): a host's
  *   snapshots go to clients of earlier releases too, and changing what they
- *   draw is a Rule 3 break the gate reports (SNAPSHOT_CONTENT_CHANGED). They
- *   reach the wire once a capability lets a client ask for them.
+ *   draw is a Rule 3 break the gate reports (SNAPSHOT_CONTENT_CHANGED). A
+ *   client that negotiated snapshotRepaint gets the repaint form instead.
  */
 export type SnapshotForm = 'repaint' | 'wire';
 

@@ -195,10 +195,11 @@ describe('termwire attach in tmux against termwire serve', () => {
    * background, a screen cleared blue, is not in tmux's capture-pane: the
    * screen corpus test, serialize-screen-corpus.test.ts, checks it.)
    */
-  const REPAINTED_SCREENS = [{ name: 'application keypad mode set with ESC =', program: "printf '\\033=\\033[2J\\033[Hkeypad'" }];
-  // The host's snapshot keeps the form released clients draw (SnapshotForm 'wire'), so the cursor after a bottom
-  // row filled to the last column is still one column short from the host's serialization (attach adds no more).
-  it.todo("repaints the bottom row filled to the last column, the cursor moved up, as drawn locally: needs the host to send the repaint form, behind a capability a client asks for");
+  const REPAINTED_SCREENS = [
+    { name: 'application keypad mode set with ESC =', program: "printf '\\033=\\033[2J\\033[Hkeypad'" },
+    // The cursor came back a column short per serialization, host and attach, before snapshotRepaint.
+    { name: 'the bottom row filled to the last column, the cursor moved up', program: `printf '\\033[2J\\033[999;1H${'b'.repeat(100)}\\033[3A'` },
+  ];
   const SCREEN_STATE = '#{cursor_x},#{cursor_y} keypad=#{keypad_flag} cursor-keys=#{keypad_cursor_flag}';
   for (const [i, { name, program }] of REPAINTED_SCREENS.entries()) {
     it(`repaints ${name} on re-attach as the program drew it locally`, async () => {

@@ -1,6 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Op } from '../../src/codec/opcodes.js';
+import { DEFAULT_HOST_OPTIONS } from '../../src/host/options.js';
 import type { ScriptBackend } from '../../src/host/script-backend.js';
+import { serializeScreen, type SnapshotForm } from '../../src/screen/serialize-screen.js';
+import { screenTerminals } from '../../src/screen/terminal-pool.js';
 import type { RawPeer } from '../helpers/raw-peer.js';
 import { startTestHost, type TestHost } from './harness.js';
 import { scriptTerminals } from './script-hosts.js';
@@ -17,6 +20,31 @@ async function subscribe(peer: RawPeer, streamId: number, capabilities?: Record<
 }
 
 describe('capability-gated frames, both directions', () => {
+
+  it('serialises the snapshots of a stream that negotiated snapshotRepaint in the repaint form, and the others in the form released clients draw', async () => {
+    testHost = await startTestHost({ terminals: scriptTerminals('a') });
+    const peer = await testHost.connect();
+    await subscribe(peer, 1, { ackOutput: 1 });
+    const hosted = testHost.host.terminal('a')!;
+    // A screen cleared blue, a row written to the last column and the cursor moved up from it: the blank blue rows
+    // below it and where the cursor is are what the released form leaves out.
+    const output = `\x1b[44m\x1b[2J\x1b[Htop\x1b[0m\x1b[10;1H${'b'.repeat(hosted.cols)}\x1b[3A`;
+    (hosted.backend as ScriptBackend).emit(output);
+    await peer.waitFor(() => peer.outputText(1).endsWith('\x1b[3A'), 'the output on stream 1');
+    // Both asked at once, so one serialisation cannot answer both: each stream gets its own form.
+    peer.subscribe(2, 'a', { capabilities: { ackOutput: 1, snapshotRepaint: 1 } });
+    peer.subscribe(3, 'a', { capabilities: { ackOutput: 1 } });
+    await peer.waitFor(() => peer.snapshots(2).length === 1 && peer.snapshots(3).length === 1, 'the snapshots of streams 2 and 3');
+
+    const local = screenTerminals.take(hosted.cols, hosted.rows, DEFAULT_HOST_OPTIONS.scrollbackLines);
+    await new Promise<void>((resolve) => local.term.write(`termwire script terminal a\r\n$ ${output}`, resolve));
+    const inForm = (form: SnapshotForm) => serializeScreen(local, form);
+    const [repaint, wire] = [inForm('repaint'), inForm('wire')];
+    screenTerminals.give(local);
+    expect(repaint).not.toBe(wire);
+    expect(peer.snapshots(2)[0]!.text).toBe(repaint);
+    expect(peer.snapshots(3)[0]!.text).toBe(wire);
+  });
   it('ignores SetOutputPaused from a stream that did not negotiate outputPause, and honours it from one that did', async () => {
     testHost = await startTestHost({ terminals: scriptTerminals('a') });
     const peer = await testHost.connect();
