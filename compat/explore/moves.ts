@@ -1,6 +1,6 @@
 import type { ClientObservation, Observation } from '../journey/observed-state.js';
 import { typedWhileDownStep } from '../journey/down-steps.js';
-import { CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, revealed, sameScreens, screenShows, terminalGot } from '../journey/steps.js';
+import { BACKGROUND_BELOW, CORE_STEPS, dropStep, first, type JourneyStep, liveOutputLine, revealed, sameScreens, screenShows, terminalGot } from '../journey/steps.js';
 import { overflowStep, twoStreamsStep } from '../journey/credit-steps.js';
 import { deliveryUnknownStep, inputDuplicatedStep, inputResendStep, SURFACE_STEPS, writeRefusedStep } from '../journey/surface-steps.js';
 import { eventType, payloadText, sawSinceStep, WIRE } from '../journey/wire-view.js';
@@ -68,7 +68,7 @@ function hideReveal(n: number): JourneyStep {
     act: async ({ client, host, until }) => {
       await client.call('hide');
       await until((o) => (o.client.negotiated?.outputPause && o.host.pausedStreams < 1 ? 'the host to pause the hidden stream' : undefined));
-      await host.call('emit', { text: `${hidden}\r\n` });
+      await host.call('emit', { text: `${hidden}\r\n${BACKGROUND_BELOW}` });
       await client.call('reveal');
     },
     done: revealed(hidden),

@@ -24,8 +24,17 @@ export const TYPED_AFTER_RECONNECT = `echo two ${MULTIBYTE}\r`;
 /** Typed after the link went silent, before the client can know: exactly-once input must still deliver it once. */
 export const TYPED_DURING_DROP = `echo dark ${MULTIBYTE}\r`;
 
-/** Emitted while the client is hidden: the reveal's snapshot must show it. */
-export const HIDDEN_OUTPUT = 'while hidden\r\n';
+/**
+ * Erases the rows below the cursor in a background colour: blank rows that
+ * carry only a background, which a snapshot writes in its repaint form
+ * (snapshotRepaint) and not in the form released clients draw, so the screen
+ * a snapshot draws tells the two apart.
+ */
+export const BACKGROUND_BELOW = '\x1b[44m\x1b[J\x1b[0m';
+
+/** Shown while the client is hidden: the reveal's snapshot must show it. */
+export const HIDDEN_LINE = 'while hidden';
+export const HIDDEN_OUTPUT = `${HIDDEN_LINE}\r\n${BACKGROUND_BELOW}`;
 
 /** One line of live output, numbered so the screen shows which one arrived. */
 export const liveOutputLine = (n: number) => `live output ${n} ${MULTIBYTE}\r\n`;
@@ -174,7 +183,7 @@ export const CORE_STEPS = {
       await host.call('emit', { text: HIDDEN_OUTPUT });
       await client.call('reveal');
     },
-    done: revealed(HIDDEN_OUTPUT.trim()),
+    done: revealed(HIDDEN_LINE),
   },
   drop: dropStep(TYPED_DURING_DROP),
   resubscribe: {

@@ -1,7 +1,7 @@
 import type { ClientObservation, Observation } from './observed-state.js';
 import { ignoredOutputStep, overflowStep, twoStreamsStep } from './credit-steps.js';
 import { screenfulsThenMarker } from './screenfuls.js';
-import { detachAndSubscribeAgain, first, HIDDEN_OUTPUT, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, negotiates, resubscribed, sameScreens, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
+import { detachAndSubscribeAgain, first, HIDDEN_LINE, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, negotiates, resubscribed, sameScreens, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
 import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 const KiB = 1024;
@@ -109,7 +109,7 @@ export const SURFACE_STEPS = {
     // Detaching is an Unsubscribe, and the terminal outlives it: the same client subscribes again and finds what it printed before.
     // It comes before the drop: a silently dropped connection's stream may still count as a subscriber on the host.
     act: detachAndSubscribeAgain,
-    done: (o, before) => first(resubscribed(o, before), screenShows(o, HIDDEN_OUTPUT.trim())),
+    done: (o, before) => first(resubscribed(o, before), screenShows(o, HIDDEN_LINE)),
   },
   secondClient: {
     name: 'secondClient',
