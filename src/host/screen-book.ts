@@ -3,8 +3,9 @@ import { EscapeStringCap } from '../screen/escape-string-cap.js';
 import { capScreenLinks } from '../screen/link-registry-cap.js';
 import { clampParseWork } from '../screen/parse-work-clamp.js';
 import { pauseAtSizeBoundSequences } from '../screen/parse-yield.js';
+import { keepLineFeeds, scrolledPastBytes } from '../screen/scrolled-past.js';
 import { ScreenSerialization, type SnapshotForm } from '../screen/serialize-screen.js';
-import { xtermParser } from '../screen/xterm-internals.js';
+import { xtermParser, xtermSkipsScrolledPast } from '../screen/xterm-internals.js';
 import { ParseScheduler } from './parse-scheduler.js';
 import { type FeedWork, ScreenFeed } from './screen-feed.js';
 import { screenText } from './screen-text.js';
@@ -108,7 +109,10 @@ class BookScreen {
         replyTitle();
       },
       behind: (behind, backlogMs) => reply({ kind: 'behind', id, behind, backlogMs: Math.round(backlogMs) }),
-    }, onFailed);
+    }, onFailed, {
+      ready: () => xtermSkipsScrolledPast(this.term),
+      look: (queued, offset) => scrolledPastBytes(queued, offset, keepLineFeeds(this.term.rows, this.term.options.scrollback ?? 0)),
+    });
     this.titleSubscription = this.term.onTitleChange((title) => (pendingTitle = title));
     this.parseWorkClamp = clampParseWork(this.term);
     this.linkCap = capScreenLinks(this.term, maxLinks);

@@ -5,7 +5,7 @@ import { screenTerminals } from '../screen/terminal-pool.js';
 import type { XtermParse } from '../screen/xterm-internals.js';
 import { ParseScheduler, type ParseSlice } from './parse-scheduler.js';
 import { ScreenBook } from './screen-book.js';
-import { PIECE_BYTES, ScreenFeed } from './screen-feed.js';
+import { PIECE_BYTES, SCROLLED_PAST_LOOK_UNITS, ScreenFeed } from './screen-feed.js';
 
 /** A slice on a clock the parse moves; over after `sliceMs`. `wait` moves the wall clock alone: the machine took the thread away. */
 function fakeSlice(sliceMs: number) {
@@ -149,5 +149,61 @@ describe('ScreenFeed measuring its backlog in work', () => {
     }
     expect(pieces).toBeGreaterThan(100);
     expect(reports).toEqual([]);
+  });
+});
+
+describe('ScreenFeed leaving unparsed what its screen would only scroll out', () => {
+  it('parses only what the screen keeps of a flood, reports each write it left parsed, and reads no further than a query', () => {
+    const parsedUnits: number[] = [];
+    const parsed: number[] = [];
+    const shown: number[] = [];
+    // Of what it is shown, the screen keeps the last 100 units.
+    const keepLast100 = {
+      ready: () => true,
+      look: (queued: Iterable<string | Uint8Array>, offset: number) => {
+        const chunks = [...queued];
+        shown.push(chunks.length);
+        const plain = chunks.reduce((sum, chunk) => sum + chunk.length, 0) - offset;
+        return { skip: Math.max(0, plain - 100), plain };
+      },
+    };
+    const feed = new ScreenFeed((data) => void parsedUnits.push(data.length), 4, 2000, idleScheduler(), { ...noEvents, parsed: (seq) => parsed.push(seq) }, () => {}, keepLast100);
+    const chunk = SCROLLED_PAST_LOOK_UNITS / 2;
+    for (let i = 1; i <= 3; i++) feed.write(new Uint8Array(chunk), i);
+    const order: string[] = [];
+    feed.whenParsed(() => order.push(`query after ${parsed.at(-1)}`));
+    feed.write(new Uint8Array(chunk), 4);
+    const { slice } = fakeSlice(4);
+    while (!feed.idle) feed.runSlice(slice);
+    expect(shown[0]).toBe(3);
+    expect(parsedUnits.slice(0, 1)).toEqual([100]);
+    expect(parsed).toEqual([1, 2, 3, 4]);
+    expect(order).toEqual(['query after 3']);
+  });
+
+  it('does not look while less than SCROLLED_PAST_LOOK_UNITS is queued', () => {
+    let looks = 0;
+    const feed = new ScreenFeed(() => {}, 4, 2000, idleScheduler(), noEvents, () => {}, { ready: () => true, look: () => (looks++, { skip: 0, plain: 0 }) });
+    feed.write(new Uint8Array(SCROLLED_PAST_LOOK_UNITS - 1), 1);
+    feed.runSlice(fakeSlice(4).slice);
+    expect([looks, feed.idle]).toEqual([0, true]);
+  });
+});
+
+describe('a screen that leaves a flood of plain text unparsed where it would only scroll out', () => {
+  it('answers a snapshot with the text of one that parsed it all', async () => {
+    const flood = Array.from({ length: 5000 }, (_, i) => `build step ${i} ${'.'.repeat(i % 90)}\r\n`).join('');
+    const output = `\x1b[1;32mgreen\x1b[5;1H${flood}\x1b[0mdone`;
+    const reference = screenTerminals.take(80, 24, 100);
+    await new Promise<void>((resolve) => reference.term.write(output, resolve));
+    const snapshot = await new Promise<string>((resolve) => {
+      const book = new ScreenBook((reply) => reply.kind === 'answer' && reply.token === 1 && resolve(reply.text ?? ''));
+      book.handle({ op: 'open', id: 1, cols: 80, rows: 24, scrollback: 100, maxLinks: 16, sliceMs: 4, maxBacklogMs: 2000 });
+      const bytes = new TextEncoder().encode(output);
+      for (let at = 0; at < bytes.length; at += 4096) book.handle({ op: 'write', id: 1, data: bytes.subarray(at, at + 4096), seq: Math.min(bytes.length, at + 4096) });
+      book.handle({ op: 'query', id: 1, token: 1, want: 'snapshot' });
+    });
+    expect(snapshot).toBe(serializeScreen(reference, 'wire'));
+    reference.term.dispose();
   });
 });

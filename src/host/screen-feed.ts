@@ -1,3 +1,4 @@
+import type { ScrolledPastLook } from '../screen/scrolled-past.js';
 import type { XtermParse } from '../screen/xterm-internals.js';
 import type { ParseJob, ParseOutcome, ParseScheduler, ParseSlice } from './parse-scheduler.js';
 
@@ -17,6 +18,17 @@ export const PACE_MIN_UNITS = 1024;
  * end.
  */
 export const MAX_QUEUED_UNITS = 50_000_000;
+
+/** Output queued past which the feed looks for plain text the screen would only scroll out (ScrolledPast), and the least it grows by before the next look. */
+export const SCROLLED_PAST_LOOK_UNITS = 16 * 1024;
+
+/** How a screen finds output it would only scroll out (src/screen/scrolled-past.ts). */
+export interface ScrolledPast {
+  /** Whether the screen, as the output parsed so far left it, may leave output unparsed at all. */
+  ready(): boolean;
+  /** How many units of the output from `offset` in the first chunk it may leave unparsed (`skip`), and how many from there it read as plain text (`plain`). */
+  look(queued: Iterable<string | Uint8Array>, offset: number): ScrolledPastLook;
+}
 
 /** `nextTurns`: turns the work may still take before the round's (queueWork). */
 type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void } | { readonly work: FeedWork; nextTurns: number };
@@ -70,6 +82,15 @@ export class ScreenFeed implements ParseJob {
   private isBehind = false;
   /** A piece whose parse paused at a pause point: it is parsed on from there, with the pause's result, before anything else. */
   private resume: { readonly piece: string | Uint8Array; readonly end: number; result: boolean } | undefined;
+  /** Units taken off the queue so far, parsed or left unparsed: where the queue's head is in the output. */
+  private consumedUnits = 0;
+  /**
+   * When the next look for output the screen would only scroll out is due:
+   * once the head is at `head` (past the end of the plain text the last look
+   * read) and `queued` units wait. Looks read the queue, so they are spaced
+   * by what it takes for one to find more.
+   */
+  private nextLook = { head: 0, queued: SCROLLED_PAST_LOOK_UNITS };
 
   constructor(
     private readonly parse: XtermParse,
@@ -79,6 +100,7 @@ export class ScreenFeed implements ParseJob {
     private readonly scheduler: ParseScheduler,
     private readonly events: FeedEvents,
     readonly failed: (error: unknown) => void,
+    private readonly scrolledPast?: ScrolledPast,
   ) {}
 
   /** Nothing queued and no parse paused halfway: the screen shows everything written. */
@@ -164,6 +186,7 @@ export class ScreenFeed implements ParseJob {
         this.items.shift();
         continue;
       }
+      if (this.skipScrolledPast()) continue;
       const end = Math.min(head.data.length, this.offset + this.pieceBytes);
       const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
       const started = startWork(slice);
@@ -173,6 +196,42 @@ export class ScreenFeed implements ParseJob {
       this.adaptPiece(this.pieceMs);
       this.measure(piece.length);
       this.pieceDone(end);
+    }
+  }
+
+  /**
+   * Leaves the output at the head of the queue unparsed where the screen
+   * would only scroll it out (a flood of plain text), as if it had been
+   * parsed; true when it did. The queue is read up to its first query or work,
+   * which must see the screen as the output before it left it.
+   */
+  private skipScrolledPast(): boolean {
+    if (!this.scrolledPast || this.queuedUnits < this.nextLook.queued || this.consumedUnits < this.nextLook.head) return false;
+    if (!this.scrolledPast.ready()) {
+      this.nextLook = { head: this.consumedUnits + 1, queued: SCROLLED_PAST_LOOK_UNITS };
+      return false;
+    }
+    const { skip: found, plain } = this.scrolledPast.look(this.queuedOutput(), this.offset);
+    // A look that read to the end of the queue finds more once as much again has come; one cut short by a byte that is
+    // not plain text, or by a query, finds nothing until the head is past where it stopped.
+    const left = this.queuedUnits - found;
+    this.nextLook = plain === this.queuedUnits ? { head: 0, queued: Math.max(2 * left, left + SCROLLED_PAST_LOOK_UNITS) } : { head: this.consumedUnits + plain + 1, queued: SCROLLED_PAST_LOOK_UNITS };
+    let skip = found;
+    if (skip === 0) return false;
+    while (skip > 0) {
+      const head = this.items[0] as { readonly data: string | Uint8Array; readonly seq: number };
+      const end = Math.min(head.data.length, this.offset + skip);
+      skip -= end - this.offset;
+      this.pieceDone(end);
+    }
+    return true;
+  }
+
+  /** The output queued ahead of the first query or work, oldest first. */
+  private *queuedOutput(): Generator<string | Uint8Array> {
+    for (const item of this.items) {
+      if (!('data' in item)) return;
+      yield item.data;
     }
   }
 
@@ -190,6 +249,8 @@ export class ScreenFeed implements ParseJob {
     const head = this.items[0];
     if (!head || !('data' in head)) return;
     this.queuedUnits -= end - this.offset;
+    this.consumedUnits += end - this.offset;
+    if (this.queuedUnits === 0) this.nextLook = { head: 0, queued: SCROLLED_PAST_LOOK_UNITS };
     this.offset = end;
     if (end < head.data.length) return;
     this.items.shift();

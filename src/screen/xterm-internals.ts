@@ -106,3 +106,24 @@ export function xtermParser(term: HeadlessTerminal): XtermParse | undefined {
   const parse = handler?.['parse'];
   return typeof parse === 'function' ? (parse.bind(handler) as XtermParse) : undefined;
 }
+
+/** xterm's parser, as its InputHandler holds it: where a parse left off. */
+interface XtermParserState {
+  readonly _parser?: { readonly currentState?: number; readonly _parseStack?: { readonly state?: number } };
+}
+
+/**
+ * Whether plain text may be left unparsed on this terminal when it would only
+ * scroll out (scrolled-past.ts): its parser is between sequences and not
+ * paused (text after `ESC [ 3` is a sequence's end, not text), and the active
+ * buffer's scroll region is the whole screen (lines scrolled out of a region
+ * leave no scrollback and the rows outside it stay). False when either cannot
+ * be read.
+ */
+export function xtermSkipsScrolledPast(term: HeadlessTerminal): boolean {
+  const core = xtermCore(term);
+  const parser = (core?._inputHandler as XtermParserState | undefined)?._parser;
+  if (parser?.currentState !== 0 || parser._parseStack?.state !== 0) return false;
+  const buffer = term.buffer.active.type === 'alternate' ? core?.buffers?.alt : core?.buffers?.normal;
+  return buffer?.scrollTop === 0 && buffer.scrollBottom === term.rows - 1;
+}

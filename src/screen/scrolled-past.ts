@@ -1,0 +1,113 @@
+/**
+ * Output that a screen would parse only to scroll it out of its scrollback:
+ * in a flood of plain text (`cat` of a log), everything but the last screens
+ * and scrollback's worth of lines. Skipping it leaves the screen exactly as
+ * parsing it would, under these conditions, which the caller checks on the
+ * terminal (xtermAtRest) and this module on the bytes:
+ *
+ * - The skipped bytes and the ones after them are plain: printable
+ *   characters, CR, LF and TAB. Plain text changes no mode, no pen, no tab
+ *   stop, no saved cursor and no title; only cells, the cursor, and which
+ *   lines scroll out.
+ * - The skip ends just before a CR LF, so the cursor is in the first column
+ *   after it either way; only its row can differ.
+ * - At least `keepLineFeeds` line feeds of plain text follow the skip. With
+ *   the scroll region the whole screen, rows of them bring the cursor to the
+ *   bottom row from any row, and rows plus scrollback more scroll every line
+ *   that was on the screen or in the scrollback before them out of it: what is
+ *   left was printed by the text after the skip alone, in either case.
+ * - At least one character is printed after the skip, so the character a
+ *   later REP repeats is the same.
+ */
+
+const CR = 0x0d;
+const LF = 0x0a;
+const TAB = 0x09;
+
+/** Line feeds of plain text that must follow a skip on a screen of `rows` with `scrollback` lines: see the module's comment. */
+export const keepLineFeeds = (rows: number, scrollback: number): number => 2 * rows + scrollback + 2;
+
+/** How the scan reads each byte value. */
+const enum Kind {
+  Printed,
+  LineFeed,
+  /** CR and TAB: plain, printing nothing. */
+  Moves,
+  /** 0x80 to 0x9F: a UTF-8 continuation byte, or after C2 a C1 control. */
+  LowContinuation,
+  NotPlain,
+}
+
+const KINDS = (() => {
+  const kinds = new Uint8Array(256).fill(Kind.Printed);
+  for (let byte = 0; byte < 0x20; byte++) kinds[byte] = Kind.NotPlain;
+  kinds[0x7f] = Kind.NotPlain;
+  for (let byte = 0x80; byte < 0xa0; byte++) kinds[byte] = Kind.LowContinuation;
+  kinds[LF] = Kind.LineFeed;
+  kinds[CR] = Kind.Moves;
+  kinds[TAB] = Kind.Moves;
+  return kinds;
+})();
+
+/** What a look at queued output found: bytes that may be dropped unparsed, and how long the plain run from the start was. */
+export interface ScrolledPastLook {
+  readonly skip: number;
+  readonly plain: number;
+}
+
+/**
+ * How many bytes from `offset` in the first chunk may be dropped unparsed
+ * (`skip`, 0 when none): the plain run from there, across the chunks, is cut
+ * just before the last CR LF that has `keep` line feeds of plain text after
+ * it, with a character printed before the last of them. A chunk of text (a
+ * string) ends the run, as does any byte that is not plain; `plain` is the
+ * run's length, so the caller knows when another look can find more.
+ *
+ * It reads every byte of the run once, through a table, and keeps only the
+ * last 2 × keep line feeds, in a ring: what it reads costs a small part of
+ * what parsing it would.
+ */
+export function scrolledPastBytes(chunks: Iterable<string | Uint8Array>, offset: number, keep: number): ScrolledPastLook {
+  // The last line feeds: where each is, whether a CR came right before it, and how many characters were printed before it.
+  const size = 2 * keep;
+  const feedAt = new Float64Array(size);
+  const afterCr = new Uint8Array(size);
+  const printedBefore = new Float64Array(size);
+  let feeds = 0;
+  let printed = 0;
+  let position = 0;
+  let previous = 0;
+  let from = offset;
+  run: for (const chunk of chunks) {
+    if (typeof chunk === 'string') break;
+    const end = chunk.length;
+    for (let at = from; at < end; at++) {
+      const byte = chunk[at]!;
+      const kind = KINDS[byte]!;
+      if (kind === Kind.Printed) printed++;
+      else if (kind === Kind.LineFeed) {
+        const slot = feeds % size;
+        feedAt[slot] = position + at - from;
+        afterCr[slot] = previous === CR ? 1 : 0;
+        printedBefore[slot] = printed;
+        feeds++;
+      } else if (kind === Kind.LowContinuation && previous !== 0xc2) printed++;
+      else if (kind !== Kind.Moves) {
+        position += at - from;
+        break run;
+      }
+      previous = byte;
+    }
+    position += end - from;
+    from = 0;
+  }
+  // The latest cut with `keep` line feeds from its own on: at most the one whose feed is the keep-th from the last.
+  for (let feed = feeds - keep; feed >= 0 && feed > feeds - size; feed--) {
+    const slot = feed % size;
+    if (afterCr[slot] !== 1) continue;
+    const lastKept = (feed + keep - 1) % size;
+    const cut = feedAt[slot]! - 1;
+    return { skip: printedBefore[lastKept]! > printedBefore[slot]! ? cut : 0, plain: position };
+  }
+  return { skip: 0, plain: position };
+}
