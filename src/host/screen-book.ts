@@ -5,7 +5,7 @@ import { clampParseWork } from '../screen/parse-work-clamp.js';
 import { pauseAtSizeBoundSequences } from '../screen/parse-yield.js';
 import { keepLineFeeds, scrolledPastBytes } from '../screen/scrolled-past.js';
 import { ScreenSerialization, type SnapshotForm } from '../screen/serialize-screen.js';
-import { xtermParser, xtermSkipsScrolledPast } from '../screen/xterm-internals.js';
+import { xtermParser, xtermPenIsDefault, xtermSkipsScrolledPast } from '../screen/xterm-internals.js';
 import { ParseScheduler } from './parse-scheduler.js';
 import { type FeedWork, ScreenFeed } from './screen-feed.js';
 import { screenText } from './screen-text.js';
@@ -111,7 +111,7 @@ class BookScreen {
       behind: (behind, backlogMs) => reply({ kind: 'behind', id, behind, backlogMs: Math.round(backlogMs) }),
     }, onFailed, {
       ready: () => xtermSkipsScrolledPast(this.term),
-      look: (queued, offset) => scrolledPastBytes(queued, offset, keepLineFeeds(this.term.rows, this.term.options.scrollback ?? 0)),
+      look: (queued, offset) => scrolledPastBytes(queued, offset, keepLineFeeds(this.term.rows, this.term.options.scrollback ?? 0), xtermPenIsDefault(this.term)),
     });
     this.titleSubscription = this.term.onTitleChange((title) => (pendingTitle = title));
     this.parseWorkClamp = clampParseWork(this.term);

@@ -20,7 +20,15 @@ export const PACE_MIN_UNITS = 1024;
 export const MAX_QUEUED_UNITS = 50_000_000;
 
 /** Output queued past which the feed looks for plain text the screen would only scroll out (ScrolledPast), and the least it grows by before the next look. */
-export const SCROLLED_PAST_LOOK_UNITS = 16 * 1024;
+export const SCROLLED_PAST_LOOK_UNITS = 4 * 1024;
+
+/**
+ * How long after its last write a screen with a ScrolledPast leaves output
+ * unparsed while less than a look's worth is queued: a flood's next write
+ * may scroll it out, and then it is never parsed. A query or a snapshot
+ * has it parsed at once; this bounds what else waits (a title).
+ */
+export const SCROLLED_PAST_WAIT_MS = 20;
 
 /** How a screen finds output it would only scroll out (src/screen/scrolled-past.ts). */
 export interface ScrolledPast {
@@ -91,6 +99,11 @@ export class ScreenFeed implements ParseJob {
    * by what it takes for one to find more.
    */
   private nextLook = { head: 0, queued: SCROLLED_PAST_LOOK_UNITS };
+  /** The last look read plain text to the end of the queue: a flood that goes on may scroll out what waits now. Until the queue empties or a look says otherwise. */
+  private inPlainFlood = false;
+  /** When the last write came (performance.now()), and the timer that has the queue parsed once SCROLLED_PAST_WAIT_MS have passed since. */
+  private lastWriteAt = 0;
+  private waitTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(
     private readonly parse: XtermParse,
@@ -119,6 +132,7 @@ export class ScreenFeed implements ParseJob {
     }
     this.queuedUnits += data.length;
     this.items.push({ data, seq });
+    this.lastWriteAt = performance.now();
     this.scheduler.ready(this);
     this.reviewBacklog();
   }
@@ -127,6 +141,7 @@ export class ScreenFeed implements ParseJob {
   whenParsed(barrier: () => void): boolean {
     if (this.idle) return false;
     this.items.push({ barrier });
+    this.scheduler.ready(this); // the output before it may be waiting (SCROLLED_PAST_WAIT_MS)
     return true;
   }
 
@@ -148,6 +163,8 @@ export class ScreenFeed implements ParseJob {
   /** Leaves the round, dropping what is queued; returns the barriers and work that waited, in order, to be done now (work in one go). */
   drop(): Array<() => void> {
     this.scheduler.remove(this);
+    clearTimeout(this.waitTimer);
+    this.waitTimer = undefined;
     const barriers = this.items.flatMap((item) => ('barrier' in item ? [item.barrier] : 'work' in item ? [() => void item.work.run(() => false)] : []));
     this.items.length = 0;
     this.queuedUnits = 0;
@@ -187,6 +204,7 @@ export class ScreenFeed implements ParseJob {
         continue;
       }
       if (this.skipScrolledPast()) continue;
+      if (this.waitsForMore()) return 'idle';
       const end = Math.min(head.data.length, this.offset + this.pieceBytes);
       const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
       const started = startWork(slice);
@@ -215,7 +233,8 @@ export class ScreenFeed implements ParseJob {
     // A look that read to the end of the queue finds more once as much again has come; one cut short by a byte that is
     // not plain text, or by a query, finds nothing until the head is past where it stopped.
     const left = this.queuedUnits - found;
-    this.nextLook = plain === this.queuedUnits ? { head: 0, queued: Math.max(2 * left, left + SCROLLED_PAST_LOOK_UNITS) } : { head: this.consumedUnits + plain + 1, queued: SCROLLED_PAST_LOOK_UNITS };
+    this.inPlainFlood = plain === this.queuedUnits;
+    this.nextLook = this.inPlainFlood ? { head: 0, queued: Math.max(2 * left, left + SCROLLED_PAST_LOOK_UNITS) } : { head: this.consumedUnits + plain + 1, queued: SCROLLED_PAST_LOOK_UNITS };
     let skip = found;
     if (skip === 0) return false;
     while (skip > 0) {
@@ -224,6 +243,24 @@ export class ScreenFeed implements ParseJob {
       skip -= end - this.offset;
       this.pieceDone(end);
     }
+    return true;
+  }
+
+  /**
+   * Whether to leave the queue unparsed for now: in a flood of plain text,
+   * less than the next look's worth is queued, nothing waits for it, and the
+   * last write came less than SCROLLED_PAST_WAIT_MS ago. A timer brings the
+   * feed back once that has passed.
+   */
+  private waitsForMore(): boolean {
+    if (!this.inPlainFlood || this.queuedUnits >= this.nextLook.queued) return false;
+    if (this.items.some((item) => !('data' in item))) return false;
+    const waitMs = this.lastWriteAt + SCROLLED_PAST_WAIT_MS - performance.now();
+    if (waitMs <= 0) return false;
+    this.waitTimer ??= setTimeout(() => {
+      this.waitTimer = undefined;
+      this.scheduler.ready(this);
+    }, Math.ceil(waitMs));
     return true;
   }
 
@@ -250,7 +287,10 @@ export class ScreenFeed implements ParseJob {
     if (!head || !('data' in head)) return;
     this.queuedUnits -= end - this.offset;
     this.consumedUnits += end - this.offset;
-    if (this.queuedUnits === 0) this.nextLook = { head: 0, queued: SCROLLED_PAST_LOOK_UNITS };
+    if (this.queuedUnits === 0) {
+      this.nextLook = { head: 0, queued: SCROLLED_PAST_LOOK_UNITS };
+      this.inPlainFlood = false;
+    }
     this.offset = end;
     if (end < head.data.length) return;
     this.items.shift();

@@ -66,7 +66,13 @@ export class EscapeStringCap {
       if (i === 0) kept.push(new Uint8Array([C1_LEAD]));
       else keptFrom = i - 1;
     };
+    const next = new NextStateChanger(data);
     for (let i = 0; i < data.length; i++) {
+      // In the ground state nothing but ESC, CAN, SUB and C1 controls matters: go to the next, with the engine's own search.
+      if (this.state === 'ground' && !this.c1Lead) {
+        i = next.from(i);
+        if (i >= data.length) break;
+      }
       const unit = unitAt(data, i);
       // A C1 control (U+0080..U+009F): the unit itself in text; in bytes the second of C2 xx.
       const c1 = (!bytes || this.c1Lead) && unit >= 0x80 && unit <= 0x9f;
@@ -125,6 +131,42 @@ export class EscapeStringCap {
     return state;
   }
 }
+
+/**
+ * Where the next unit that can move the parser out of its ground state is,
+ * from any position on: each searched byte's next position is kept until
+ * passed, so a write is searched about once in all, however many stops.
+ */
+class NextStateChanger {
+  private readonly bytes: Uint8Array | undefined;
+  private readonly at = [-1, -1, -1, -1];
+
+  constructor(private readonly data: Units) {
+    this.bytes = typeof data === 'string' ? undefined : data;
+  }
+
+  from(i: number): number {
+    if (!this.bytes) {
+      if (this.at[0]! < i && this.at[0] !== this.data.length) {
+        STATE_CHANGERS_FROM.lastIndex = i;
+        this.at[0] = STATE_CHANGERS_FROM.exec(this.data as string)?.index ?? this.data.length;
+      }
+      return this.at[0]!;
+    }
+    let nearest = this.bytes.length;
+    for (let k = 0; k < STATE_CHANGER_BYTES.length; k++) {
+      if (this.at[k]! < i && this.at[k] !== this.bytes.length) {
+        const found = this.bytes.indexOf(STATE_CHANGER_BYTES[k]!, i);
+        this.at[k] = found < 0 ? this.bytes.length : found;
+      }
+      if (this.at[k]! < nearest) nearest = this.at[k]!;
+    }
+    return nearest;
+  }
+}
+
+const STATE_CHANGER_BYTES = [ESC, C1_LEAD, CAN, SUB];
+const STATE_CHANGERS_FROM = /[\x18\x1a\x1b\x80-\x9f]/g;
 
 /** ESC, CAN, SUB, or a C1 control (in bytes, its lead byte C2): what moves the parser out of its ground state, or a string's end. */
 const STATE_CHANGERS = /[\x18\x1a\x1b\x80-\x9f]/;

@@ -6,9 +6,10 @@
  * terminal (xtermAtRest) and this module on the bytes:
  *
  * - The skipped bytes and the ones after them are plain: printable
- *   characters, CR, LF and TAB. Plain text changes no mode, no pen, no tab
- *   stop, no saved cursor and no title; only cells, the cursor, and which
- *   lines scroll out.
+ *   characters, CR, LF, TAB and SGR sequences. Plain text changes no mode,
+ *   no tab stop, no saved cursor and no title; only cells, the cursor, which
+ *   lines scroll out, and the pen, which must be at the cut what it was where
+ *   the skip starts (scrolledPastBytes).
  * - The skip ends just before a CR LF, so the cursor is in the first column
  *   after it either way; only its row can differ.
  * - At least `keepLineFeeds` line feeds of plain text follow the skip. With
@@ -35,9 +36,12 @@ const enum Kind {
   Moves,
   /** 0x80 to 0x9F: a UTF-8 continuation byte, or after C2 a C1 control. */
   LowContinuation,
+  /** ESC: plain only as the start of an SGR sequence (CSI … m), which changes the pen and nothing else. */
+  Escape,
   NotPlain,
 }
 
+const ESC = 0x1b;
 const KINDS = (() => {
   const kinds = new Uint8Array(256).fill(Kind.Printed);
   for (let byte = 0; byte < 0x20; byte++) kinds[byte] = Kind.NotPlain;
@@ -46,14 +50,35 @@ const KINDS = (() => {
   kinds[LF] = Kind.LineFeed;
   kinds[CR] = Kind.Moves;
   kinds[TAB] = Kind.Moves;
+  kinds[ESC] = Kind.Escape;
   return kinds;
 })();
+
+/**
+ * The end of an SGR sequence starting at `at` (its final `m`), whole in
+ * `chunk`, and whether it resets the pen (`CSI m`, `CSI 0 m`); undefined for
+ * anything else, or a sequence cut by the chunk's end.
+ */
+function sgrEnd(chunk: Uint8Array, at: number): { readonly end: number; readonly reset: boolean } | undefined {
+  if (chunk[at + 1] !== 0x5b) return undefined;
+  let i = at + 2;
+  for (; i < chunk.length; i++) {
+    const byte = chunk[i]!;
+    if (byte === 0x6d) return { end: i, reset: i === at + 2 || (i === at + 3 && chunk[at + 2] === 0x30) };
+    // Digits, ';' and ':' only: a private marker or an intermediate makes it another sequence.
+    if (byte < 0x30 || byte > 0x3b) return undefined;
+  }
+  return undefined;
+}
 
 /** What a look at queued output found: bytes that may be dropped unparsed, and how long the plain run from the start was. */
 export interface ScrolledPastLook {
   readonly skip: number;
   readonly plain: number;
 }
+
+/** The line feeds a look remembers, reused from look to look: where each is, whether a CR came right before it with the pen as at the run's start, and how many characters were printed before it. */
+const ring = { size: 0, feedAt: new Float64Array(0), cutOk: new Uint8Array(0), printedBefore: new Float64Array(0) };
 
 /**
  * How many bytes from `offset` in the first chunk may be dropped unparsed
@@ -63,20 +88,24 @@ export interface ScrolledPastLook {
  * string) ends the run, as does any byte that is not plain; `plain` is the
  * run's length, so the caller knows when another look can find more.
  *
+ * SGR sequences (colours, a `ls --color` or a build log) count as plain
+ * where the pen at the cut is the pen at the start: none came before the cut,
+ * or the last one before it reset the pen and the pen at the start was the
+ * default (`penDefault`).
+ *
  * It reads every byte of the run once, through a table, and keeps only the
  * last 2 × keep line feeds, in a ring: what it reads costs a small part of
  * what parsing it would.
  */
-export function scrolledPastBytes(chunks: Iterable<string | Uint8Array>, offset: number, keep: number): ScrolledPastLook {
-  // The last line feeds: where each is, whether a CR came right before it, and how many characters were printed before it.
+export function scrolledPastBytes(chunks: Iterable<string | Uint8Array>, offset: number, keep: number, penDefault = false): ScrolledPastLook {
   const size = 2 * keep;
-  const feedAt = new Float64Array(size);
-  const afterCr = new Uint8Array(size);
-  const printedBefore = new Float64Array(size);
+  if (ring.size < size) Object.assign(ring, { size, feedAt: new Float64Array(size), cutOk: new Uint8Array(size), printedBefore: new Float64Array(size) });
+  const { feedAt, cutOk, printedBefore } = ring;
   let feeds = 0;
   let printed = 0;
   let position = 0;
   let previous = 0;
+  let penAsAtStart = true;
   let from = offset;
   run: for (const chunk of chunks) {
     if (typeof chunk === 'string') break;
@@ -88,15 +117,23 @@ export function scrolledPastBytes(chunks: Iterable<string | Uint8Array>, offset:
       else if (kind === Kind.LineFeed) {
         const slot = feeds % size;
         feedAt[slot] = position + at - from;
-        afterCr[slot] = previous === CR ? 1 : 0;
+        cutOk[slot] = previous === CR && penAsAtStart ? 1 : 0;
         printedBefore[slot] = printed;
         feeds++;
       } else if (kind === Kind.LowContinuation && previous !== 0xc2) printed++;
-      else if (kind !== Kind.Moves) {
+      else if (kind === Kind.Escape) {
+        const sgr = sgrEnd(chunk, at);
+        if (!sgr) {
+          position += at - from;
+          break run;
+        }
+        penAsAtStart = sgr.reset && penDefault;
+        at = sgr.end;
+      } else if (kind !== Kind.Moves) {
         position += at - from;
         break run;
       }
-      previous = byte;
+      previous = chunk[at]!;
     }
     position += end - from;
     from = 0;
@@ -104,7 +141,7 @@ export function scrolledPastBytes(chunks: Iterable<string | Uint8Array>, offset:
   // The latest cut with `keep` line feeds from its own on: at most the one whose feed is the keep-th from the last.
   for (let feed = feeds - keep; feed >= 0 && feed > feeds - size; feed--) {
     const slot = feed % size;
-    if (afterCr[slot] !== 1) continue;
+    if (cutOk[slot] !== 1) continue;
     const lastKept = (feed + keep - 1) % size;
     const cut = feedAt[slot]! - 1;
     return { skip: printedBefore[lastKept]! > printedBefore[slot]! ? cut : 0, plain: position };

@@ -127,3 +127,10 @@ export function xtermSkipsScrolledPast(term: HeadlessTerminal): boolean {
   const buffer = term.buffer.active.type === 'alternate' ? core?.buffers?.alt : core?.buffers?.normal;
   return buffer?.scrollTop === 0 && buffer.scrollBottom === term.rows - 1;
 }
+
+/** Whether the pen is what SGR 0 leaves: no colour, no attribute, nothing extended, and no OSC 8 link open (which SGR 0 closes). False when it cannot be read. */
+export function xtermPenIsDefault(term: HeadlessTerminal): boolean {
+  const pen = xtermPen(term) as (XtermAttributes & { readonly fg?: number; readonly bg?: number }) | undefined;
+  // Extended attributes count even where the colour words do not flag them: a later SGR 58 would bring them back.
+  return pen?.fg === 0 && pen.bg === 0 && (pen.extended?.urlId ?? 0) === 0 && (pen.extended?._ext ?? 0) === 0;
+}

@@ -133,7 +133,8 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     const heard: boolean[] = [];
     const limits = { ...DEFAULT_HOST_OPTIONS, maxScreenBacklogMs: 1 };
     const terminal = new HostedTerminal('costly', backend, limits, { screenBehind: (_t, behind) => heard.push(behind) }, () => 'c', ScreenThread.inline());
-    const line = `${'x'.repeat(78)}\r\n`;
+    // Each line erased to its end (EL): output the screen must parse, not plain text it may leave unparsed once scrolled out.
+    const line = `${'x'.repeat(75)}\x1b[K\r\n`;
     for (let i = 0; i < 64; i++) backend.emit(line.repeat(200)); // 1 MiB, an eighth of screenBacklogBytes
     await waitFor(() => heard.length >= 2, { what: 'the screen behind, then caught up' });
     expect(heard.slice(0, 2)).toEqual([true, false]);
@@ -147,7 +148,8 @@ describe('limit: output the screen has not parsed yet (screenBacklogBytes)', () 
     const backend = new HoldableScript({ banner: '' });
     const host = new HostRuntime({ limits: { maxScreenBacklogMs: 1 }, screenThread: 'inline', log: (line) => lines.push(line), terminals: () => backend });
     const terminal = host.openTerminal('costly')!;
-    const line = `${'x'.repeat(78)}\r\n`;
+    // Each line erased to its end (EL): output the screen must parse, not plain text it may leave unparsed once scrolled out.
+    const line = `${'x'.repeat(75)}\x1b[K\r\n`;
     for (let round = 1; round <= 2; round++) {
       for (let i = 0; i < 64; i++) backend.emit(line.repeat(200));
       await waitFor(() => backend.holds.filter((h) => h === 'resume').length >= round, { what: `caught up after round ${round}` });
