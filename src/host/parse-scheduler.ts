@@ -92,6 +92,11 @@ export class ParseScheduler {
     return () => this.clock.now() >= end;
   }
 
+  /** Wall time on the scheduler's clock, in ms. */
+  now(): number {
+    return this.clock.now();
+  }
+
   /** Whether the job running now has used its slice: a pause point in xterm's parse asks this. */
   sliceOver(): boolean {
     return this.slice.over();

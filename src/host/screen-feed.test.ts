@@ -5,7 +5,7 @@ import { screenTerminals } from '../screen/terminal-pool.js';
 import type { XtermParse } from '../screen/xterm-internals.js';
 import { ParseScheduler, type ParseSlice } from './parse-scheduler.js';
 import { ScreenBook } from './screen-book.js';
-import { PIECE_BYTES, SCROLLED_PAST_LOOK_UNITS, ScreenFeed } from './screen-feed.js';
+import { PIECE_BYTES, SCROLLED_PAST_LOOK_UNITS, SCROLLED_PAST_WAIT_MS, ScreenFeed } from './screen-feed.js';
 
 /** A slice on a clock the parse moves; over after `sliceMs`. `wait` moves the wall clock alone: the machine took the thread away. */
 function fakeSlice(sliceMs: number) {
@@ -179,6 +179,33 @@ describe('ScreenFeed leaving unparsed what its screen would only scroll out', ()
     expect(parsedUnits.slice(0, 1)).toEqual([100]);
     expect(parsed).toEqual([1, 2, 3, 4]);
     expect(order).toEqual(['query after 3']);
+  });
+
+  it('leaves the tail of a plain flood unparsed while more may come, parses it at once for a query, and on its own once the flood stopped', () => {
+    const parsedUnits: number[] = [];
+    const plainToTheEnd = { ready: () => true, look: (queued: Iterable<string | Uint8Array>, offset: number) => ({ skip: 0, plain: [...queued].reduce((sum, chunk) => sum + chunk.length, 0) - offset }) };
+    let wall = 0;
+    const feed = new ScreenFeed((data) => void parsedUnits.push(data.length), 4, 2000, new ParseScheduler({ now: () => wall, cpu: () => 0, defer: () => {} }), noEvents, () => {}, plainToTheEnd);
+    const { slice } = fakeSlice(4);
+    feed.write(new Uint8Array(SCROLLED_PAST_LOOK_UNITS), 1);
+    expect(feed.runSlice(slice)).toBe('idle');
+    expect(parsedUnits).toEqual([]);
+    const answered: string[] = [];
+    feed.whenParsed(() => answered.push('query'));
+    // One slice: a 4 KiB piece at a time, within it.
+    expect(feed.runSlice(slice)).toBe('idle');
+    expect([parsedUnits.reduce((a, b) => a + b, 0), answered]).toEqual([SCROLLED_PAST_LOOK_UNITS, ['query']]);
+
+    feed.write(new Uint8Array(SCROLLED_PAST_LOOK_UNITS), 2);
+    expect(feed.runSlice(slice)).toBe('idle');
+    wall += SCROLLED_PAST_WAIT_MS - 1;
+    expect(feed.runSlice(slice)).toBe('idle');
+    expect(feed.idle).toBe(false);
+    // No query: once SCROLLED_PAST_WAIT_MS have passed since the write, the next slice parses it.
+    wall += 1;
+    feed.runSlice(slice);
+    expect(feed.idle).toBe(true);
+    feed.drop();
   });
 
   it('does not look while less than SCROLLED_PAST_LOOK_UNITS is queued', () => {

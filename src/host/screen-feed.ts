@@ -101,7 +101,7 @@ export class ScreenFeed implements ParseJob {
   private nextLook = { head: 0, queued: SCROLLED_PAST_LOOK_UNITS };
   /** The last look read plain text to the end of the queue: a flood that goes on may scroll out what waits now. Until the queue empties or a look says otherwise. */
   private inPlainFlood = false;
-  /** When the last write came (performance.now()), and the timer that has the queue parsed once SCROLLED_PAST_WAIT_MS have passed since. */
+  /** When the last write came (the scheduler's clock), and the timer that has the queue parsed once SCROLLED_PAST_WAIT_MS have passed since. */
   private lastWriteAt = 0;
   private waitTimer: ReturnType<typeof setTimeout> | undefined;
 
@@ -132,7 +132,7 @@ export class ScreenFeed implements ParseJob {
     }
     this.queuedUnits += data.length;
     this.items.push({ data, seq });
-    this.lastWriteAt = performance.now();
+    this.lastWriteAt = this.scheduler.now();
     this.scheduler.ready(this);
     this.reviewBacklog();
   }
@@ -255,7 +255,7 @@ export class ScreenFeed implements ParseJob {
   private waitsForMore(): boolean {
     if (!this.inPlainFlood || this.queuedUnits >= this.nextLook.queued) return false;
     if (this.items.some((item) => !('data' in item))) return false;
-    const waitMs = this.lastWriteAt + SCROLLED_PAST_WAIT_MS - performance.now();
+    const waitMs = this.lastWriteAt + SCROLLED_PAST_WAIT_MS - this.scheduler.now();
     if (waitMs <= 0) return false;
     this.waitTimer ??= setTimeout(() => {
       this.waitTimer = undefined;
