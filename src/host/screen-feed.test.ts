@@ -164,17 +164,19 @@ describe('ScreenFeed leaving unparsed what its screen would only scroll out', ()
         const chunks = [...queued];
         shown.push(chunks.length);
         const plain = chunks.reduce((sum, chunk) => sum + chunk.length, 0) - offset;
-        return { skip: Math.max(0, plain - 100), plain };
+        return { skip: Math.max(0, plain - 100), plain, open: true };
       },
     };
-    const feed = new ScreenFeed((data) => void parsedUnits.push(data.length), 4, 2000, idleScheduler(), { ...noEvents, parsed: (seq) => parsed.push(seq) }, () => {}, keepLast100);
+    let wall = 0;
+    const feed = new ScreenFeed((data) => void parsedUnits.push(data.length), 4, 2000, new ParseScheduler({ now: () => wall, cpu: () => 0, defer: () => {} }), { ...noEvents, parsed: (seq) => parsed.push(seq) }, () => {}, keepLast100);
     const chunk = SCROLLED_PAST_LOOK_UNITS / 2;
     for (let i = 1; i <= 3; i++) feed.write(new Uint8Array(chunk), i);
     const order: string[] = [];
     feed.whenParsed(() => order.push(`query after ${parsed.at(-1)}`));
     feed.write(new Uint8Array(chunk), 4);
     const { slice } = fakeSlice(4);
-    while (!feed.idle) feed.runSlice(slice);
+    // The last write is the tail of a flood, which waits SCROLLED_PAST_WAIT_MS for more before it is parsed.
+    for (; !feed.idle; wall++) feed.runSlice(slice);
     expect(shown[0]).toBe(3);
     expect(parsedUnits.slice(0, 1)).toEqual([100]);
     expect(parsed).toEqual([1, 2, 3, 4]);
@@ -183,7 +185,7 @@ describe('ScreenFeed leaving unparsed what its screen would only scroll out', ()
 
   it('leaves the tail of a plain flood unparsed while more may come, parses it at once for a query, and on its own once the flood stopped', () => {
     const parsedUnits: number[] = [];
-    const plainToTheEnd = { ready: () => true, look: (queued: Iterable<string | Uint8Array>, offset: number) => ({ skip: 0, plain: [...queued].reduce((sum, chunk) => sum + chunk.length, 0) - offset }) };
+    const plainToTheEnd = { ready: () => true, look: (queued: Iterable<string | Uint8Array>, offset: number) => ({ skip: 0, plain: [...queued].reduce((sum, chunk) => sum + chunk.length, 0) - offset, open: true }) };
     let wall = 0;
     const feed = new ScreenFeed((data) => void parsedUnits.push(data.length), 4, 2000, new ParseScheduler({ now: () => wall, cpu: () => 0, defer: () => {} }), noEvents, () => {}, plainToTheEnd);
     const { slice } = fakeSlice(4);
@@ -210,7 +212,7 @@ describe('ScreenFeed leaving unparsed what its screen would only scroll out', ()
 
   it('does not look while less than SCROLLED_PAST_LOOK_UNITS is queued', () => {
     let looks = 0;
-    const feed = new ScreenFeed(() => {}, 4, 2000, idleScheduler(), noEvents, () => {}, { ready: () => true, look: () => (looks++, { skip: 0, plain: 0 }) });
+    const feed = new ScreenFeed(() => {}, 4, 2000, idleScheduler(), noEvents, () => {}, { ready: () => true, look: () => (looks++, { skip: 0, plain: 0, open: false }) });
     feed.write(new Uint8Array(SCROLLED_PAST_LOOK_UNITS - 1), 1);
     feed.runSlice(fakeSlice(4).slice);
     expect([looks, feed.idle]).toEqual([0, true]);

@@ -229,11 +229,11 @@ export class ScreenFeed implements ParseJob {
       this.nextLook = { head: this.consumedUnits + 1, queued: SCROLLED_PAST_LOOK_UNITS };
       return false;
     }
-    const { skip: found, plain } = this.scrolledPast.look(this.queuedOutput(), this.offset);
+    const { skip: found, plain, open } = this.scrolledPast.look(this.queuedOutput(), this.offset);
     // A look that read to the end of the queue finds more once as much again has come; one cut short by a byte that is
     // not plain text, or by a query, finds nothing until the head is past where it stopped.
     const left = this.queuedUnits - found;
-    this.inPlainFlood = plain === this.queuedUnits;
+    this.inPlainFlood = open;
     this.nextLook = this.inPlainFlood ? { head: 0, queued: Math.max(2 * left, left + SCROLLED_PAST_LOOK_UNITS) } : { head: this.consumedUnits + plain + 1, queued: SCROLLED_PAST_LOOK_UNITS };
     let skip = found;
     if (skip === 0) return false;

@@ -29,7 +29,7 @@ describe('scrolledPastBytes: the plain text a screen would only scroll out', () 
   it('cuts nothing where fewer line feeds follow, or where a byte that is not plain text comes before them', () => {
     expect(scrolledPastBytes([bytes(lines(3))], 0, 4).skip).toBe(0);
     // The run ends at the escape: another look finds nothing until the screen has parsed past it.
-    expect(scrolledPastBytes([bytes(`${lines(3)}\x1b[2K${lines(10)}`)], 0, 4)).toEqual({ skip: 0, plain: lines(3).length });
+    expect(scrolledPastBytes([bytes(`${lines(3)}\x1b[2K${lines(10)}`)], 0, 4)).toEqual({ skip: 0, plain: lines(3).length, open: false });
     expect(scrolledPastBytes([bytes(`${lines(3)}\x07${lines(10)}`)], 0, 4).skip).toBe(0);
     // A C1 control, CSI as C2 9B.
     expect(scrolledPastBytes([Uint8Array.of(0x61, 0xc2, 0x9b, 0x31, 0x6d, ...bytes(lines(10)))], 0, 4).skip).toBe(0);
@@ -49,6 +49,14 @@ describe('scrolledPastBytes: the plain text a screen would only scroll out', () 
     expect(scrolledPastBytes([bytes(`\x1b[1m${lines(10)}`)], 0, 4, true).skip).toBe(0);
     // Another CSI sequence is not plain.
     expect(scrolledPastBytes([bytes(`${lines(3)}\x1b[2K${lines(10)}`)], 0, 4, true).skip).toBe(0);
+  });
+
+  it('reads an SGR sequence split between two chunks, and one cut by the end of the queue as plain text that goes on', () => {
+    const text = Array.from({ length: 10 }, (_, i) => `\x1b[32m${i}\x1b[0m log\r\n`).join('');
+    const split = text.indexOf('[0m', text.indexOf(' 5') - 6) + 1;
+    expect(scrolledPastBytes([bytes(text.slice(0, split)), bytes(text.slice(split))], 0, 4, true)).toEqual({ ...scrolledPastBytes([bytes(text)], 0, 4, true), open: true });
+    expect(scrolledPastBytes([bytes(`${text}\x1b[3`)], 0, 4, true)).toMatchObject({ plain: text.length, open: true });
+    expect(scrolledPastBytes([bytes(`${text}\x1b[?2`)], 0, 4, true)).toMatchObject({ plain: text.length, open: false });
   });
 
   it('takes UTF-8 text that is not a control as plain', () => {
@@ -110,7 +118,10 @@ describe('a screen that skips the plain text it would only scroll out', () => {
       try {
         parseAll(whole, [before, flood, after]);
         parseAll(skipping, [before]);
-        const cut = xtermSkipsScrolledPast(skipping.term) ? scrolledPastBytes([flood], 0, keepLineFeeds(rows, scrollback), xtermPenIsDefault(skipping.term)).skip : 0;
+        // Read in chunks as the host receives them, so sequences and characters are split between two.
+        const chunks: Uint8Array[] = [];
+        for (let at = 0; at < flood.length; ) chunks.push(flood.subarray(at, (at += 1 + Math.floor(random() * 64))));
+        const cut = xtermSkipsScrolledPast(skipping.term) ? scrolledPastBytes(chunks, 0, keepLineFeeds(rows, scrollback), xtermPenIsDefault(skipping.term)).skip : 0;
         if (cut > 0) skipped++;
         parseAll(skipping, [flood.subarray(cut), after]);
         expect(everything(skipping), `seed ${seed}: ${cols}x${rows}, scrollback ${scrollback}, ${cut} of ${flood.length} bytes skipped`).toBe(everything(whole));

@@ -55,26 +55,15 @@ const KINDS = (() => {
 })();
 
 /**
- * The end of an SGR sequence starting at `at` (its final `m`), whole in
- * `chunk`, and whether it resets the pen (`CSI m`, `CSI 0 m`); undefined for
- * anything else, or a sequence cut by the chunk's end.
+ * What a look at queued output found: bytes that may be dropped unparsed,
+ * how long the plain run from the start was, and whether it ran to the end
+ * of what was queued (`open`: more output may go on with it; an SGR sequence
+ * cut by that end counts as plain).
  */
-function sgrEnd(chunk: Uint8Array, at: number): { readonly end: number; readonly reset: boolean } | undefined {
-  if (chunk[at + 1] !== 0x5b) return undefined;
-  let i = at + 2;
-  for (; i < chunk.length; i++) {
-    const byte = chunk[i]!;
-    if (byte === 0x6d) return { end: i, reset: i === at + 2 || (i === at + 3 && chunk[at + 2] === 0x30) };
-    // Digits, ';' and ':' only: a private marker or an intermediate makes it another sequence.
-    if (byte < 0x30 || byte > 0x3b) return undefined;
-  }
-  return undefined;
-}
-
-/** What a look at queued output found: bytes that may be dropped unparsed, and how long the plain run from the start was. */
 export interface ScrolledPastLook {
   readonly skip: number;
   readonly plain: number;
+  readonly open: boolean;
 }
 
 /** The line feeds a look remembers, reused from look to look: where each is, whether a CR came right before it with the pen as at the run's start, and how many characters were printed before it. */
@@ -88,7 +77,8 @@ const ring = { size: 0, feedAt: new Float64Array(0), cutOk: new Uint8Array(0), p
  * string) ends the run, as does any byte that is not plain; `plain` is the
  * run's length, so the caller knows when another look can find more.
  *
- * SGR sequences (colours, a `ls --color` or a build log) count as plain
+ * SGR sequences (colours, a `ls --color` or a build log), also split
+ * between two chunks, count as plain
  * where the pen at the cut is the pen at the start: none came before the cut,
  * or the last one before it reset the pen and the pen at the start was the
  * default (`penDefault`).
@@ -106,12 +96,38 @@ export function scrolledPastBytes(chunks: Iterable<string | Uint8Array>, offset:
   let position = 0;
   let previous = 0;
   let penAsAtStart = true;
+  // An SGR sequence under way, which may go on in the next chunk: 1 after its ESC, 2 in its parameters; where its ESC was, and whether its parameters so far reset the pen.
+  let sgr = 0;
+  let sgrAt = 0;
+  let sgrParameters = 0;
+  let sgrResets = true;
+  let ended = false;
   let from = offset;
   run: for (const chunk of chunks) {
-    if (typeof chunk === 'string') break;
+    if (typeof chunk === 'string') {
+      ended = true;
+      break;
+    }
     const end = chunk.length;
     for (let at = from; at < end; at++) {
       const byte = chunk[at]!;
+      if (sgr !== 0) {
+        if (sgr === 1 && byte === 0x5b) sgr = 2;
+        else if (sgr === 2 && byte >= 0x30 && byte <= 0x3b) {
+          // Digits, ';' and ':': `CSI m` and `CSI 0 m` reset the pen.
+          sgrResets = sgrParameters++ === 0 && byte === 0x30;
+        } else if (sgr === 2 && byte === 0x6d) {
+          penAsAtStart = (sgrParameters === 0 || sgrResets) && penDefault;
+          sgr = 0;
+        } else {
+          // Another sequence (a private marker, an intermediate, another final): the run ends at its ESC.
+          position = sgrAt;
+          ended = true;
+          break run;
+        }
+        previous = byte;
+        continue;
+      }
       const kind = KINDS[byte]!;
       if (kind === Kind.Printed) printed++;
       else if (kind === Kind.LineFeed) {
@@ -122,29 +138,30 @@ export function scrolledPastBytes(chunks: Iterable<string | Uint8Array>, offset:
         feeds++;
       } else if (kind === Kind.LowContinuation && previous !== 0xc2) printed++;
       else if (kind === Kind.Escape) {
-        const sgr = sgrEnd(chunk, at);
-        if (!sgr) {
-          position += at - from;
-          break run;
-        }
-        penAsAtStart = sgr.reset && penDefault;
-        at = sgr.end;
+        sgr = 1;
+        sgrAt = position + at - from;
+        sgrParameters = 0;
+        sgrResets = true;
       } else if (kind !== Kind.Moves) {
         position += at - from;
+        ended = true;
         break run;
       }
-      previous = chunk[at]!;
+      previous = byte;
     }
     position += end - from;
     from = 0;
   }
+  // Every chunk read to its end: the run goes on into what comes next; the plain text so far ends before a sequence cut by that end.
+  const open = !ended;
+  if (sgr !== 0) position = sgrAt;
   // The latest cut with `keep` line feeds from its own on: at most the one whose feed is the keep-th from the last.
   for (let feed = feeds - keep; feed >= 0 && feed > feeds - size; feed--) {
     const slot = feed % size;
     if (cutOk[slot] !== 1) continue;
     const lastKept = (feed + keep - 1) % size;
     const cut = feedAt[slot]! - 1;
-    return { skip: printedBefore[lastKept]! > printedBefore[slot]! ? cut : 0, plain: position };
+    return { skip: printedBefore[lastKept]! > printedBefore[slot]! ? cut : 0, plain: position, open };
   }
-  return { skip: 0, plain: position };
+  return { skip: 0, plain: position, open };
 }
