@@ -103,7 +103,8 @@ describe('a screen that skips the plain text it would only scroll out', () => {
   it('ends exactly as one that parsed it, whatever state came before and whatever follows', () => {
     const seeds = 300;
     let skipped = 0;
-    for (let seed = 1; seed <= seeds; seed++) {
+    // Past the first seeds, ones that found a hole once: 916 leaves extended attributes on a pen whose colours are the default.
+    for (const seed of [...Array.from({ length: seeds }, (_, i) => i + 1), 916]) {
       const random = seededRandom(seed);
       const cols = 10 + Math.floor(random() * 30);
       const rows = 3 + Math.floor(random() * 8);
