@@ -3,7 +3,8 @@
  * in a flood of plain text (`cat` of a log), everything but the last screens
  * and scrollback's worth of lines. Skipping it leaves the screen exactly as
  * parsing it would, under these conditions, which the caller checks on the
- * terminal (xtermAtRest) and this module on the bytes:
+ * terminal (xtermSkipsScrolledPast: the parser between sequences, the scroll
+ * region the whole screen; xtermPenIsDefault) and this module on the bytes:
  *
  * - The skipped bytes and the ones after them are plain: printable
  *   characters, CR, LF, TAB and SGR sequences. Plain text changes no mode,
