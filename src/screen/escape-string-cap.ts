@@ -138,11 +138,11 @@ export class EscapeStringCap {
  * passed, so a write is searched about once in all, however many stops.
  */
 class NextStateChanger {
-  private readonly bytes: Uint8Array | undefined;
+  private readonly bytes: Buffer | undefined;
   private readonly at = [-1, -1, -1, -1];
 
   constructor(private readonly data: Units) {
-    this.bytes = typeof data === 'string' ? undefined : data;
+    this.bytes = typeof data === 'string' ? undefined : searchable(data);
   }
 
   from(i: number): number {
@@ -172,7 +172,17 @@ const STATE_CHANGERS_FROM = /[\x18\x1a\x1b\x80-\x9f]/g;
 const STATE_CHANGERS = /[\x18\x1a\x1b\x80-\x9f]/;
 function mayChangeState(data: Units): boolean {
   if (typeof data === 'string') return STATE_CHANGERS.test(data);
-  return data.includes(ESC) || data.includes(C1_LEAD) || data.includes(CAN) || data.includes(SUB);
+  const bytes = searchable(data);
+  return bytes.includes(ESC) || bytes.includes(C1_LEAD) || bytes.includes(CAN) || bytes.includes(SUB);
+}
+
+/**
+ * The same bytes as a Buffer, uncopied: Buffer's search is memchr, some 30
+ * times faster than a Uint8Array's (output reaches a screen worker as a
+ * Uint8Array, and a flood's every byte is searched).
+ */
+function searchable(data: Uint8Array): Buffer {
+  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 function slice<T extends Units>(data: T, from: number, to: number): T {
