@@ -8,11 +8,12 @@
  * reached attach's terminal (the host may replace output a slow reader could
  * not take with a snapshot, which would make a fast figure a hollow one).
  */
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { privateTempRoot } from '../lib/private-temp.js';
 import { join } from 'node:path';
 import { percentile } from '../lib/percentile.js';
-import { interleave, measure, type Sample } from './lib/interleave.js';
+import { interleave, measure, type Sample, type Trial } from './lib/interleave.js';
 import { mainThreadCpuSeconds, processCpuSeconds } from './lib/process-cpu.js';
 import { PtySession } from './lib/pty-session.js';
 import type { Row } from './lib/row.js';
@@ -30,6 +31,12 @@ const ROUNDS = Number(process.env['TERMWIRE_BENCH_ROUNDS'] ?? 5);
 function logFile(bytes: number): string {
   const block = logLines(1000);
   return block.repeat(Math.ceil(bytes / block.length));
+}
+
+const BARE_RELAY = join(import.meta.dirname, 'lib', 'bare-relay.mjs');
+
+function commandExists(command: string): boolean {
+  return spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
 }
 
 let markers = 0;
@@ -90,11 +97,14 @@ export async function run(): Promise<Row[]> {
   writeFileSync(file, text);
   const mib = text.length / MiB;
   const local = PtySession.spawn('local bash', 'bash', ['--noprofile', '--norc'], { PS1: '$ ' });
+  const bareRelay = PtySession.spawn('bare Node relay', process.execPath, [BARE_RELAY], { PS1: '$ ' });
+  const scriptRelay = commandExists('script') ? PtySession.spawn('script(1) relay', 'script', ['--quiet', '--command', 'bash --noprofile --norc', '/dev/null'], { PS1: '$ ' }) : undefined;
   const remote = await ServeAttach.start(join(dir, 'token'), 'bench');
   try {
-    for (const session of [local, remote.attach]) await session.typeUntil('echo ready-$((40+2))', 'ready-42');
-    const [localPty, termwire] = await interleave(
-      [() => catTrial(local, file, {}), () => catTrial(remote.attach, file, { serve: remote.servePid, attach: remote.attach.pid })],
+    for (const session of [local, bareRelay, scriptRelay, remote.attach]) await session?.typeUntil('echo ready-$((40+2))', 'ready-42');
+    const floors: Trial[] = [() => catTrial(bareRelay, file, {}), ...(scriptRelay ? [() => catTrial(scriptRelay, file, {})] : [])];
+    const [localPty, termwire, relayed, scripted] = await interleave(
+      [() => catTrial(local, file, {}), () => catTrial(remote.attach, file, { serve: remote.servePid, attach: remote.attach.pid }), ...floors],
       { rounds: ROUNDS, warmupRounds: 1 },
     );
     const [localEcho, attachEcho] = await echoTrials([local, remote.attach], ECHOES);
@@ -105,6 +115,9 @@ export async function run(): Promise<Row[]> {
     return [
       { section: name, name: `cat ${FILE_MIB} MiB via serve + attach, read on a PTY`, value: mbps(termwire!), unit: ' MB/s', ratio: mbps(termwire!) / base, baseline: 'same cat, local PTY', target: TARGET_VS_LOCAL_PTY },
       { section: name, name: `cat ${FILE_MIB} MiB in a local PTY (node-pty)`, value: base, unit: ' MB/s' },
+      { section: name, name: `  cat ${FILE_MIB} MiB via a bare Node relay, two PTYs (floor, diagnostic)`, value: mbps(relayed!), unit: ' MB/s', ratio: mbps(relayed!) / base, baseline: 'same cat, local PTY' },
+      ...(scripted ? [{ section: name, name: `  cat ${FILE_MIB} MiB via script(1), a relay in C (floor, diagnostic)`, value: mbps(scripted), unit: ' MB/s', ratio: mbps(scripted) / base, baseline: 'same cat, local PTY' }] : []),
+      { section: name, name: `  serve + attach against the bare Node relay (diagnostic)`, value: mbps(termwire!), unit: ' MB/s', ratio: mbps(termwire!) / mbps(relayed!), baseline: 'bare Node relay' },
       { section: name, name: '  serve process CPU (diagnostic)', ...msPerMiB(termwire!, 'serveCpu') },
       { section: name, name: '    of which its main thread: PTY reads, framing, socket writes (diagnostic)', ...msPerMiB(termwire!, 'serveMainCpu') },
       { section: name, name: '  attach process CPU (diagnostic)', ...msPerMiB(termwire!, 'attachCpu') },
@@ -121,6 +134,8 @@ export async function run(): Promise<Row[]> {
     ];
   } finally {
     await local.close();
+    await bareRelay.close();
+    await scriptRelay?.close();
     await remote.close();
     rmSync(dir, { recursive: true, force: true });
   }
