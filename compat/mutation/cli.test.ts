@@ -1,7 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from './cli.js';
 import type { MutationRun } from './results-file.js';
 import type { MutantResult } from './score.js';
@@ -11,8 +11,12 @@ import { fakeMutants } from './test-mutants.js';
 const results: MutantResult[] = fakeMutants([3, 1, 4, 2, 1, 1]).map((mutant, i) => ({ mutant, status: i < 9 ? 'killed' : i < 11 ? 'survived' : 'equivalent', ...(i === 11 ? { detail: 'reviewed' } : {}) }));
 const whole: MutationRun = { format: 'termwire-mutation/1', tree: 't', against: 'v0.2.0', seed: 40, sampleSize: results.length, mutantsInSource: 5212, results };
 
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function shardFiles(count: number): string[] {
   const dir = mkdtempSync(join(tmpdir(), 'mutation-shards-'));
+  dirs.push(dir);
   return Array.from({ length: count }, (_, i) => {
     const file = join(dir, `shard-${i + 1}.json`);
     writeFileSync(file, JSON.stringify({ ...whole, shard: { index: i + 1, count }, results: mutantsOfShard(results, { index: i + 1, count }) }));

@@ -1,13 +1,18 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { enumerateMutants } from './enumerate.js';
 import { EQUIVALENTS_FILE, EquivalentsFileError, loadEquivalents, matchEquivalents } from './equivalents.js';
 import { fakeMutant } from './test-mutants.js';
 
+const dirs: string[] = [];
+afterAll(() => dirs.forEach((dir) => rmSync(dir, { recursive: true, force: true })));
+
 function fileWith(json: unknown): string {
-  const path = join(mkdtempSync(join(tmpdir(), 'equivalents-')), 'equivalent-mutants.json');
+  const dir = mkdtempSync(join(tmpdir(), 'equivalents-'));
+  dirs.push(dir);
+  const path = join(dir, 'equivalent-mutants.json');
   writeFileSync(path, typeof json === 'string' ? json : JSON.stringify(json));
   return path;
 }
