@@ -4,7 +4,7 @@ import type { Duplex } from 'node:stream';
 import { type ControlMessage, type ControlResponse, type PeerHello, readControl, sendControl } from '../peer/control-channel.js';
 import { PEER_PROTOCOL_VERSION } from '../peer/protocol-version.js';
 import { entryOf } from '../baseline/bundle-entries.js';
-import { ProgressDeadline, type ProgressDeadlineLimits, processTreeCpuMs, sampleProcess } from './progress-deadline.js';
+import { mainThreadCpuMs, ProgressDeadline, type ProgressDeadlineLimits, processTreeCpuMs, sampleProcess } from './progress-deadline.js';
 
 /** Peer protocol versions this harness can drive. */
 export const SUPPORTED_PEER_PROTOCOLS = { min: 1, max: PEER_PROTOCOL_VERSION } as const;
@@ -23,6 +23,8 @@ export interface PeerStartOptions {
   readonly label: string;
   /** How long a peer may take to say hello, counted in its own progress (progress-deadline.ts), not wall time. */
   readonly helloDeadline?: ProgressDeadlineLimits;
+  /** Main-thread CPU it may use without answering while calls wait; default BUSY_WITHOUT_ANSWER_CPU_MS. */
+  readonly busyWithoutAnswerCpuMs?: number;
 }
 
 /**
@@ -32,6 +34,18 @@ export interface PeerStartOptions {
  */
 export const HELLO_DEADLINE: ProgressDeadlineLimits = { cpuBudgetMs: 20_000, idleMs: 20_000 };
 const HELLO_CHECK_MS = 250;
+
+/**
+ * CPU a peer's main thread may use while control ops wait and it answers
+ * none of them. Node answers on that thread between tasks, and no op a peer
+ * serves holds it for a second; past this its event loop is stuck in a loop
+ * that will not end (a mutant, a planted break). Such a peer is stopped at
+ * once, its calls refused, instead of each call waiting out its deadline and
+ * the peer burning a core meanwhile. Counted in CPU, so a busy machine that
+ * starves a peer never looks like one.
+ */
+export const BUSY_WITHOUT_ANSWER_CPU_MS = 5_000;
+const BUSY_CHECK_MS = 250;
 
 /** A peer as a journey drives it: a process of its own, or a session of a long-lived one (peer-pool.ts). */
 export interface Peer {
@@ -54,12 +68,18 @@ export class PeerProcess implements Peer {
   private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
   private readonly logLines: string[] = [];
   private exited = false;
+  /** Answers so far, and the main thread's CPU when the busy watch last saw an answer or nothing waiting. */
+  private answers = 0;
+  private busyWatch: { timer: NodeJS.Timeout; answers: number; cpuMs: number } | undefined;
+  /** Why the peer was given up (busy without answering), with the CPU it had used by then. */
+  private givenUp: { readonly why: string; readonly cpuMs: number } | undefined;
 
   private constructor(
     readonly label: string,
     private readonly child: ChildProcess,
     private readonly channel: Duplex,
     readonly hello: PeerHello['hello'],
+    private readonly busyLimitMs: number,
   ) {}
 
   static async start(options: PeerStartOptions): Promise<PeerProcess> {
@@ -105,7 +125,7 @@ export class PeerProcess implements Peer {
         `${options.label}: peer protocol ${hello.peerProtocol} of build ${hello.version} is outside what this harness drives (${min}..${max}); run the gate from the newer of the two builds`,
       );
     }
-    const peer = new PeerProcess(options.label, child, channel, hello);
+    const peer = new PeerProcess(options.label, child, channel, hello, options.busyWithoutAnswerCpuMs ?? BUSY_WITHOUT_ANSWER_CPU_MS);
     peer.logLines.push(...log);
     child.stdout!.on('data', (c: Buffer) => peer.logLines.push(...c.toString('utf8').split('\n').filter(Boolean)));
     child.stderr!.on('data', (c: Buffer) => peer.logLines.push(...c.toString('utf8').split('\n').filter(Boolean)));
@@ -144,13 +164,16 @@ export class PeerProcess implements Peer {
     }
   }
 
-  /** CPU the process and the children it reaped have used so far, in ms; undefined once it is gone or without /proc. */
+  /** CPU the process and the children it reaped have used so far, in ms (for a peer given up, what it had used then); undefined once it is gone or without /proc. */
   cpuNowMs(): number | undefined {
+    if (this.givenUp) return this.givenUp.cpuMs;
     return this.child.pid === undefined || this.exited ? undefined : processTreeCpuMs(this.child.pid);
   }
 
   call<T = unknown>(op: string, args?: unknown, timeoutMs = 15_000, label = this.label): Promise<T> {
+    if (this.givenUp) return Promise.reject(new Error(`${label}: cannot ${op}: ${this.givenUp.why}`));
     if (this.exited) return Promise.reject(new Error(`${label}: peer has exited; cannot ${op}`));
+    this.watchBusy();
     const id = this.nextId++;
     return new Promise<T>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -170,7 +193,42 @@ export class PeerProcess implements Peer {
     this.pending.clear();
   }
 
+  /**
+   * While calls wait, samples the main thread's CPU (BUSY_CHECK_MS): once it
+   * has used BUSY_WITHOUT_ANSWER_CPU_MS since the last answer, the peer is
+   * given up. Where /proc is absent, each call's own deadline stands.
+   */
+  private watchBusy(): void {
+    const pid = this.child.pid;
+    if (this.busyWatch || pid === undefined) return;
+    const cpuMs = mainThreadCpuMs(pid);
+    if (cpuMs === undefined) return;
+    const watch = { answers: this.answers, cpuMs, timer: setInterval(() => this.checkBusy(pid, watch), BUSY_CHECK_MS) };
+    watch.timer.unref();
+    this.busyWatch = watch;
+  }
+
+  private checkBusy(pid: number, watch: { answers: number; cpuMs: number }): void {
+    const cpuMs = this.exited ? undefined : mainThreadCpuMs(pid);
+    if (cpuMs === undefined || this.pending.size === 0) {
+      clearInterval(this.busyWatch?.timer);
+      this.busyWatch = undefined;
+      return;
+    }
+    if (this.answers !== watch.answers) [watch.answers, watch.cpuMs] = [this.answers, cpuMs];
+    const busyMs = cpuMs - watch.cpuMs;
+    if (busyMs < this.busyLimitMs) return;
+    clearInterval(this.busyWatch?.timer);
+    this.busyWatch = undefined;
+    const why = `its event loop answered nothing while its main thread used ${Math.round(busyMs)} ms of CPU (limit ${this.busyLimitMs} ms): it is stuck in a loop, and was stopped`;
+    this.givenUp = { why, cpuMs: processTreeCpuMs(pid) ?? 0 };
+    this.exited = true;
+    this.child.kill('SIGKILL');
+    this.failPending(why);
+  }
+
   private onResponse(response: ControlResponse): void {
+    this.answers++;
     const waiter = this.pending.get(response.id);
     if (!waiter) return;
     this.pending.delete(response.id);
@@ -183,6 +241,7 @@ export class PeerProcess implements Peer {
 
   /** Asks the peer to shut down, and kills it if it does not exit promptly. */
   async stop(): Promise<void> {
+    if (this.givenUp) this.cpuMs = this.givenUp.cpuMs;
     if (this.exited) return;
     if (this.child.pid !== undefined) this.cpuMs = processTreeCpuMs(this.child.pid) ?? 0;
     const exited = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));

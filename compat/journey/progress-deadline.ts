@@ -24,10 +24,10 @@ export interface ProcessSample {
 /** Clock ticks per second of /proc's CPU times: USER_HZ, 100 on every Linux Node runs on. */
 const USER_HZ = 100;
 
-/** The fields of /proc/<pid>/stat after the command name (which may hold spaces and parentheses), or undefined where there is no /proc (or no process). */
-function statFields(pid: number): string[] | undefined {
+/** The fields of /proc/<pid>/stat (or of one of its threads) after the command name (which may hold spaces and parentheses), or undefined where there is no /proc (or no process). */
+function statFields(pid: number, thread?: number): string[] | undefined {
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const stat = readFileSync(thread === undefined ? `/proc/${pid}/stat` : `/proc/${pid}/task/${thread}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
   } catch {
     return undefined;
@@ -52,6 +52,12 @@ export function sampleProcess(pid: number): ProcessSample | undefined {
 export function processTreeCpuMs(pid: number): number | undefined {
   const fields = statFields(pid);
   return fields && ticksMs(fields, [11, 12, 13, 14]);
+}
+
+/** User and system CPU of a process's main thread alone (where Node runs its event loop), in ms; undefined without /proc. */
+export function mainThreadCpuMs(pid: number): number | undefined {
+  const fields = statFields(pid, pid);
+  return fields && ticksMs(fields, [11, 12]);
 }
 
 /** CPU of the children a process has waited for (cutime, cstime), in ms; undefined without /proc. */

@@ -3,7 +3,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { PEER_ENTRY, PeerProcess } from '../../compat/journey/peer-process.js';
+import { BUSY_WITHOUT_ANSWER_CPU_MS, PEER_ENTRY, PeerProcess } from '../../compat/journey/peer-process.js';
+import { isAlive } from '../helpers/process-alive.js';
+import { waitFor } from '../helpers/wait-for.js';
 import { ProgressDeadline, sampleProcess } from '../../compat/journey/progress-deadline.js';
 import { PEER_PROTOCOL_VERSION } from '../../compat/peer/protocol-version.js';
 
@@ -18,17 +20,18 @@ afterAll(() => dirs.forEach((d) => rmSync(d, { recursive: true, force: true })))
 
 const CONTROL = pathToFileURL(resolve('dist/compat/peer/control-channel.js')).href;
 
-/** A build directory whose peer entry runs `body`, with `hello()` in scope to say hello on fd 3. */
-function fakeBuild(body: string): string {
+/** A build directory whose peer entry runs `body`, with `hello()` in scope to say hello on fd 3; each request (`m`) runs `onRequest`, by default exiting (the harness's shutdown). */
+function fakeBuild(body: string, onRequest = 'process.exit(0);'): string {
   const dir = mkdtempSync(join(tmpdir(), 'termwire-fake-peer-'));
   dirs.push(dir);
   mkdirSync(join(dir, 'dist', 'compat', 'peer'), { recursive: true });
   writeFileSync(
     join(dir, PEER_ENTRY),
     `import { Socket } from 'node:net';
-import { sendControl } from ${JSON.stringify(CONTROL)};
+import { readControl, sendControl } from ${JSON.stringify(CONTROL)};
 const channel = new Socket({ fd: 3, readable: true, writable: true });
-channel.on('data', () => process.exit(0)); // any request (shutdown) ends the fake
+const answer = (m, result) => sendControl(channel, { id: m.id, ok: true, result });
+readControl(channel, (m) => { ${onRequest} });
 const hello = () => sendControl(channel, { hello: { peerProtocol: ${PEER_PROTOCOL_VERSION}, role: 'codec', version: '0.0.0-fake', advertised: {} } });
 ${body}
 `,
@@ -93,5 +96,41 @@ describe('PeerProcess.start under its progress deadline', () => {
   it('gives up on a peer that spins past its CPU budget', async () => {
     const dir = fakeBuild(`for (;;) {}`);
     await expect(PeerProcess.start({ buildDir: dir, role: 'codec', label: 'spinning fake', helloDeadline: { cpuBudgetMs: 300, idleMs: 60_000 } })).rejects.toThrow(/spinning fake: no hello from peer: it used \d+ ms of CPU/);
+  });
+});
+
+/**
+ * A peer whose event loop is stuck in a loop never answers again: it is
+ * given up once its main thread has burnt its limit of CPU with calls
+ * waiting (not after each call's deadline, while it burns a core), and a
+ * peer that works hard but answers between tasks is kept, however long.
+ */
+describe('a peer busy without answering', () => {
+  // `spin` never returns; `work` holds the thread for m.args.ms of CPU, then answers; anything else is answered at once.
+  const SPIN_OR_WORK = `if (m.op === 'spin') for (;;) {}
+  if (m.op === 'work') { const start = process.cpuUsage(); for (;;) { const used = process.cpuUsage(start); if ((used.user + used.system) / 1000 >= m.args.ms) break; } }
+  answer(m, m.op);`;
+  const start = (busyWithoutAnswerCpuMs: number) =>
+    PeerProcess.start({ buildDir: fakeBuild('hello();', SPIN_OR_WORK), role: 'codec', label: 'looping fake', busyWithoutAnswerCpuMs });
+
+  it('defaults to a limit far above what any op holds the thread for', () => {
+    expect(BUSY_WITHOUT_ANSWER_CPU_MS).toBeGreaterThanOrEqual(5_000);
+  });
+
+  it('is given up once its main thread used its limit without an answer: the waiting call is refused, the process killed, later calls refused at once', async () => {
+    const peer = await start(300);
+    const pid = peer.pid!;
+    expect(await peer.call('ping')).toBe('ping');
+    await expect(peer.call('spin', undefined, 120_000)).rejects.toThrow(/looping fake: its event loop answered nothing while its main thread used \d+ ms of CPU \(limit 300 ms\): it is stuck in a loop, and was stopped/);
+    await waitFor(() => !isAlive(pid), { what: 'the looping peer is killed' });
+    await expect(peer.call('ping')).rejects.toThrow(/looping fake: cannot ping: its event loop answered nothing/);
+    await peer.stop();
+  });
+
+  it('is kept while it answers between tasks, however much CPU they add up to', async () => {
+    const peer = await start(400);
+    for (let i = 0; i < 8; i++) expect(await peer.call('work', { ms: 150 }, 120_000)).toBe('work');
+    expect(await peer.call('ping')).toBe('ping');
+    await peer.stop();
   });
 });
