@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { BUSY_WITHOUT_ANSWER_CPU_MS, PEER_ENTRY, PeerProcess } from '../../compat/journey/peer-process.js';
 import { isAlive } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -110,8 +110,14 @@ describe('a peer busy without answering', () => {
   const SPIN_OR_WORK = `if (m.op === 'spin') for (;;) {}
   if (m.op === 'work') { const start = process.cpuUsage(); for (;;) { const used = process.cpuUsage(start); if ((used.user + used.system) / 1000 >= m.args.ms) break; } }
   answer(m, m.op);`;
-  const start = (busyWithoutAnswerCpuMs: number) =>
-    PeerProcess.start({ buildDir: fakeBuild('hello();', SPIN_OR_WORK), role: 'codec', label: 'looping fake', busyWithoutAnswerCpuMs });
+  // A fake left spinning by a failing test would burn a core for the rest of the run.
+  const started: PeerProcess[] = [];
+  afterEach(() => started.splice(0).forEach((peer) => peer.pid !== undefined && isAlive(peer.pid) && process.kill(peer.pid, 'SIGKILL')));
+  const start = async (busyWithoutAnswerCpuMs: number) => {
+    const peer = await PeerProcess.start({ buildDir: fakeBuild('hello();', SPIN_OR_WORK), role: 'codec', label: 'looping fake', busyWithoutAnswerCpuMs });
+    started.push(peer);
+    return peer;
+  };
 
   it('defaults to a limit far above what any op holds the thread for', () => {
     expect(BUSY_WITHOUT_ANSWER_CPU_MS).toBeGreaterThanOrEqual(5_000);
