@@ -138,7 +138,7 @@ export class EscapeStringCap {
  * passed, so a write is searched about once in all, however many stops.
  */
 class NextStateChanger {
-  private readonly bytes: Buffer | undefined;
+  private readonly bytes: Uint8Array | undefined;
   private readonly at = [-1, -1, -1, -1];
 
   constructor(private readonly data: Units) {
@@ -177,12 +177,13 @@ function mayChangeState(data: Units): boolean {
 }
 
 /**
- * The same bytes as a Buffer, uncopied: Buffer's search is memchr, some 30
- * times faster than a Uint8Array's (output reaches a screen worker as a
- * Uint8Array, and a flood's every byte is searched).
+ * The same bytes as a Buffer, uncopied, where there is one: Buffer's search
+ * is memchr, some 30 times faster than a Uint8Array's (output reaches a
+ * screen worker as a Uint8Array, and a flood's every byte is searched).
  */
-function searchable(data: Uint8Array): Buffer {
-  return Buffer.isBuffer(data) ? data : Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+function searchable(data: Uint8Array): Uint8Array {
+  if (typeof Buffer === 'undefined' || Buffer.isBuffer(data)) return data;
+  return Buffer.from(data.buffer, data.byteOffset, data.byteLength);
 }
 
 function slice<T extends Units>(data: T, from: number, to: number): T {
