@@ -23,8 +23,8 @@ export interface PeerStartOptions {
   readonly label: string;
   /** How long a peer may take to say hello, counted in its own progress (progress-deadline.ts), not wall time. */
   readonly helloDeadline?: ProgressDeadlineLimits;
-  /** Main-thread CPU it may use without answering while calls wait; default BUSY_WITHOUT_ANSWER_CPU_MS. */
-  readonly busyWithoutAnswerCpuMs?: number;
+  /** Main-thread CPU it may use without answering while calls wait; default BUSY_WITHOUT_ANSWER. */
+  readonly busyWithoutAnswer?: BusyLimit;
 }
 
 /**
@@ -35,16 +35,23 @@ export interface PeerStartOptions {
 export const HELLO_DEADLINE: ProgressDeadlineLimits = { cpuBudgetMs: 20_000, idleMs: 20_000 };
 const HELLO_CHECK_MS = 250;
 
+/** CPU a peer's main thread may use while calls wait and it answers none: `floorCpuMs`, or a share of the longest waiting call's deadline where that is more. */
+export interface BusyLimit {
+  readonly floorCpuMs: number;
+  readonly shareOfDeadline: number;
+}
+
 /**
- * CPU a peer's main thread may use while control ops wait and it answers
- * none of them. Node answers on that thread between tasks, and no op a peer
- * serves holds it for a second; past this its event loop is stuck in a loop
- * that will not end (a mutant, a planted break). Such a peer is stopped at
- * once, its calls refused, instead of each call waiting out its deadline and
- * the peer burning a core meanwhile. Counted in CPU, so a busy machine that
- * starves a peer never looks like one.
+ * Node answers on a peer's main thread between tasks, and no op a peer
+ * serves holds it for a second; 5 s of its CPU without an answer means its
+ * event loop is stuck in a loop that will not end (a mutant, a planted
+ * break), or works far slower than any release has. Such a peer is stopped
+ * at once, its calls refused, instead of each call waiting out its deadline
+ * and the peer burning a core meanwhile. Counted in CPU, so a busy machine
+ * that starves a peer never looks like one. An op given a longer deadline
+ * (a large emit or classify) may use a quarter of it.
  */
-export const BUSY_WITHOUT_ANSWER_CPU_MS = 5_000;
+export const BUSY_WITHOUT_ANSWER: BusyLimit = { floorCpuMs: 5_000, shareOfDeadline: 1 / 4 };
 const BUSY_CHECK_MS = 250;
 
 /** A peer as a journey drives it: a process of its own, or a session of a long-lived one (peer-pool.ts). */
@@ -65,7 +72,7 @@ export interface Peer {
  */
 export class PeerProcess implements Peer {
   private nextId = 1;
-  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  private readonly pending = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void; timeoutMs: number }>();
   private readonly logLines: string[] = [];
   private exited = false;
   /** Answers so far, and the main thread's CPU when the busy watch last saw an answer or nothing waiting. */
@@ -79,7 +86,7 @@ export class PeerProcess implements Peer {
     private readonly child: ChildProcess,
     private readonly channel: Duplex,
     readonly hello: PeerHello['hello'],
-    private readonly busyLimitMs: number,
+    private readonly busyLimit: BusyLimit,
   ) {}
 
   static async start(options: PeerStartOptions): Promise<PeerProcess> {
@@ -125,7 +132,7 @@ export class PeerProcess implements Peer {
         `${options.label}: peer protocol ${hello.peerProtocol} of build ${hello.version} is outside what this harness drives (${min}..${max}); run the gate from the newer of the two builds`,
       );
     }
-    const peer = new PeerProcess(options.label, child, channel, hello, options.busyWithoutAnswerCpuMs ?? BUSY_WITHOUT_ANSWER_CPU_MS);
+    const peer = new PeerProcess(options.label, child, channel, hello, options.busyWithoutAnswer ?? BUSY_WITHOUT_ANSWER);
     peer.logLines.push(...log);
     child.stdout!.on('data', (c: Buffer) => peer.logLines.push(...c.toString('utf8').split('\n').filter(Boolean)));
     child.stderr!.on('data', (c: Buffer) => peer.logLines.push(...c.toString('utf8').split('\n').filter(Boolean)));
@@ -181,6 +188,7 @@ export class PeerProcess implements Peer {
         reject(new Error(`${label}: control op '${op}' got no answer within ${timeoutMs} ms`));
       }, timeoutMs);
       this.pending.set(id, {
+        timeoutMs,
         resolve: (v) => (clearTimeout(timer), resolve(v as T)),
         reject: (e) => (clearTimeout(timer), reject(label === this.label ? e : new Error(e.message.replace(this.label, label)))),
       });
@@ -195,8 +203,7 @@ export class PeerProcess implements Peer {
 
   /**
    * While calls wait, samples the main thread's CPU (BUSY_CHECK_MS): once it
-   * has used BUSY_WITHOUT_ANSWER_CPU_MS since the last answer, the peer is
-   * given up. Where /proc is absent, each call's own deadline stands.
+   * has used its BusyLimit since the last answer, the peer is given up. Where /proc is absent, each call's own deadline stands.
    */
   private watchBusy(): void {
     const pid = this.child.pid;
@@ -217,10 +224,11 @@ export class PeerProcess implements Peer {
     }
     if (this.answers !== watch.answers) [watch.answers, watch.cpuMs] = [this.answers, cpuMs];
     const busyMs = cpuMs - watch.cpuMs;
-    if (busyMs < this.busyLimitMs) return;
+    const limitMs = Math.max(this.busyLimit.floorCpuMs, ...[...this.pending.values()].map((p) => p.timeoutMs * this.busyLimit.shareOfDeadline));
+    if (busyMs < limitMs) return;
     clearInterval(this.busyWatch?.timer);
     this.busyWatch = undefined;
-    const why = `its event loop answered nothing while its main thread used ${Math.round(busyMs)} ms of CPU (limit ${this.busyLimitMs} ms): it is stuck in a loop, and was stopped`;
+    const why = `its event loop answered nothing while its main thread used ${Math.round(busyMs)} ms of CPU (limit ${Math.round(limitMs)} ms): it is stuck in a loop, or far slower than any op needs, and was stopped`;
     this.givenUp = { why, cpuMs: processTreeCpuMs(pid) ?? 0 };
     this.exited = true;
     this.child.kill('SIGKILL');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterAll, afterEach, describe, expect, it } from 'vitest';
-import { BUSY_WITHOUT_ANSWER_CPU_MS, PEER_ENTRY, PeerProcess } from '../../compat/journey/peer-process.js';
+import { BUSY_WITHOUT_ANSWER, PEER_ENTRY, PeerProcess } from '../../compat/journey/peer-process.js';
 import { isAlive } from '../helpers/process-alive.js';
 import { waitFor } from '../helpers/wait-for.js';
 import { ProgressDeadline, sampleProcess } from '../../compat/journey/progress-deadline.js';
@@ -107,29 +107,37 @@ describe('PeerProcess.start under its progress deadline', () => {
  */
 describe('a peer busy without answering', () => {
   // `spin` never returns; `work` holds the thread for m.args.ms of CPU, then answers; anything else is answered at once.
-  const SPIN_OR_WORK = `if (m.op === 'spin') for (;;) {}
+  const SPIN_OR_WORK = `if (m.op === 'shutdown') process.exit(0);
+  if (m.op === 'spin') for (;;) {}
   if (m.op === 'work') { const start = process.cpuUsage(); for (;;) { const used = process.cpuUsage(start); if ((used.user + used.system) / 1000 >= m.args.ms) break; } }
   answer(m, m.op);`;
   // A fake left spinning by a failing test would burn a core for the rest of the run.
   const started: PeerProcess[] = [];
-  afterEach(() => started.splice(0).forEach((peer) => peer.pid !== undefined && isAlive(peer.pid) && process.kill(peer.pid, 'SIGKILL')));
-  const start = async (busyWithoutAnswerCpuMs: number) => {
-    const peer = await PeerProcess.start({ buildDir: fakeBuild('hello();', SPIN_OR_WORK), role: 'codec', label: 'looping fake', busyWithoutAnswerCpuMs });
+  afterEach(() => started.splice(0).forEach((peer) => !peer.hasExited && peer.pid !== undefined && isAlive(peer.pid) && process.kill(peer.pid, 'SIGKILL')));
+  const start = async (floorCpuMs: number, shareOfDeadline = 0) => {
+    const peer = await PeerProcess.start({ buildDir: fakeBuild('hello();', SPIN_OR_WORK), role: 'codec', label: 'looping fake', busyWithoutAnswer: { floorCpuMs, shareOfDeadline } });
     started.push(peer);
     return peer;
   };
 
   it('defaults to a limit far above what any op holds the thread for', () => {
-    expect(BUSY_WITHOUT_ANSWER_CPU_MS).toBeGreaterThanOrEqual(5_000);
+    expect(BUSY_WITHOUT_ANSWER.floorCpuMs).toBeGreaterThanOrEqual(5_000);
+    expect(BUSY_WITHOUT_ANSWER.shareOfDeadline * 15_000).toBeLessThanOrEqual(BUSY_WITHOUT_ANSWER.floorCpuMs); // an op at the default deadline gets the floor
   });
 
   it('is given up once its main thread used its limit without an answer: the waiting call is refused, the process killed, later calls refused at once', async () => {
     const peer = await start(300);
     const pid = peer.pid!;
     expect(await peer.call('ping')).toBe('ping');
-    await expect(peer.call('spin', undefined, 120_000)).rejects.toThrow(/looping fake: its event loop answered nothing while its main thread used \d+ ms of CPU \(limit 300 ms\): it is stuck in a loop, and was stopped/);
+    await expect(peer.call('spin')).rejects.toThrow(/looping fake: its event loop answered nothing while its main thread used \d+ ms of CPU \(limit 300 ms\): it is stuck in a loop, or far slower than any op needs, and was stopped/);
     await waitFor(() => !isAlive(pid), { what: 'the looping peer is killed' });
     await expect(peer.call('ping')).rejects.toThrow(/looping fake: cannot ping: its event loop answered nothing/);
+    await peer.stop();
+  });
+
+  it('may spend a share of a long deadline busy: an op given 20 s may hold the thread for 1 s of CPU, past the 300 ms floor', async () => {
+    const peer = await start(300, 1 / 4);
+    expect(await peer.call('work', { ms: 1_000 }, 20_000)).toBe('work');
     await peer.stop();
   });
 
