@@ -3,7 +3,7 @@ import { fakeLoop } from '../../test/helpers/fake-loop.js';
 import { serializeScreen } from '../screen/serialize-screen.js';
 import { type PooledTerminal, screenTerminals } from '../screen/terminal-pool.js';
 import { ParseScheduler } from './parse-scheduler.js';
-import { SNAPSHOT_NEXT_TURNS, ScreenBook, type ScreenReply, type ScreenRequest } from './screen-book.js';
+import { SNAPSHOT_NEXT_SLICES, ScreenBook, type ScreenReply, type ScreenRequest } from './screen-book.js';
 
 const BIG = { cols: 100, rows: 20, scrollback: 50 } as const;
 const SMALL = { cols: 20, rows: 3, scrollback: 0 } as const;
@@ -30,8 +30,8 @@ async function unsliced(shape: { cols: number; rows: number; scrollback: number 
  * 4 ms slice serialises about four rows. Requests are handed in between
  * turns, as the screen worker reads them.
  */
-function slicedBook() {
-  const loop = fakeLoop({ msPerLook: 1 });
+function slicedBook({ takenAwayMsPerLook = 0 } = {}) {
+  const loop = fakeLoop({ msPerLook: 1, takenAwayMsPerLook });
   const answers: Array<Extract<ScreenReply, { kind: 'answer' }>> = [];
   /** The last title each screen set: how far a printer got. */
   const titles = new Map<number, string>();
@@ -94,7 +94,7 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
     expect(b.answer(20)!.text).toBe(await unsliced(SMALL, 'small'));
   });
 
-  it(`answers an idle screen's snapshot that takes a few slices before a printing terminal's next turn, and a large one after ${SNAPSHOT_NEXT_TURNS + 1} slices`, async () => {
+  it(`answers an idle screen's snapshot that takes a few slices before a printing terminal's next turn, and a large one after ${SNAPSHOT_NEXT_SLICES + 1} slices`, async () => {
     const b = slicedBook();
     const MEDIUM = { cols: 20, rows: 12, scrollback: 0 };
     b.open(1, BIG);
@@ -114,14 +114,34 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
     let printed = b.titles.get(3);
     b.snapshot(2, 20);
     expect(b.answer(20), 'not done in the slice it had as it came').toBeUndefined();
-    expect(turnsUntil(20)).toBeLessThanOrEqual(SNAPSHOT_NEXT_TURNS);
+    expect(turnsUntil(20)).toBeLessThanOrEqual(SNAPSHOT_NEXT_SLICES);
     expect(b.titles.get(3), 'the printer did not move meanwhile').toBe(printed);
     printed = b.titles.get(3);
     b.snapshot(1, 10);
-    for (let turn = 0; turn < SNAPSHOT_NEXT_TURNS; turn++) b.loop.step();
-    expect(b.titles.get(3), `the printer waited ${SNAPSHOT_NEXT_TURNS} turns`).toBe(printed);
+    for (let turn = 0; turn < SNAPSHOT_NEXT_SLICES; turn++) b.loop.step();
+    expect(b.titles.get(3), `the printer waited ${SNAPSHOT_NEXT_SLICES} turns`).toBe(printed);
     expect(turnsUntil(10)).toBeGreaterThan(0);
     expect(b.titles.get(3), 'then the printer had its turns').not.toBe(printed);
+  });
+
+  it("answers an idle screen's snapshot before a printing terminal's next turn also when a busy machine takes the thread away for most of each slice", async () => {
+    // Three quarters of each slice's wall time pass with the thread taken away: a slice serialises a row,
+    // where it serialised the whole screen in the slice it had as it came and one more.
+    const b = slicedBook({ takenAwayMsPerLook: 3 });
+    const FEW_ROWS = { cols: 20, rows: 5, scrollback: 0 };
+    b.open(2, FEW_ROWS);
+    b.open(3, SMALL);
+    b.write(2, coloured(5, FEW_ROWS.cols));
+    await b.settle();
+    b.write(3, Array.from({ length: 200 }, (_, k) => `\x1b]0;${k}\x07${'y'.repeat(4000)}`).join(''));
+    b.loop.step();
+    const printed = b.titles.get(3);
+    b.snapshot(2, 20);
+    let turns = 0;
+    for (; !b.answer(20) && turns < 1000; turns++) b.loop.step();
+    expect(turns, 'the snapshot took more turns than it has slices of work').toBeGreaterThan(SNAPSHOT_NEXT_SLICES);
+    expect(b.titles.get(3), 'the printer did not move meanwhile').toBe(printed);
+    expect(b.answer(20)!.text).toBe(await unsliced(FEW_ROWS, coloured(5, FEW_ROWS.cols)));
   });
 
   it("holds the terminal's own output while its snapshot is serialised: the snapshot is the screen at one seq", async () => {

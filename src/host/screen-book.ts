@@ -11,12 +11,14 @@ import { type FeedWork, ScreenFeed } from './screen-feed.js';
 import { screenText } from './screen-text.js';
 
 /**
- * Turns an idle screen's snapshot takes before the other terminals' once its
- * first slice, as its request came, was not enough: an ordinary screen's is
- * answered then, even cold (the first serialisation of a process took three
- * 4 ms slices at 80x24 under load), and a large one waits its turns after.
+ * Slices of work an idle screen's snapshot takes before the other terminals'
+ * once its first slice, as its request came, was not enough: an ordinary
+ * screen's is answered then, even cold (the first serialisation of a process
+ * took three 4 ms slices at 80x24 under load), and a large one waits its
+ * turns after. Counted in work (ScreenFeed.queueWork): on a machine that
+ * takes the thread away, a slice of wall time may hold a row or two.
  */
-export const SNAPSHOT_NEXT_TURNS = 3;
+export const SNAPSHOT_NEXT_SLICES = 3;
 
 /** What a screen is asked to do, in order, by the thread that forwards output. */
 export type ScreenRequest =
@@ -293,16 +295,17 @@ export class ScreenBook {
   /**
    * A snapshot of an idle screen is taken at once, for a slice: its kept
    * text (a reconnect storm, a Subscribe churn) or a small screen is
-   * answered then, and a larger one goes on for SNAPSHOT_NEXT_TURNS turns
-   * before the other terminals', then in the screen's turns. One behind output still to parse is serialised in the
-   * screen's turns, in order with its output (BookScreen.snapshotWork).
+   * answered then, and a larger one goes on for SNAPSHOT_NEXT_SLICES slices
+   * of work before the other terminals', then in the screen's turns. One
+   * behind output still to parse is serialised in the screen's turns, in
+   * order with its output (BookScreen.snapshotWork).
    */
   private query(screen: BookScreen, token: number, want: ScreenQuery): void {
     const form = SNAPSHOT_FORMS[want];
     if (!form) return this.whenParsed(screen, () => this.answer(screen, token, want as 'seq' | 'text'));
     const work = screen.snapshotWork(token, form, (text, [first, ...also]) => this.reply({ kind: 'answer', token: first!, seq: screen.parsed, text, size: { cols: screen.term.cols, rows: screen.term.rows }, ...(also.length > 0 ? { also } : {}) }));
     if (!screen.feed.idle) return screen.feed.queueWork(work);
-    if (!work.run(this.scheduler.sliceFromNow(screen.feed.sliceMs))) screen.feed.queueWork(work, SNAPSHOT_NEXT_TURNS);
+    if (!work.run(this.scheduler.sliceFromNow(screen.feed.sliceMs))) screen.feed.queueWork(work, SNAPSHOT_NEXT_SLICES);
   }
 
   private answer(screen: BookScreen, token: number, want: 'seq' | 'text'): void {

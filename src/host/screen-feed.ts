@@ -38,8 +38,8 @@ export interface ScrolledPast {
   look(queued: Iterable<string | Uint8Array>, offset: number): ScrolledPastLook;
 }
 
-/** `nextTurns`: turns the work may still take before the round's (queueWork). */
-type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void } | { readonly work: FeedWork; nextTurns: number };
+/** `nextSlices`: slices of work the work may still take before the round's (queueWork). */
+type FeedItem = { readonly data: string | Uint8Array; readonly seq: number } | { readonly barrier: () => void } | { readonly work: FeedWork; nextSlices: number };
 
 /**
  * Work on the screen done in the feed's turns, in order with the output and
@@ -147,17 +147,17 @@ export class ScreenFeed implements ParseJob {
 
   /**
    * Runs `work` in this feed's turns once every write so far is parsed, and
-   * holds the output written later until it is done. `nextTurns`: for the
-   * work of an idle feed that a request waits for, turns it takes before the
-   * round's (ParseScheduler.readyNext); then it waits its turns like output.
+   * holds the output written later until it is done. `nextSlices`: for the
+   * work of an idle feed that a request waits for, slices of work it takes
+   * before the round's (ParseScheduler.readyNext); then it waits its turns
+   * like output. Counted in work, not turns: a turn in which a busy machine
+   * took the thread away did less, and counts for what it did.
    */
-  queueWork(work: FeedWork, nextTurns = 0): void {
-    const item = { work, nextTurns };
+  queueWork(work: FeedWork, nextSlices = 0): void {
+    const item = { work, nextSlices };
     this.items.push(item);
-    if (item.nextTurns > 0 && this.items.length === 1) {
-      item.nextTurns--;
-      this.scheduler.readyNext(this);
-    } else this.scheduler.ready(this);
+    if (item.nextSlices > 0 && this.items.length === 1) this.scheduler.readyNext(this);
+    else this.scheduler.ready(this);
   }
 
   /** Leaves the round, dropping what is queued; returns the barriers and work that waited, in order, to be done now (work in one go). */
@@ -199,7 +199,11 @@ export class ScreenFeed implements ParseJob {
       }
       if (!first && slice.over()) return 'more';
       if ('work' in head) {
-        if (!head.work.run(slice.over)) return head.nextTurns-- > 0 ? 'next' : 'more';
+        const started = startWork(slice);
+        if (!head.work.run(slice.over)) {
+          head.nextSlices -= Math.min(1, workSince(slice, started) / this.sliceMs);
+          return head.nextSlices > 0 ? 'next' : 'more';
+        }
         this.items.shift();
         continue;
       }
