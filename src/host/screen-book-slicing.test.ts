@@ -30,8 +30,8 @@ async function unsliced(shape: { cols: number; rows: number; scrollback: number 
  * 4 ms slice serialises about four rows. Requests are handed in between
  * turns, as the screen worker reads them.
  */
-function slicedBook({ takenAwayMsPerLook = 0 } = {}) {
-  const loop = fakeLoop({ msPerLook: 1, takenAwayMsPerLook });
+function slicedBook({ msPerLook = 1, takenAwayMsPerLook = 0 } = {}) {
+  const loop = fakeLoop({ msPerLook, takenAwayMsPerLook });
   const answers: Array<Extract<ScreenReply, { kind: 'answer' }>> = [];
   /** The last title each screen set: how far a printer got. */
   const titles = new Map<number, string>();
@@ -125,9 +125,8 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
   });
 
   it("answers an idle screen's snapshot before a printing terminal's next turn also when a busy machine takes the thread away for most of each slice", async () => {
-    // Three quarters of each slice's wall time pass with the thread taken away: a slice serialises a row,
-    // where it serialised the whole screen in the slice it had as it came and one more.
-    const b = slicedBook({ takenAwayMsPerLook: 3 });
+    // All but a sixteenth of each slice's wall time passes with the thread taken away: a slice serialises a row.
+    const b = slicedBook({ msPerLook: 0.25, takenAwayMsPerLook: 3.75 });
     const FEW_ROWS = { cols: 20, rows: 5, scrollback: 0 };
     b.open(2, FEW_ROWS);
     b.open(3, SMALL);

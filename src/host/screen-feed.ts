@@ -1,6 +1,7 @@
 import type { ScrolledPastLook } from '../screen/scrolled-past.js';
 import type { XtermParse } from '../screen/xterm-internals.js';
 import type { ParseJob, ParseOutcome, ParseScheduler, ParseSlice } from './parse-scheduler.js';
+import { SliceWork } from './slice-work.js';
 
 /** Bounds of the piece of output parsed between two looks at the clock. */
 export const PIECE_BYTES = { min: 64, max: 4096 } as const;
@@ -179,11 +180,12 @@ export class ScreenFeed implements ParseJob {
   }
 
   private parseSlice(slice: ParseSlice): ParseOutcome {
+    const cost = new SliceWork(slice);
     for (let first = true; ; first = false) {
       if (this.resume) {
-        const started = startWork(slice);
+        const started = cost.start();
         const paused = this.parse(this.resume.piece, this.resume.result);
-        this.pieceMs += workSince(slice, started);
+        this.pieceMs += cost.since(started);
         if (paused) return this.pause(this.resume.piece, this.resume.end, paused);
         this.measure(this.resume.piece.length);
         this.pieceDone(this.resume.end);
@@ -199,9 +201,9 @@ export class ScreenFeed implements ParseJob {
       }
       if (!first && slice.over()) return 'more';
       if ('work' in head) {
-        const started = startWork(slice);
+        const started = cost.start();
         if (!head.work.run(slice.over)) {
-          head.nextSlices -= Math.min(1, workSince(slice, started) / this.sliceMs);
+          head.nextSlices -= Math.min(1, cost.since(started) / this.sliceMs);
           return head.nextSlices > 0 ? 'next' : 'more';
         }
         this.items.shift();
@@ -211,9 +213,9 @@ export class ScreenFeed implements ParseJob {
       if (this.waitsForMore()) return 'idle';
       const end = Math.min(head.data.length, this.offset + this.pieceBytes);
       const piece = this.offset === 0 && end === head.data.length ? head.data : cut(head.data, this.offset, end);
-      const started = startWork(slice);
+      const started = cost.start();
       const paused = this.parse(piece);
-      this.pieceMs = workSince(slice, started);
+      this.pieceMs = cost.since(started);
       if (paused) return this.pause(piece, end, paused);
       this.adaptPiece(this.pieceMs);
       this.measure(piece.length);
@@ -328,21 +330,6 @@ export class ScreenFeed implements ParseJob {
     if (tookMs > this.sliceMs) this.pieceBytes = Math.max(PIECE_BYTES.min, this.pieceBytes >> 1);
     else if (tookMs * 8 < this.sliceMs) this.pieceBytes = Math.min(PIECE_BYTES.max, this.pieceBytes * 2);
   }
-}
-
-/** Where a piece's work started, on both clocks. */
-function startWork(slice: ParseSlice): { readonly wall: number; readonly cpu: number } {
-  return { wall: slice.now(), cpu: slice.cpu() };
-}
-
-/**
- * What the work since `started` cost, in ms: wall time, unless the process
- * used less CPU meanwhile, when a busy machine took the thread away and the
- * difference was not the output's doing. CPU time counts every thread of the
- * process: while others are busy it runs ahead of the wall, and the wall time stands.
- */
-function workSince(slice: ParseSlice, started: { readonly wall: number; readonly cpu: number }): number {
-  return Math.min(slice.now() - started.wall, slice.cpu() - started.cpu);
 }
 
 /** A code point cut between two pieces is carried by xterm's decoders, as bytes and as text. */
