@@ -91,7 +91,7 @@ export class PeerProcess implements Peer {
 
   static async start(options: PeerStartOptions): Promise<PeerProcess> {
     const entry = entryOf(options.buildDir, 'peer');
-    const child = spawn(process.execPath, [entry, '--role', options.role, ...(options.args ?? [])], {
+    const child = spawn(process.execPath, [...peerProfileArgs(options), entry, '--role', options.role, ...(options.args ?? [])], {
       cwd: options.buildDir,
       stdio: ['ignore', 'pipe', 'pipe', 'pipe'],
       env: peerEnvironment(),
@@ -265,6 +265,25 @@ export class PeerProcess implements Peer {
  * (VITEST, NODE_ENV=test) a send gate would throw where production drops and
  * counts, and the gate must judge what production does.
  */
+/** The environment variable that names the directory peers leave their CPU profiles in (peerProfileArgs). */
+export const PEER_PROFILE_ENV = 'TERMWIRE_PEER_CPU_PROFILE';
+
+let profiledPeers = 0;
+
+/**
+ * With TERMWIRE_PEER_CPU_PROFILE naming a directory, every peer starts under
+ * V8's sampling profiler and, when it exits, leaves a profile per thread (its
+ * screen worker's too) in a directory of its own: `<role>-<label>-<n>`. A
+ * peer killed or given up leaves none. `npm run peer-profile -- <dir>` says
+ * where a run's peer CPU went, role by role and function by function.
+ */
+export function peerProfileArgs({ role, label }: Pick<PeerStartOptions, 'role' | 'label'>, env: NodeJS.ProcessEnv = process.env): string[] {
+  const dir = env[PEER_PROFILE_ENV];
+  if (!dir) return [];
+  const name = `${role}-${label.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '')}-${++profiledPeers}`;
+  return ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`];
+}
+
 function peerEnvironment(): NodeJS.ProcessEnv {
   const { VITEST: _vitest, VITEST_WORKER_ID: _worker, VITEST_POOL_ID: _pool, NODE_ENV: _mode, ...rest } = process.env;
   return { ...rest, NO_COLOR: '1' };
