@@ -45,7 +45,8 @@ if (values.json) {
   process.stdout.write(`${JSON.stringify(groups, null, 2)}\n`);
 } else {
   for (const g of groups) {
-    process.stdout.write(`${g.group}: ${(g.ms / 1000).toFixed(2)} CPU-s sampled in ${g.peers} peer(s), ${g.profiles} thread profile(s)\n`);
+    const unreadable = g.unreadable ? `, ${g.unreadable} unreadable and left out` : '';
+    process.stdout.write(`${g.group}: ${(g.ms / 1000).toFixed(2)} CPU-s sampled in ${g.peers} peer(s), ${g.profiles} thread profile(s)${unreadable}\n`);
     for (const f of g.top) process.stdout.write(`  ${f.ms.toFixed(0).padStart(7)} ms  ${(100 * f.ms / g.ms).toFixed(1).padStart(5)}%  ${f.where}\n`);
   }
 }

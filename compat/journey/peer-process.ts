@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { Duplex } from 'node:stream';
 import { type ControlMessage, type ControlResponse, type PeerHello, readControl, sendControl } from '../peer/control-channel.js';
 import { PEER_PROTOCOL_VERSION } from '../peer/protocol-version.js';
@@ -265,6 +265,11 @@ export class PeerProcess implements Peer {
  * (VITEST, NODE_ENV=test) a send gate would throw where production drops and
  * counts, and the gate must judge what production does.
  */
+function peerEnvironment(): NodeJS.ProcessEnv {
+  const { VITEST: _vitest, VITEST_WORKER_ID: _worker, VITEST_POOL_ID: _pool, NODE_ENV: _mode, ...rest } = process.env;
+  return { ...rest, NO_COLOR: '1' };
+}
+
 /** The environment variable that names the directory peers leave their CPU profiles in (peerProfileArgs). */
 export const PEER_PROFILE_ENV = 'TERMWIRE_PEER_CPU_PROFILE';
 
@@ -281,11 +286,7 @@ export function peerProfileArgs({ role, label }: Pick<PeerStartOptions, 'role' |
   const dir = env[PEER_PROFILE_ENV];
   if (!dir) return [];
   const name = `${role}-${label.toLowerCase().replace(/[^a-z0-9.]+/g, '-').replace(/^-|-$/g, '')}-${++profiledPeers}`;
-  return ['--cpu-prof', `--cpu-prof-dir=${join(dir, name)}`];
-}
-
-function peerEnvironment(): NodeJS.ProcessEnv {
-  const { VITEST: _vitest, VITEST_WORKER_ID: _worker, VITEST_POOL_ID: _pool, NODE_ENV: _mode, ...rest } = process.env;
-  return { ...rest, NO_COLOR: '1' };
+  // Absolute: a peer runs in its build's directory, where a relative one would land.
+  return ['--cpu-prof', `--cpu-prof-dir=${resolve(dir, name)}`];
 }
 

@@ -22,6 +22,8 @@ export interface GroupCost {
   readonly group: string;
   readonly peers: number;
   readonly profiles: number;
+  /** Profiles that could not be read (a peer killed while it wrote one): left out of the sums. */
+  readonly unreadable: number;
   /** Sampled time on the CPU, idle left out, every thread of every peer of the group. */
   readonly ms: number;
   readonly top: readonly FunctionCost[];
@@ -33,23 +35,38 @@ export interface GroupCost {
  * self time per function, heaviest first, `top` of them per role.
  */
 export function summariseProfiles(dir: string, top: number): GroupCost[] {
-  const groups = new Map<string, { peers: number; profiles: number; ms: number; byWhere: Map<string, number> }>();
+  const groups = new Map<string, { peers: number; profiles: number; unreadable: number; ms: number; byWhere: Map<string, number> }>();
   for (const peer of readdirSync(dir).filter((name) => statSync(join(dir, name)).isDirectory())) {
     const name = peer.split('-')[0]!;
-    const group = groups.get(name) ?? { peers: 0, profiles: 0, ms: 0, byWhere: new Map<string, number>() };
+    const group = groups.get(name) ?? { peers: 0, profiles: 0, unreadable: 0, ms: 0, byWhere: new Map<string, number>() };
     groups.set(name, group);
     group.peers++;
     for (const file of readdirSync(join(dir, peer)).filter((f) => f.endsWith('.cpuprofile'))) {
+      const profile = readProfile(join(dir, peer, file));
+      if (!profile) {
+        group.unreadable++;
+        continue;
+      }
       group.profiles++;
-      for (const [where, us] of selfTimes(JSON.parse(readFileSync(join(dir, peer, file), 'utf8')) as CpuProfile)) {
+      for (const [where, us] of selfTimes(profile)) {
         group.ms += us / 1000;
         group.byWhere.set(where, (group.byWhere.get(where) ?? 0) + us / 1000);
       }
     }
   }
   return [...groups]
-    .map(([group, g]) => ({ group, peers: g.peers, profiles: g.profiles, ms: g.ms, top: [...g.byWhere].map(([where, ms]) => ({ where, ms })).sort((a, b) => b.ms - a.ms).slice(0, top) }))
+    .map(([group, g]) => ({ group, peers: g.peers, profiles: g.profiles, unreadable: g.unreadable, ms: g.ms, top: [...g.byWhere].map(([where, ms]) => ({ where, ms })).sort((a, b) => b.ms - a.ms).slice(0, top) }))
     .sort((a, b) => b.ms - a.ms);
+}
+
+/** A profile, or undefined where its file is not one whole (a peer killed while it wrote it: stop() kills a peer 3 s after asking it to exit). */
+function readProfile(path: string): CpuProfile | undefined {
+  try {
+    const profile = JSON.parse(readFileSync(path, 'utf8')) as CpuProfile;
+    return Array.isArray(profile.nodes) && Array.isArray(profile.samples) && Array.isArray(profile.timeDeltas) ? profile : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Self time, in µs, of each function a profile sampled, idle left out. */

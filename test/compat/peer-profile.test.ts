@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { PEER_PROFILE_ENV, PeerProcess, peerProfileArgs } from '../../compat/journey/peer-process.js';
 import { summariseProfiles } from '../../scripts/lib/cpu-profile-summary.js';
@@ -20,6 +20,8 @@ describe('peer CPU profiles (TERMWIRE_PEER_CPU_PROFILE)', () => {
     expect(first![0]).toBe('--cpu-prof');
     expect(first![1]).toMatch(/^--cpu-prof-dir=\/tmp\/p\/host-old-host-0\.2\.0-\d+$/);
     expect(second![1]).not.toBe(first![1]);
+    // A peer runs in its build's directory: a relative directory is the gate's, made absolute.
+    expect(peerProfileArgs({ role: 'codec', label: 'new codec' }, { [PEER_PROFILE_ENV]: 'prof' })[1]).toMatch(new RegExp(`^--cpu-prof-dir=${resolve('prof')}/codec-new-codec-\\d+$`));
   });
 
   it('a real peer leaves its profile when it stops, and peer-profile sums it by role', async () => {
@@ -35,9 +37,15 @@ describe('peer CPU profiles (TERMWIRE_PEER_CPU_PROFILE)', () => {
     expect(codecCost!.ms).toBeGreaterThan(0);
     expect(codecCost!.top.length).toBeGreaterThan(0);
 
+    // A peer killed while it wrote its profile leaves half a file: left out and counted, the rest still summed.
+    mkdirSync(join(dir, 'host-old-host-99'));
+    writeFileSync(join(dir, 'host-old-host-99', 'CPU.1.cpuprofile'), '{"nodes":[{"id":1,');
+    expect(summariseProfiles(dir, 5).find((g) => g.group === 'host')).toMatchObject({ peers: 1, profiles: 0, unreadable: 1, ms: 0 });
+    expect(summariseProfiles(dir, 5).find((g) => g.group === 'codec')).toMatchObject({ unreadable: 0 });
+
     const printed = execFileSync(process.execPath, ['--import', 'tsx', join(root, 'scripts', 'peer-profile.ts'), dir, '--top', '3'], { encoding: 'utf8' });
     expect(printed).toMatch(/^codec: \d+\.\d\d CPU-s sampled in 1 peer\(s\), \d+ thread profile\(s\)\n/);
-    expect(printed.trim().split('\n')).toHaveLength(4);
+    expect(printed).toContain('host: 0.00 CPU-s sampled in 1 peer(s), 0 thread profile(s), 1 unreadable and left out');
   });
 
   it('peer-profile exits 2 naming the variable when the directory holds no profile', () => {
