@@ -126,6 +126,7 @@ describe('ScreenBook serialising a large snapshot in slices', () => {
 
   it("answers an idle screen's snapshot before a printing terminal's next turn also when a busy machine takes the thread away for most of each slice", async () => {
     // All but a sixteenth of each slice's wall time passes with the thread taken away: a slice serialises a row.
+    // Each look at the fake clock costs the CPU of msPerLook, about three looks a turn: a fifth of a slice of work.
     const b = slicedBook({ msPerLook: 0.25, takenAwayMsPerLook: 3.75 });
     const FEW_ROWS = { cols: 20, rows: 5, scrollback: 0 };
     b.open(2, FEW_ROWS);
