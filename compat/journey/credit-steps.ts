@@ -7,8 +7,6 @@ const KiB = 1024;
 
 /** The second terminal the driving client subscribes beside the journey's, on the same connection. */
 export const SIDE_TERMINAL = 'side';
-/** More than a stream's first window (512 KiB), so the side stream needs credit of its own. */
-const SIDE_BURST_BYTES = 768 * KiB;
 const SIDE_EXIT = 'exit\r';
 
 /**
@@ -25,15 +23,15 @@ export function twoStreamsStep(draw: number): JourneyStep {
   return {
     name: 'twoStreams',
     needs: { host: ['emitOn'], client: ['subscribeAlso', 'writeAlso', 'unsubscribeAlso'] },
-    act: async ({ client, host, until, before }) => {
+    act: async ({ client, host, until, before, flow }) => {
       await client.call('subscribeAlso', { terminal: SIDE_TERMINAL, ...JOURNEY_VIEWPORT });
       await until((o) =>
         (also(o)?.subscribedCount ?? 0) > (also(before)?.subscribedCount ?? 0) && (also(o)?.snapshots ?? 0) > (also(before)?.snapshots ?? 0) && also(o)?.screen.startsWith(SCRIPT_BANNER)
           ? undefined
           : "the second stream subscribed and painted with a fresh side terminal's banner",
       );
-      // Past the side stream's first window (512 KiB): only its own Acks let the rest through.
-      await host.call('emitOn', { terminal: SIDE_TERMINAL, text: screenfulsThenMarker(`side burst ${draw}`, SIDE_BURST_BYTES) });
+      // Past the side stream's first window: only its own Acks let the rest through.
+      await host.call('emitOn', { terminal: SIDE_TERMINAL, text: screenfulsThenMarker(`side burst ${draw}`, flow.sideBurstBytes) });
       for (const n of [1, 2, 3]) {
         await host.call('emitOn', { terminal: JOURNEY_TERMINAL, text: line('main', n) });
         await host.call('emitOn', { terminal: SIDE_TERMINAL, text: line('side', n) });
@@ -63,7 +61,7 @@ export function twoStreamsStep(draw: number): JourneyStep {
 
 /**
  * The proxy holds the client's Acks while the host prints past window and
- * queue (the run's overflowEmitBytes, overflow-size.ts), so the host must
+ * queue (the run's overflowEmitBytes, journey-flow.ts), so the host must
  * drop output and repaint with an overflow snapshot once credit returns.
  * `draw` makes an explore draw's end marker its own.
  */
@@ -72,14 +70,14 @@ export function overflowStep(draw: number): JourneyStep {
   return {
     name: 'overflowRecovery',
     notApplicable: (before) => (negotiates(before.client, 'ackOutput') ? undefined : 'ackOutput not negotiated: output never waits for credit, so no queue overflows'),
-    act: async ({ host, withholdAcks, releaseAcks, until, overflowEmitBytes }) => {
+    act: async ({ host, withholdAcks, releaseAcks, until, flow }) => {
       // Nothing in flight first: Acks of earlier output still on their way would be held too, the host's credit would be
       // short by them, and its queue would overflow a frame earlier in some runs than in others.
       await until((o) => outputAllAcknowledged(o, 'primary'));
       // The host's emit runs to its end before the op answers, queue overflow included; only then does credit come back.
       withholdAcks('primary');
       try {
-        await host.call('emit', { text: screenfulsThenMarker(label, overflowEmitBytes) });
+        await host.call('emit', { text: screenfulsThenMarker(label, flow.overflowEmitBytes) });
       } finally {
         releaseAcks();
       }

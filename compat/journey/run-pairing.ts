@@ -19,7 +19,7 @@ import { JOURNEY_DETACHED_LIFETIME_MS, LIFETIME_JOURNEY, StepNotJudged } from '.
 import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
 import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext, terminalGot } from './steps.js';
 import { sequencedInputAnswered } from './wire-view.js';
-import { RELEASED_OVERFLOW_EMIT_BYTES } from './overflow-size.js';
+import { type JourneyFlow, RELEASED_JOURNEY_FLOW } from './journey-flow.js';
 
 /** A journey: which terminal the host serves, over which transport, and the steps (each says what it types). */
 export interface JourneyPlan {
@@ -41,8 +41,13 @@ export const RESTART_PLAN: JourneyPlan = { costsFor: 'restart', hostBackend: 'sc
 export const STREAM_PLAN: JourneyPlan = { costsFor: 'stream', hostBackend: 'script', transport: 'stream', steps: STREAM_JOURNEY };
 export const LIFETIME_PLAN: JourneyPlan = { costsFor: 'lifetime', hostBackend: 'script', detachedIdleMs: JOURNEY_DETACHED_LIFETIME_MS, steps: LIFETIME_JOURNEY };
 
-/** How a host peer of this plan starts. */
-const hostArgsOf = (plan: JourneyPlan) => ['--backend', plan.hostBackend, ...(plan.detachedIdleMs ? ['--detached-idle-ms', String(plan.detachedIdleMs)] : [])];
+/** How a host peer of this plan starts in this run. */
+const hostArgsOf = (plan: JourneyPlan, decision: RunDecision) => [
+  '--backend',
+  plan.hostBackend,
+  ...(plan.detachedIdleMs ? ['--detached-idle-ms', String(plan.detachedIdleMs)] : []),
+  ...(decision.flow.hostLimits ? ['--host-limits', JSON.stringify(decision.flow.hostLimits)] : []),
+];
 
 /** The proxy between the peers, recording every frame: WebSocket messages, or frames cut from the byte stream by the wire spec's framing. */
 type JourneyProxy = RecordingProxy | StreamRecordingProxy;
@@ -62,14 +67,15 @@ function hostAddress(plan: JourneyPlan, hello: Peer['hello']): { url: string; to
 export interface RunDecision {
   readonly ops: DrivableOps;
   readonly skipped: ReadonlyMap<StepName, string>;
-  readonly overflowEmitBytes: number;
+  /** The output sizes of its steps, and the host limits set for them (journey-flow.ts). */
+  readonly flow: JourneyFlow;
 }
 
 /** Protocol 1's ops and nothing skipped: for callers driving two builds of one peer protocol. */
 export const PROTOCOL_1_RUN: RunDecision = {
   ops: { client: new Set(PROTOCOL_1_OPS.client), host: new Set(PROTOCOL_1_OPS.host) },
   skipped: new Map(),
-  overflowEmitBytes: RELEASED_OVERFLOW_EMIT_BYTES,
+  flow: RELEASED_JOURNEY_FLOW,
 };
 
 export interface JourneyOptions {
@@ -157,7 +163,7 @@ export async function runPairing(
     const primaryUrl = plan.transport === 'stream' ? proxyUrl : `${proxyUrl}/primary`;
     // Both peers start at once; the proxy holds the client's connection until the host is listening.
     const starting = [
-      startPeer({ buildDir: host.build.dir, role: 'host', sessions: servesSessions(host, 'host'), args: hostArgsOf(plan), label: `${host.side} host ${host.build.version}` }),
+      startPeer({ buildDir: host.build.dir, role: 'host', sessions: servesSessions(host, 'host'), args: hostArgsOf(plan, decision), label: `${host.side} host ${host.build.version}` }),
       startPeer({
         buildDir: client.build.dir,
         role: 'client',
@@ -189,7 +195,7 @@ export async function runPairing(
       // closing link instead of being held. A stopping process used to give it that time; a closing session does not.
       await clientNoticed(peers.client, options);
       if (typedWhileDown) await peers.client.call('write', { data: typedWhileDown });
-      const started = await startPeer({ buildDir: next.build.dir, role: 'host', sessions: servesSessions(next, 'host'), args: hostArgsOf(plan), label: hostLabel(next) });
+      const started = await startPeer({ buildDir: next.build.dir, role: 'host', sessions: servesSessions(next, 'host'), args: hostArgsOf(plan, decision), label: hostLabel(next) });
       hostPeer = peers.host = started;
       advertised = { ...advertised, host: started.hello.advertised };
       proxy!.connectTo(hostAddress(plan, started.hello));
@@ -255,7 +261,7 @@ export async function runPairing(
           second,
           before,
           ops: decision.ops,
-          overflowEmitBytes: decision.overflowEmitBytes,
+          flow: decision.flow,
           drop: (mode) => p.drop(mode),
           dropSequencedInput: (who, passBefore) => p.dropSequencedInput(who, passBefore),
           duplicateSequencedInput: (who, passBefore) => p.duplicateSequencedInput(who, passBefore),
@@ -278,7 +284,7 @@ export async function runPairing(
         if (step.heldUntilReconnect && step.typed) owedAfterReconnect.push(step.typed);
         // Held input reaches the terminal in the first step that lets the reconnect through, in every run: its frames stay in that step.
         const owed = step.holdsReconnect ? [] : owedAfterReconnect.splice(0);
-        await until((o) => first(step.done(o, before), sequencedInputAnswered(o, before), ...owed.map((text) => terminalGot(o, text))), options.stepDeadlineMs, stallWindowMs);
+        await until((o) => first(step.done(o, before, decision.flow), sequencedInputAnswered(o, before), ...owed.map((text) => terminalGot(o, text))), options.stepDeadlineMs, stallWindowMs);
         steps.push({ name: step.name, status: 'ok', durationMs: Date.now() - startedAt });
       } catch (error) {
         if (error instanceof StepNotJudged) {

@@ -12,7 +12,7 @@ import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type Pa
 import type { PassRecordings } from '../rules/dynamic/pty-outcomes.js';
 import { type JourneyPassSpec, judgePass, PASSES, type PassPairing } from './passes.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
-import { hostHoldsBytes, overflowEmitBytes } from './overflow-size.js';
+import { hostHoldsBytes, journeyFlow } from './journey-flow.js';
 import { rememberDrawnScreens } from './render-snapshots.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
 import { DIFFERENT_CODE, type PairingPlanner, type PlannedPairing, pairingPlanner, type SameCode, sameCode, walkPlanned } from './same-code.js';
@@ -180,7 +180,7 @@ export async function runFourPairings(
 
 /** What shapes a journey's frames besides the builds and the code: its steps, the ops and skips decided for the run, the options. */
 export function journeyShape(plan: JourneyPlan, decision: RunDecision, options: JourneyOptions): object {
-  return { steps: plan.steps.map((s) => s.name), ops: { client: [...decision.ops.client].sort(), host: [...decision.ops.host].sort() }, skipped: [...decision.skipped], overflowEmitBytes: decision.overflowEmitBytes, options };
+  return { steps: plan.steps.map((s) => s.name), ops: { client: [...decision.ops.client].sort(), host: [...decision.ops.host].sort() }, skipped: [...decision.skipped], flow: decision.flow, options };
 }
 
 /** Old × old through the reference cache, when the caller gave one; says so when it was reused. */
@@ -196,10 +196,13 @@ export function referenceOf(opts: { onProgress: (msg: string) => void; reference
   };
 }
 
+/** Whether a build's host peer takes host limits from the gate (the run's flow, journey-flow.ts). */
+const takesHostLimits = (b: PairingBuild) => b.codec.hello.hostArgs?.includes('hostLimits') ?? false;
+
 /** Which steps of `plan` every pairing of this run walks: only those both builds' peers can drive. */
 export function runDecision(plan: JourneyPlan, old: PairingBuild, current: PairingBuild): RunDecision {
   const ops = drivableOps(old.codec.hello, current.codec.hello);
-  return { ops, skipped: stepsSkippedInRun(plan.steps, ops, { old: old.codec.hello, new: current.codec.hello }), overflowEmitBytes: overflowEmitBytes([old.holdsBytes, current.holdsBytes]) };
+  return { ops, skipped: stepsSkippedInRun(plan.steps, ops, { old: old.codec.hello, new: current.codec.hello }), flow: journeyFlow([old, current].map((b) => ({ takesHostLimits: takesHostLimits(b), holdsBytes: b.holdsBytes }))) };
 }
 
 /** Both builds with their codec peers started, for as long as `use` runs. */

@@ -1,5 +1,6 @@
 import type { ClientPeerOp, HostPeerOp } from '../peer/peer-ops.js';
 import type { StepName } from '../recording.js';
+import type { JourneyFlow } from './journey-flow.js';
 import type { ClientObservation, Observation } from './observed-state.js';
 import type { Peer } from './peer-process.js';
 import type { ClientLabel, DropMode } from './recording-proxy.js';
@@ -73,8 +74,8 @@ export interface StepContext {
   /** What the peers saw before this step began, for "more than before" barriers. */
   readonly before: Observation;
   readonly ops: DrivableOps;
-  /** Past what either host of the run holds for a client that returns no credit (overflow-size.ts). */
-  readonly overflowEmitBytes: number;
+  /** The output sizes of the run's steps (journey-flow.ts). */
+  readonly flow: JourneyFlow;
 }
 
 /**
@@ -100,7 +101,7 @@ export interface JourneyStep {
   readonly heldUntilReconnect?: true;
   readonly act?: (ctx: StepContext) => Promise<void>;
   /** The step is done when this returns undefined; otherwise it says what is missing. */
-  readonly done: (o: Observation, before: Observation) => string | undefined;
+  readonly done: (o: Observation, before: Observation, flow: JourneyFlow) => string | undefined;
 }
 
 export const screenShows = (o: Observation, text: string) => (o.client.screen.includes(text) ? undefined : `client screen showing '${text.trim()}'`);

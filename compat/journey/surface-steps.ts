@@ -4,22 +4,12 @@ import { screenfulsThenMarker } from './screenfuls.js';
 import { detachAndSubscribeAgain, first, HIDDEN_LINE, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, MULTIBYTE, negotiates, resubscribed, sameScreens, SCRIPT_BANNER, screenShows, terminalGot, unsubscribedSinceStep } from './steps.js';
 import { eventType, handmadeFrame, inputAckFlag, inputFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
-const KiB = 1024;
-const MiB = 1024 * KiB;
-
 export const JOURNEY_TITLE = 'termwire journey title';
 /** Several 16 KiB paste chunks: numbered lines, so the screen shows how far it got. */
 export const PASTE_LINES = 1_200; // about 19 KB: two chunks
 export const PASTE_TEXT = Array.from({ length: PASTE_LINES }, (_, i) => `paste line ${i} ${MULTIBYTE}\r`).join('');
-/** Each burst emit is past the stream window (512 KiB, growing to 2 MiB) and below window + queue (4 MiB), so it never overflows into a recovery snapshot. */
+/** Each of the run's flow.burstEmitBytes (journey-flow.ts): past the first window and below window and queue, so it never overflows into a recovery snapshot. */
 export const BURST_EMITS = 2;
-export const BURST_EMIT_BYTES = 1.5 * MiB;
-/**
- * Where ackOutput is negotiated, what one link may hold unsent: the stream
- * window at its largest (2 MiB) plus slack for the frames around the output
- * (headers, a snapshot, events). A host that stops honouring credit buffers the whole burst.
- */
-export const BURST_BUFFER_BOUND_BYTES = 2 * MiB + 128 * KiB;
 export const RESEND_INPUTS = ['echo r1\r', 'echo r2\r', 'echo r3\r'] as const;
 export const UNCERTAIN_INPUT = 'echo maybe\r';
 export const REFUSED_INPUT = 'echo refused once\r';
@@ -36,10 +26,10 @@ export const LATE_INPUT = `echo late ${MULTIBYTE}\r`;
  * it without scrolling (scrolling, not bytes, is what costs both screens most),
  * then cleared down to one end marker that the barrier waits for. The pages
  * are filled with one-column characters of 1 to 4 UTF-8 bytes, so the frame
- * and chunk boundaries of a 1.5 MiB burst fall inside characters.
+ * and chunk boundaries of a burst fall inside characters.
  */
-export function burstText(emit: number): string {
-  return screenfulsThenMarker(`burst ${emit}`, BURST_EMIT_BYTES);
+export function burstText(emit: number, bytes: number): string {
+  return screenfulsThenMarker(`burst ${emit}`, bytes);
 }
 
 /** Lines enough that every later snapshot, scrollback included, spans more than one 48 KiB chunk. */
@@ -86,16 +76,16 @@ export const SURFACE_STEPS = {
   },
   burst: {
     name: 'burst',
-    act: async ({ host, until }) => {
+    act: async ({ host, until, flow }) => {
       for (let emit = 0; emit < BURST_EMITS; emit++) {
-        await host.call('emit', { text: burstText(emit) }, 60_000);
+        await host.call('emit', { text: burstText(emit, flow.burstEmitBytes) }, 60_000);
         await until((o) => screenShows(o, `burst ${emit} end`));
       }
     },
-    done: (o) => {
+    done: (o, _before, flow) => {
       const peak = o.host.peakBufferedBytes;
-      const bounded = peak === undefined || !negotiates(o.client, 'ackOutput') || peak <= BURST_BUFFER_BOUND_BYTES;
-      return first(sameScreens(o), bounded ? undefined : `the host's buffered bytes within ${BURST_BUFFER_BOUND_BYTES} (peak ${peak})`);
+      const bounded = peak === undefined || !negotiates(o.client, 'ackOutput') || peak <= flow.burstBufferBoundBytes;
+      return first(sameScreens(o), bounded ? undefined : `the host's buffered bytes within ${flow.burstBufferBoundBytes} (peak ${peak})`);
     },
   },
   inputResend: inputResendStep(RESEND_INPUTS),

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { type AddressInfo, createServer, type Socket } from 'node:net';
 import { ungatedSends } from '../../src/capabilities/send-gate.js';
+import type { HostLimits } from '../../src/host/options.js';
 import { PtyBackend } from '../../src/host/pty-backend.js';
 import { HostRuntime } from '../../src/host/runtime.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
@@ -135,12 +136,12 @@ async function listenForStreams(onLink: (link: FrameLink) => void): Promise<{ ur
   };
 }
 
-/** A reference host serving one terminal named 'main', and spare script terminals for the limits step. */
-export async function openHostSession(kind: HostPeerBackend = 'script', lifetime: { readonly detachedTerminalIdleMs?: number } = {}): Promise<PeerSession> {
+/** A reference host serving one terminal named 'main', and spare script terminals for the limits step; `limits` are what the gate set (`--detached-idle-ms`, `--host-limits`). */
+export async function openHostSession(kind: HostPeerBackend = 'script', limits: Partial<HostLimits> = {}): Promise<PeerSession> {
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
   const spare = (name: string) => ((SPARE_TERMINALS as readonly string[]).includes(name) ? new ScriptBackend() : undefined);
   const side = scriptTerminal();
-  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : name === SIDE_TERMINAL ? side.backend() : spare(name)), limits: { ...JOURNEY_HOST_LIMITS, ...lifetime } });
+  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : name === SIDE_TERMINAL ? side.backend() : spare(name)), limits: { ...JOURNEY_HOST_LIMITS, ...limits } });
   const token = randomBytes(16).toString('hex');
   const peak = { bytes: 0 };
   const server = await startWsServer({ token, onLink: (link) => host.accept(measuredLink(link, peak)) });

@@ -9,7 +9,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { hostHoldsBytes } from '../../compat/journey/overflow-size.js';
+import { hostHoldsBytes } from '../../compat/journey/journey-flow.js';
 import { runDecision } from '../../compat/journey/run.js';
 import { closePeerPool } from '../../compat/journey/peer-pool.js';
 import { PeerProcess } from '../../compat/journey/peer-process.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { drivableOps } from '../../compat/journey/drivable.js';
 import { COMES_BACK_AFTER_MS, JOURNEY_DETACHED_LIFETIME_MS, StepNotJudged } from '../../compat/journey/lifetime-steps.js';
 import { PeerProcess } from '../../compat/journey/peer-process.js';
-import { hostHoldsBytes } from '../../compat/journey/overflow-size.js';
+import { hostHoldsBytes } from '../../compat/journey/journey-flow.js';
 import { runDecision } from '../../compat/journey/run.js';
 import { DEFAULT_JOURNEY_OPTIONS, LIFETIME_PLAN, type PairingBuild, runPairing } from '../../compat/journey/run-pairing.js';
 import { CORE_STEPS } from '../../compat/journey/steps.js';
