@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closePeerPool, codecPeer, idlePeerCount, startPeer } from '../../compat/journey/peer-pool.js';
 import { PeerProcess } from '../../compat/journey/peer-process.js';
+import { GATE_FLOW } from '../../compat/journey/journey-flow.js';
 import { PEER_SESSION_ROLES } from '../../compat/peer/peer-ops.js';
 
 const root = join(import.meta.dirname, '..', '..');
@@ -37,6 +38,14 @@ describe('long-lived peers (peer-pool.ts)', () => {
     await expect(first.call('limits'), 'a closed session answers nothing').rejects.toThrow(/new host: its session is closed; cannot limits/);
     await second.stop();
     expect(idlePeerCount()).toBe(1);
+  });
+
+  it("a host session takes the gate's host limits by name, and refuses one its build does not have", async () => {
+    const peer = await host(true, ['--host-limits', JSON.stringify(GATE_FLOW)]);
+    const { limits } = await peer.call<{ limits: Record<string, number> }>('limits');
+    expect(Object.fromEntries(Object.keys(GATE_FLOW).map((name) => [name, limits[name]]))).toEqual(GATE_FLOW);
+    await peer.stop();
+    await expect(host(true, ['--host-limits', '{"streamQueueBytes":1024}'])).rejects.toThrow(/new host: peer: --role host \(--detached-idle-ms a positive whole number, --host-limits an object of numeric host limits\)/);
   });
 
   it('a build without sessions gets a process per peer, none kept', async () => {
