@@ -53,12 +53,12 @@ function paste(n: number): JourneyStep {
   };
 }
 
-/** One emit past the first stream window (512 KiB) and below window plus queue, ending on a marker line. */
+/** One emit of the run's burst size (journey-flow.ts: past the first stream window and within the queue), in lines of 81 bytes ending on a marker line. */
 function burst(n: number): JourneyStep {
   const line = (i: number) => `burst ${n} line ${i} `.padEnd(79, 'x');
   // Made when the step runs: a schedule is drawn whole, and most draws never reach it.
-  const text = () => `${Array.from({ length: 12_000 }, (_, i) => line(i)).join('\r\n')}\r\nburst ${n} end\r\n`;
-  return { name: 'burst', act: async ({ host }) => void (await host.call('emit', { text: text() }, 60_000)), done: (o) => first(screenShows(o, `burst ${n} end`), sameScreens(o)) };
+  const text = (bytes: number) => `${Array.from({ length: Math.ceil(bytes / 81) }, (_, i) => line(i)).join('\r\n')}\r\nburst ${n} end\r\n`;
+  return { name: 'burst', act: async ({ host, flow }) => void (await host.call('emit', { text: text(flow.burstEmitBytes) }, 60_000)), done: (o) => first(screenShows(o, `burst ${n} end`), sameScreens(o)) };
 }
 
 function hideReveal(n: number): JourneyStep {

@@ -1,35 +1,28 @@
 import { numberAt } from '../../src/manifest/limit-values.js';
 import { readOptionDefaults } from '../manifest/baseline-limits.js';
+import type { FlowLimits } from '../peer/flow-limits-arg.js';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
-
-/** The host limits a journey's output sizes follow: a stream's window at first and at its largest, its queue past the window, and its connection's window. */
-export interface FlowLimits {
-  readonly streamWindowInitialBytes: number;
-  readonly streamWindowMaxBytes: number;
-  readonly streamQueueMaxBytes: number;
-  readonly connectionWindowInitialBytes: number;
-  readonly connectionWindowMaxBytes: number;
-}
 
 /** What every release so far holds by default. */
 export const RELEASED_FLOW: FlowLimits = { streamWindowInitialBytes: 512 * KiB, streamWindowMaxBytes: 2 * MiB, streamQueueMaxBytes: 4 * MiB, connectionWindowInitialBytes: 2 * MiB, connectionWindowMaxBytes: 8 * MiB };
 
 /**
  * What the gate sets on every host of a run whose host peers all take
- * `hostLimits` (PEER_HOST_ARGS): the same shape of flow at a smaller scale,
- * so the steps that prove credit, window growth and overflow print a third
- * of the bytes. The first window stays above a client's Ack batch (192 KiB by
- * default), so credit still returns by bytes, not by its timer.
+ * `flowLimits` (PEER_HOST_ARGS): the same flow at a smaller scale, so the
+ * steps that prove credit, window growth and overflow print about a third of
+ * the bytes. The first window stays above a client's Ack batch (192 KiB by
+ * default), so credit returns by bytes, not by its timer; the queue holds a
+ * whole burst emit, so no burst overflows whatever credit is in flight.
  */
-export const GATE_FLOW: FlowLimits = { streamWindowInitialBytes: 256 * KiB, streamWindowMaxBytes: 512 * KiB, streamQueueMaxBytes: 512 * KiB, connectionWindowInitialBytes: 1 * MiB, connectionWindowMaxBytes: 4 * MiB };
+export const GATE_FLOW: FlowLimits = { streamWindowInitialBytes: 256 * KiB, streamWindowMaxBytes: 512 * KiB, streamQueueMaxBytes: 1 * MiB, connectionWindowInitialBytes: 1 * MiB, connectionWindowMaxBytes: 4 * MiB };
 
 /** The output sizes every pairing of a run prints, decided once per run so all four print the same text. */
 export interface JourneyFlow {
   /** Set on every host peer of the run; absent where a build's host peer cannot take it, and each host keeps its own defaults. */
   readonly hostLimits?: FlowLimits;
-  /** Each of the burst step's emits: past the stream's first window, so credit must return, and below window and queue, so nothing overflows; the two together pass the connection's first window. */
+  /** Each of the burst step's emits: past the stream's first window, so credit must return, and within its queue, so nothing overflows; the two together pass the connection's first window. */
   readonly burstEmitBytes: number;
   /** What a link may hold unsent in the burst where ackOutput is negotiated: the window at its largest plus slack for the frames around the output. */
   readonly burstBufferBoundBytes: number;
@@ -55,12 +48,12 @@ function flowOf(limits: FlowLimits, holds: readonly number[], set: boolean): Jou
 const holdOf = (limits: Pick<FlowLimits, 'streamWindowMaxBytes' | 'streamQueueMaxBytes'>) => limits.streamWindowMaxBytes + limits.streamQueueMaxBytes;
 
 /** The run's flow: the gate's own where every host peer takes it, else each host's defaults (read from its dist, so a host that queues more is still made to overflow). */
-export function journeyFlow(hosts: ReadonlyArray<{ readonly takesHostLimits: boolean; readonly holdsBytes: number }>): JourneyFlow {
-  if (hosts.every((h) => h.takesHostLimits)) return flowOf(GATE_FLOW, [holdOf(GATE_FLOW)], true);
+export function journeyFlow(hosts: ReadonlyArray<{ readonly takesFlowLimits: boolean; readonly holdsBytes: number }>): JourneyFlow {
+  if (hosts.every((h) => h.takesFlowLimits)) return flowOf(GATE_FLOW, [holdOf(GATE_FLOW)], true);
   return flowOf(RELEASED_FLOW, hosts.map((h) => h.holdsBytes), false);
 }
 
-/** The flow of a run between builds of one peer protocol that take no host limits, at the released defaults. */
+/** The flow of a run between builds of one peer protocol that take no flow limits, at the released defaults. */
 export const RELEASED_JOURNEY_FLOW = flowOf(RELEASED_FLOW, [holdOf(RELEASED_FLOW)], false);
 
 /**
@@ -79,5 +72,5 @@ const holdsByDir = new Map<string, Promise<number>>();
 async function readHolds(buildDir: string): Promise<number> {
   const host = (await readOptionDefaults(buildDir, ['host']))?.host;
   const read = (name: 'streamWindowMaxBytes' | 'streamQueueMaxBytes') => numberAt(host, name) ?? RELEASED_FLOW[name];
-  return read('streamWindowMaxBytes') + read('streamQueueMaxBytes');
+  return holdOf({ streamWindowMaxBytes: read('streamWindowMaxBytes'), streamQueueMaxBytes: read('streamQueueMaxBytes') });
 }

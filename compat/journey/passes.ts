@@ -4,7 +4,7 @@ import { outcomeAndRefusalFindings, passOutcomeRules, type PassRecordings } from
 import type { SomePairings } from '../rules/dynamic/journey-outcome-rules.js';
 import { JOURNEY_PASSES, type JourneyPass } from './disturbances.js';
 import type { JourneyRecordings } from './journey-recordings.js';
-import { type JourneyPlan, LIFETIME_PLAN, type PairingBuild, PTY_PLAN, RESTART_PLAN, STREAM_PLAN } from './run-pairing.js';
+import { type JourneyPlan, LIFETIME_PLAN, type PairingBuild, PTY_PLAN, RESTART_PLAN, STREAM_PLAN, takesHostArg } from './run-pairing.js';
 
 /** A pairing of a pass: which build's client against which build's host, and for the restart pass, which build the host comes back as. */
 export interface PassPairing {
@@ -44,7 +44,7 @@ export interface JourneyPassSpec {
 const speaksStream = (b: PairingBuild) => b.codec.hello.transports?.includes('stream') ?? false;
 
 /** Whether a build's host peer takes a lifetime for detached terminals (PEER_HOST_ARGS); earlier builds keep the default hour. */
-const takesLifetime = (b: PairingBuild) => b.codec.hello.hostArgs?.includes('detachedIdleMs') ?? false;
+const takesLifetime = (b: PairingBuild) => takesHostArg(b, 'detachedIdleMs');
 
 const skews = (old: PairingBuild, current: PairingBuild): PassPairing[] => [
   { client: old, host: current, key: 'oldClientNewHost' },

@@ -46,7 +46,7 @@ const hostArgsOf = (plan: JourneyPlan, decision: RunDecision) => [
   '--backend',
   plan.hostBackend,
   ...(plan.detachedIdleMs ? ['--detached-idle-ms', String(plan.detachedIdleMs)] : []),
-  ...(decision.flow.hostLimits ? ['--host-limits', JSON.stringify(decision.flow.hostLimits)] : []),
+  ...(decision.flow.hostLimits ? ['--flow-limits', JSON.stringify(decision.flow.hostLimits)] : []),
 ];
 
 /** The proxy between the peers, recording every frame: WebSocket messages, or frames cut from the byte stream by the wire spec's framing. */
@@ -115,6 +115,9 @@ export interface PairingBuild {
 
 /** Whether the build's peer of this role serves one session after another in one process (peer-pool.ts). */
 const sessionsOf = (b: PairingBuild, role: 'host' | 'client') => b.codec.hello.sessionRoles?.includes(role) ?? false;
+
+/** Whether the build's host peer takes this argument (PEER_HOST_ARGS, listed in its codec peer's hello). */
+export const takesHostArg = (b: PairingBuild, name: string) => b.codec.hello.hostArgs?.includes(name) ?? false;
 
 /** Waits, on the client's own state, until it has seen its link go down. */
 async function clientNoticed(client: Peer, options: JourneyOptions): Promise<void> {

@@ -8,7 +8,7 @@ export const JOURNEY_TITLE = 'termwire journey title';
 /** Several 16 KiB paste chunks: numbered lines, so the screen shows how far it got. */
 export const PASTE_LINES = 1_200; // about 19 KB: two chunks
 export const PASTE_TEXT = Array.from({ length: PASTE_LINES }, (_, i) => `paste line ${i} ${MULTIBYTE}\r`).join('');
-/** Each of the run's flow.burstEmitBytes (journey-flow.ts): past the first window and below window and queue, so it never overflows into a recovery snapshot. */
+/** Each of the run's flow.burstEmitBytes (journey-flow.ts): past the first window and within the queue, so it never overflows into a recovery snapshot. */
 export const BURST_EMITS = 2;
 export const RESEND_INPUTS = ['echo r1\r', 'echo r2\r', 'echo r3\r'] as const;
 export const UNCERTAIN_INPUT = 'echo maybe\r';

@@ -136,7 +136,7 @@ async function listenForStreams(onLink: (link: FrameLink) => void): Promise<{ ur
   };
 }
 
-/** A reference host serving one terminal named 'main', and spare script terminals for the limits step; `limits` are what the gate set (`--detached-idle-ms`, `--host-limits`). */
+/** A reference host serving one terminal named 'main', and spare script terminals for the limits step; `limits` are what the gate set (`--detached-idle-ms`, `--flow-limits`). */
 export async function openHostSession(kind: HostPeerBackend = 'script', limits: Partial<HostLimits> = {}): Promise<PeerSession> {
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
   const spare = (name: string) => ((SPARE_TERMINALS as readonly string[]).includes(name) ? new ScriptBackend() : undefined);

@@ -2,7 +2,7 @@
 /**
  * The stable, versioned peer entry point of a build (dist/compat/peer/main.js).
  * The gate starts one process per side, from each build's own dist:
- *   main.js --role host [--backend script|pty] [--detached-idle-ms N] [--host-limits JSON]
+ *   main.js --role host [--backend script|pty] [--detached-idle-ms N] [--flow-limits JSON]
  *   main.js --role codec   (classifies frames with this build's decoder)
  *   main.js --role client --url <ws or tcp url> --token <token> [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON]
  *   main.js --role host|client --sessions   (one session after another; `open` takes the arguments above)
@@ -12,14 +12,14 @@
 import { parseArgs } from 'node:util';
 import type { PeerSession } from './serve-control.js';
 
-const USAGE = 'Usage: peer --role host [--backend script|pty] [--detached-idle-ms N] [--host-limits JSON] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON] | --role host|client --sessions\nDriven by `termwire compat` over fd 3.\n';
-const MISUSE = 'peer: --role host (--detached-idle-ms a positive whole number, --host-limits an object of numeric host limits), --role codec, or --role client with --url and --token\n';
+const USAGE = 'Usage: peer --role host [--backend script|pty] [--detached-idle-ms N] [--flow-limits JSON] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON] | --role host|client --sessions\nDriven by `termwire compat` over fd 3.\n';
+const MISUSE = 'peer: --role host (--detached-idle-ms a positive whole number, --flow-limits an object of the flow limits), --role codec, or --role client with --url and --token\n';
 
 const OPTIONS = {
   role: { type: 'string' },
   backend: { type: 'string' },
   'detached-idle-ms': { type: 'string' },
-  'host-limits': { type: 'string' },
+  'flow-limits': { type: 'string' },
   url: { type: 'string' },
   token: { type: 'string' },
   'ping-interval-ms': { type: 'string' },
@@ -44,8 +44,8 @@ function validMs(text: string | undefined): boolean {
 async function openSession(argv: readonly string[]): Promise<PeerSession | undefined> {
   const { values: v } = parseArgs({ args: [...argv], options: OPTIONS });
   if (v.role === 'host' && (v.backend === undefined || v.backend === 'script' || v.backend === 'pty') && validMs(v['detached-idle-ms'])) {
-    const [{ openHostSession }, { parseHostLimitsArg }] = await Promise.all([import('./host-peer.js'), import('./host-limits-arg.js')]);
-    const limits = v['host-limits'] === undefined ? {} : parseHostLimitsArg(v['host-limits']);
+    const [{ openHostSession }, { parseFlowLimitsArg }] = await Promise.all([import('./host-peer.js'), import('./flow-limits-arg.js')]);
+    const limits = v['flow-limits'] === undefined ? {} : parseFlowLimitsArg(v['flow-limits']);
     if (!limits) return undefined;
     return openHostSession(v.backend ?? 'script', { ...limits, ...(v['detached-idle-ms'] ? { detachedTerminalIdleMs: Number(v['detached-idle-ms']) } : {}) });
   }

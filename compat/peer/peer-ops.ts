@@ -23,9 +23,10 @@ export const PEER_CLIENT_ARGS = ['capabilities'] as const;
  * Arguments this build's host peer takes beyond protocol 1's: `detachedIdleMs`
  * sets its detached-terminal lifetime (the gate's lifetime pass), and its state
  * then says whether the journey's terminal runs and how many subscribe to it;
- * `hostLimits` sets numeric host limits by name (the run's flow, journey-flow.ts).
+ * `flowLimits` sets its stream and connection windows and its stream queue
+ * (the run's flow, journey-flow.ts).
  */
-export const PEER_HOST_ARGS = ['detachedIdleMs', 'hostLimits'] as const;
+export const PEER_HOST_ARGS = ['detachedIdleMs', 'flowLimits'] as const;
 
 /**
  * The roles whose peer, started with `--sessions`, serves one session after

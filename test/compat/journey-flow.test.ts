@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { GATE_FLOW, hostHoldsBytes, journeyFlow, RELEASED_FLOW, RELEASED_JOURNEY_FLOW } from '../../compat/journey/journey-flow.js';
-import { BURST_EMITS } from '../../compat/journey/surface-steps.js';
-import { parseHostLimitsArg } from '../../compat/peer/host-limits-arg.js';
+import { BURST_EMITS, burstText } from '../../compat/journey/surface-steps.js';
+import { parseFlowLimitsArg } from '../../compat/peer/flow-limits-arg.js';
 import { DEFAULT_CLIENT_OPTIONS } from '../../src/client/options.js';
 import { DEFAULT_HOST_OPTIONS } from '../../src/host/options.js';
 
@@ -22,8 +22,8 @@ function buildWithHostDefaults(host: Record<string, number> | undefined): string
   return dir;
 }
 
-const released = (holdsBytes: number) => ({ takesHostLimits: false, holdsBytes });
-const takesLimits = (holdsBytes: number) => ({ takesHostLimits: true, holdsBytes });
+const released = (holdsBytes: number) => ({ takesFlowLimits: false, holdsBytes });
+const takesLimits = (holdsBytes: number) => ({ takesFlowLimits: true, holdsBytes });
 
 describe('the run prints past what either host of the run holds', () => {
   it("reads each build's window and queue from its own dist, and prints 1 MiB past the larger where a host takes no limits", async () => {
@@ -45,7 +45,7 @@ describe('the run prints past what either host of the run holds', () => {
 });
 
 describe("the run's flow", () => {
-  it('is the released one, unchanged, unless every host peer of the run takes host limits', () => {
+  it('is the released one, unchanged, unless every host peer of the run takes flow limits', () => {
     expect(journeyFlow([released(6 * MiB), takesLimits(6 * MiB)]).hostLimits).toBeUndefined();
     expect(RELEASED_JOURNEY_FLOW).toEqual({ burstEmitBytes: 1.5 * MiB, burstBufferBoundBytes: 2 * MiB + 128 * KiB, sideBurstBytes: 768 * KiB, overflowEmitBytes: 7 * MiB });
   });
@@ -60,9 +60,10 @@ describe("the run's flow", () => {
     ['released', RELEASED_FLOW, RELEASED_JOURNEY_FLOW],
     ['gate', GATE_FLOW, journeyFlow([takesLimits(0)])],
   ] as const)('keeps the shape its steps prove at the %s scale', (_scale, limits, flow) => {
-    // Credit must return for the burst, and it must not overflow.
+    // Credit must return for the burst, and it must not overflow: a whole emit, as printed, fits in the queue
+    // (a host reads the script terminal's emit at once, so it may queue all of it, whatever credit is in flight).
     expect(flow.burstEmitBytes).toBeGreaterThan(limits.streamWindowInitialBytes);
-    expect(flow.burstEmitBytes).toBeLessThan(limits.streamWindowMaxBytes + limits.streamQueueMaxBytes);
+    expect(Buffer.byteLength(burstText(1, flow.burstEmitBytes))).toBeLessThan(limits.streamQueueMaxBytes);
     expect(BURST_EMITS * flow.burstEmitBytes).toBeGreaterThan(limits.connectionWindowInitialBytes);
     expect(flow.sideBurstBytes).toBeGreaterThan(limits.streamWindowInitialBytes);
     expect(flow.overflowEmitBytes).toBeGreaterThan(limits.streamWindowMaxBytes + limits.streamQueueMaxBytes);
@@ -73,21 +74,25 @@ describe("the run's flow", () => {
   });
 });
 
-describe("the host peer's --host-limits", () => {
-  it('takes numeric host limits by name', () => {
-    expect(parseHostLimitsArg(JSON.stringify(GATE_FLOW))).toEqual(GATE_FLOW);
-    expect(parseHostLimitsArg('{}')).toEqual({});
+describe("the host peer's --flow-limits", () => {
+  it('takes the flow limits, each of them', () => {
+    expect(parseFlowLimitsArg(JSON.stringify(GATE_FLOW))).toEqual(GATE_FLOW);
+    expect(parseFlowLimitsArg(JSON.stringify(RELEASED_FLOW))).toEqual(RELEASED_FLOW);
   });
 
+  const withFlow = (change: Record<string, unknown>) => JSON.stringify({ ...GATE_FLOW, ...change });
   it.each([
     ['not JSON', '{streamQueueMaxBytes: 1}'],
     ['not an object', '[1]'],
-    ['an unknown limit', '{"streamQueueBytes": 1024}'],
-    ['a limit that is not a number', '{"json": 1024}'],
-    ['zero', '{"streamQueueMaxBytes": 0}'],
-    ['a fraction', '{"streamQueueMaxBytes": 1.5}'],
-    ['a string', '{"streamQueueMaxBytes": "1024"}'],
+    ['a flow limit left out', JSON.stringify({ ...GATE_FLOW, streamQueueMaxBytes: undefined })],
+    ['another host limit', withFlow({ maxTerminals: 64 })],
+    ['an unknown limit', withFlow({ streamQueueBytes: 1024 })],
+    ['zero', withFlow({ streamQueueMaxBytes: 0 })],
+    ['a fraction', withFlow({ streamQueueMaxBytes: 1.5 })],
+    ['a string', withFlow({ streamQueueMaxBytes: '1024' })],
+    ['a stream window that starts past its largest', withFlow({ streamWindowInitialBytes: 1024 * KiB, streamWindowMaxBytes: 512 * KiB })],
+    ['a connection window that starts past its largest', withFlow({ connectionWindowInitialBytes: 8 * MiB })],
   ])('refuses %s', (_what, text) => {
-    expect(parseHostLimitsArg(text)).toBeUndefined();
+    expect(parseFlowLimitsArg(text)).toBeUndefined();
   });
 });

@@ -92,6 +92,7 @@ describe('peer processes', () => {
     expect(decision.flow.hostLimits).toEqual(GATE_FLOW);
     expect(burstBytes).toBeGreaterThan(GATE_FLOW.streamWindowMaxBytes);
     expect(frames('burst', 'primary', 'clientToHost', 'Ack').length).toBeGreaterThan(1);
+    expect(frames('burst', 'primary', 'hostToClient', 'SnapshotStart'), 'the burst fits in window and queue: nothing dropped').toEqual([]);
     expect(frames('overflowRecovery', 'primary', 'hostToClient', 'SnapshotStart', (f) => payload(f).cause === 'overflow')).toHaveLength(1);
     const overflowSent = frames('overflowRecovery', 'primary', 'hostToClient', 'Output').reduce((sum, f) => sum + (f.rawHex.length / 2 - 16), 0);
     expect(overflowSent, 'the queue past the window was dropped, not sent').toBeLessThan(decision.flow.overflowEmitBytes - GATE_FLOW.streamQueueMaxBytes);

@@ -40,12 +40,12 @@ describe('long-lived peers (peer-pool.ts)', () => {
     expect(idlePeerCount()).toBe(1);
   });
 
-  it("a host session takes the gate's host limits by name, and refuses one its build does not have", async () => {
-    const peer = await host(true, ['--host-limits', JSON.stringify(GATE_FLOW)]);
+  it("a host session takes the gate's flow limits, and refuses any other limit", async () => {
+    const peer = await host(true, ['--flow-limits', JSON.stringify(GATE_FLOW)]);
     const { limits } = await peer.call<{ limits: Record<string, number> }>('limits');
     expect(Object.fromEntries(Object.keys(GATE_FLOW).map((name) => [name, limits[name]]))).toEqual(GATE_FLOW);
     await peer.stop();
-    await expect(host(true, ['--host-limits', '{"streamQueueBytes":1024}'])).rejects.toThrow(/new host: peer: --role host \(--detached-idle-ms a positive whole number, --host-limits an object of numeric host limits\)/);
+    await expect(host(true, ['--flow-limits', JSON.stringify({ ...GATE_FLOW, maxTerminals: 64 })])).rejects.toThrow(/new host: peer: --role host \(--detached-idle-ms a positive whole number, --flow-limits an object of the flow limits\)/);
   });
 
   it('a build without sessions gets a process per peer, none kept', async () => {
