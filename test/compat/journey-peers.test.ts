@@ -77,6 +77,8 @@ describe('peer processes', () => {
     const frames = (step: StepName, client: ClientLabel, direction: FrameDirection, opcodeName: string, where: (f: RecordedFrame) => boolean = () => true) =>
       rec.frames.filter((f) => f.step === step && (f.client ?? 'primary') === client && f.direction === direction && f.opcodeName === opcodeName && where(f));
     const payload = (f: RecordedFrame) => f.payload as Record<string, unknown>;
+    expect(frames('subscribe', 'primary', 'hostToClient', 'SnapshotEnd'), "the Subscribe's snapshot in its step, whatever the host's pace").toHaveLength(1);
+    expect(frames('initialSnapshot', 'primary', 'hostToClient', 'SnapshotStart')).toEqual([]);
     expect(frames('title', 'primary', 'hostToClient', 'Metadata', (f) => payload(f).type === 'title' && payload(f).title === JOURNEY_TITLE)).toHaveLength(1);
     // outputResume: the reconnect resumes the output where the client lost it, with no snapshot.
     expect(frames('resubscribe', 'primary', 'clientToHost', 'Subscribe', (f) => typeof payload(f).resumeFrom === 'number' && typeof payload(f).resumeInstanceId === 'string')).toHaveLength(1);
