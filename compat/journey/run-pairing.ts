@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, UngatedSendReport, UnplannedEnd } from '../recording.js';
@@ -88,11 +89,19 @@ export interface JourneyOptions {
   readonly clientPongDeadlineMs: number;
   /** After the last step, how long outcomes may take to settle (equal screens) before they are read. Default 3000. */
   readonly settleDeadlineMs: number;
-  /** Pairings run at once; each is two mostly idle peer processes and a proxy. Default 2 (the cores CI has). */
+  /** Pairings the first walk runs at once; each is two mostly idle peer processes and a proxy. Default PAIRING_LANES_PER_CORE per core. */
   readonly concurrentPairings: number;
   /** Whether a build whose peers serve sessions runs them in long-lived processes (peer-pool.ts). Default true; false starts a process per peer, as for builds without sessions. */
   readonly longLivedPeers: boolean;
 }
+
+/**
+ * A script pairing waits on timers for about three quarters of its wall time
+ * (the client's stall resend and its pong deadline), so its peers keep about
+ * a quarter of a core busy: two lanes per core overlap those waits, where one
+ * lane per core left the cores half idle through the journeys.
+ */
+export const PAIRING_LANES_PER_CORE = 2;
 
 export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   stepDeadlineMs: 15_000,
@@ -100,7 +109,7 @@ export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   clientPingIntervalMs: 200,
   clientPongDeadlineMs: 2_000,
   settleDeadlineMs: 3_000,
-  concurrentPairings: 2,
+  concurrentPairings: PAIRING_LANES_PER_CORE * availableParallelism(),
   longLivedPeers: true,
 });
 

@@ -178,9 +178,13 @@ export async function runFourPairings(
   return { recordings: { newNew: newNew!, oldOld: oldOldDone!, oldClientNewHost: oldClientNewHost!, newClientOldHost: newClientOldHost! }, alongside: [...ptyFirst, ...laterDone] };
 }
 
-/** What shapes a journey's frames besides the builds and the code: its steps, the ops and skips decided for the run, the options. */
+/**
+ * What shapes a journey's frames besides the builds and the code: its steps, the ops and skips decided for the run, the
+ * options. Not how many pairings run at once (a machine's cores), which changes how long a step takes, not its frames.
+ */
 export function journeyShape(plan: JourneyPlan, decision: RunDecision, options: JourneyOptions): object {
-  return { steps: plan.steps.map((s) => s.name), ops: { client: [...decision.ops.client].sort(), host: [...decision.ops.host].sort() }, skipped: [...decision.skipped], flow: decision.flow, options };
+  const { concurrentPairings: _lanes, ...shaping } = options;
+  return { steps: plan.steps.map((s) => s.name), ops: { client: [...decision.ops.client].sort(), host: [...decision.ops.host].sort() }, skipped: [...decision.skipped], flow: decision.flow, options: shaping };
 }
 
 /** Old × old through the reference cache, when the caller gave one; says so when it was reused. */

@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { PairingRecording } from '../../compat/recording.js';
-import { inLanes, runFourPairings } from '../../compat/journey/run.js';
+import { availableParallelism } from 'node:os';
+import { inLanes, journeyShape, runFourPairings } from '../../compat/journey/run.js';
 import { DIFFERENT_CODE, type PlannedPairing, pairingPlanner } from '../../compat/journey/same-code.js';
-import { DEFAULT_JOURNEY_OPTIONS, type PairingBuild } from '../../compat/journey/run-pairing.js';
+import { DEFAULT_JOURNEY_OPTIONS, PAIRING_LANES_PER_CORE, type PairingBuild, PROTOCOL_1_RUN, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
 import type { StallWindows } from '../../compat/journey/stall-window.js';
 
 describe('pairings in lanes', () => {
@@ -129,5 +130,15 @@ describe('a recording reused under another label', () => {
     // An upgrade under the client: the host's drops are the build it restarted as, not the one it started as.
     const upgrade = relabelled(walked, side('old'), side('old'), side('new'));
     expect([upgrade.hostVersion, upgrade.ungatedSends?.map((u) => u.side)]).toEqual(['0.0.1 then 0.0.2', ['new', 'old']]);
+  });
+});
+
+describe('how many pairings run at once', () => {
+  it('is two per core by default, and does not shape the journey a reference is kept under', () => {
+    expect(DEFAULT_JOURNEY_OPTIONS.concurrentPairings).toBe(PAIRING_LANES_PER_CORE * availableParallelism());
+    const decision = PROTOCOL_1_RUN;
+    const shape = (lanes: number) => JSON.stringify(journeyShape(SCRIPT_PLAN, decision, { ...DEFAULT_JOURNEY_OPTIONS, concurrentPairings: lanes }));
+    expect(shape(1)).toBe(shape(4));
+    expect(JSON.stringify(journeyShape(SCRIPT_PLAN, decision, { ...DEFAULT_JOURNEY_OPTIONS, clientPongDeadlineMs: 4_000 }))).not.toBe(shape(4));
   });
 });
