@@ -2,10 +2,10 @@ import { availableParallelism } from 'node:os';
 
 /**
  * How many gate runs the self-test walks at once (vitest's maxConcurrency), one clone
- * each. A fixture keeps about three quarters of a core busy (its peers wait on
- * barriers, the silent drop's dark window, the confirming walk's one pairing
- * at a time), so one lane more than the cores keeps them busy: on 2 cores two
- * lanes left the machine about 80% busy and took 1214 s, three kept it about
- * 94% busy and took 898 s, all green at load 6 to 7.
+ * each. A fixture's gate waits on its peers' timers most of its wall time (a
+ * script pairing's stall resend and pong deadline, the confirming walk's one
+ * pairing at a time), so it keeps about half a core busy: two lanes per core,
+ * and one more, keep the cores busy. On 2 cores three lanes took 837 s and
+ * used 867 CPU-s, the cores half idle.
  */
-export const SELF_TEST_LANES = availableParallelism() + 1;
+export const SELF_TEST_LANES = 2 * availableParallelism() + 1;
