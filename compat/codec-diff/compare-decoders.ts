@@ -1,6 +1,6 @@
 import type { WireManifest } from '../../src/manifest/manifest-schema.js';
 import type { Peer } from '../journey/peer-process.js';
-import type { FrameVerdict } from '../peer/codec-peer.js';
+import { DECODER_THREW, type FrameVerdict } from '../peer/codec-peer.js';
 import { newWriterToOldReader, oldWriterToNewReader, type Finding } from '../rules/finding.js';
 import { type BoundedSchema, boundaryProbes, branchFor } from './boundary-probes.js';
 import { decodersDisagree } from './decoders-disagree.js';
@@ -81,13 +81,18 @@ function payloadJson(frame: Uint8Array): unknown {
   }
 }
 
+const threw = (v: FrameVerdict) => !v.ok && v.code === DECODER_THREW;
+
 /**
  * What two verdicts disagree about, or undefined when they agree (both
- * refusing, for any reason, is agreement). 'oneSided': one refuses a frame
- * carrying a field only one build declares; it is read again without those
- * fields, and only a disagreement that remains counts.
+ * refusing, for any reason, is agreement). 'newThrew': the new decoder threw
+ * where the old one did not, a crash of the peer reading it, whatever the old
+ * one made of the frame. 'oneSided': one refuses a frame carrying a field only
+ * one build declares; it is read again without those fields, and only a
+ * disagreement that remains counts.
  */
-function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdict, schemas: { old?: BoundedSchema; new?: BoundedSchema }): 'oldOnly' | 'newOnly' | 'value' | 'oneSided' | undefined {
+function disagreement(frame: Uint8Array, old: FrameVerdict, current: FrameVerdict, schemas: { old?: BoundedSchema; new?: BoundedSchema }): DisagreementKind | 'oneSided' | undefined {
+  if (threw(current) && !threw(old)) return 'newThrew';
   if (!old.ok && !current.ok) return undefined;
   if (old.ok !== current.ok) {
     if (carriesOneSidedField(payloadJson(frame), schemas.old, schemas.new)) return 'oneSided';
@@ -124,14 +129,16 @@ function declaredChanges(manifests: { old: WireManifest; new: WireManifest }, ju
   return declared;
 }
 
-const describe = (v: FrameVerdict) => (v.ok ? `accepts it as ${v.opcodeName}` : `refuses it (${v.code})`);
+const describe = (v: FrameVerdict) => (v.ok ? `accepts it as ${v.opcodeName}` : threw(v) ? v.message : `refuses it (${v.code})`);
 const shortHex = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, EXAMPLE_HEX_BYTES)).toString('hex') + (bytes.length > EXAMPLE_HEX_BYTES ? `… (${bytes.length} bytes)` : '');
+
+type DisagreementKind = 'oldOnly' | 'newOnly' | 'newThrew' | 'value';
 
 interface Disagreement {
   readonly frame: MutatedFrame;
   readonly old: FrameVerdict;
   readonly current: FrameVerdict;
-  readonly kind: 'oldOnly' | 'newOnly' | 'value';
+  readonly kind: DisagreementKind;
 }
 
 /** The frame with its one-sided fields removed, to be read again. */
@@ -231,7 +238,7 @@ function finding(d: Disagreement, count: number, manifests: { old: WireManifest;
   const writer = entry?.direction === 'clientToHost' ? 'client' : 'host';
   // Refused by the new decoder: old writers break it; refused by the old one: new writers do; read differently: both.
   const direction = d.kind === 'newOnly' ? newWriterToOldReader(writer) : oldWriterToNewReader(writer);
-  const what = d.kind === 'value' ? 'read differently by the two decoders' : d.kind === 'oldOnly' ? 'accepted by the old decoder and refused by the new one' : 'accepted by the new decoder and refused by the old one';
+  const what = { value: 'read differently by the two decoders', oldOnly: 'accepted by the old decoder and refused by the new one', newOnly: 'accepted by the new decoder and refused by the old one', newThrew: 'that made the new decoder throw (a peer reading them would crash, where a refusal is a typed error) and the old one did not' }[d.kind];
   return {
     pass: 'dynamic',
     ruleId: decodersDisagree.id,

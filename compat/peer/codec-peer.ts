@@ -45,6 +45,23 @@ export function classifyFrame(bytes: Uint8Array, { textLeftOutOf }: ClassifyOpti
 }
 
 /**
+ * The verdict on a frame that made this build's decoder throw instead of
+ * refusing it with a typed error: a peer reading that frame would crash, so
+ * it is a verdict on the frame (compared as such by the decoder check), not a
+ * peer that could not answer.
+ */
+export const DECODER_THREW = 'DECODER_THREW';
+
+/** classifyFrame, with a decoder that throws read as the verdict DECODER_THREW. */
+export function classifyCaught(bytes: Uint8Array, options: ClassifyOptions = {}, classify: typeof classifyFrame = classifyFrame): FrameVerdict {
+  try {
+    return classify(bytes, options);
+  } catch (error) {
+    return { ok: false, code: DECODER_THREW, message: `threw ${String(error)}` };
+  }
+}
+
+/**
  * Runs `read` without capturing stack traces: a refused frame is a WireError
  * (and zod's issues before it), and the gate reads only its code and message,
  * while capturing stacks was a large share of this peer's CPU in a check.
@@ -69,7 +86,7 @@ export function runCodecPeer(): void {
     {
       classify: ({ frames, textLeftOutOf = [] }: { frames: Uint8Array[]; textLeftOutOf?: string[] }) => {
         const options = { textLeftOutOf: new Set(textLeftOutOf) };
-        return withoutStackTraces(() => frames.map((bytes) => classifyFrame(bytes, options)));
+        return withoutStackTraces(() => frames.map((bytes) => classifyCaught(bytes, options)));
       },
     },
     async () => undefined,

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { compareDecoders, seedFrames } from '../../compat/codec-diff/compare-decoders.js';
 import { mutatedFrames } from '../../compat/codec-diff/mutate.js';
 import type { PeerProcess } from '../../compat/journey/peer-process.js';
-import { classifyFrame, type FrameVerdict } from '../../compat/peer/codec-peer.js';
+import { classifyCaught, classifyFrame, DECODER_THREW, type FrameVerdict } from '../../compat/peer/codec-peer.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import { encodeFrame } from '../../src/codec/header.js';
 import { Op } from '../../src/codec/opcodes.js';
@@ -108,6 +108,31 @@ describe('the differential codec check', () => {
     };
     const declared = await compareDecoders({ old: codec(classifyFrame), new: codec(keeps) }, seeds, added, { count: 5_000, seed: 7, judgedStatically: new Set() });
     expect(declared.findings).toEqual([]);
+  });
+
+  it('a decoder that throws on a frame gives the verdict DECODER_THREW, so the gate compares it instead of losing the peer', () => {
+    const verdict = classifyCaught(json(Op.Ack, { bytes: 1 }), {}, () => {
+      throw new SyntaxError('Unexpected token');
+    });
+    expect(verdict).toEqual({ ok: false, code: DECODER_THREW, message: 'threw SyntaxError: Unexpected token' });
+    expect(classifyCaught(json(Op.Ack, { bytes: 1 }))).toEqual(classifyFrame(json(Op.Ack, { bytes: 1 })));
+  });
+
+  it('the new decoder throwing where the old one refused with a typed error is a disagreement: a refusal on both sides is not agreement when one is a crash', async () => {
+    // JSON.parse no longer caught: malformed JSON throws out of the decoder instead of BAD_JSON.
+    const parseUncaught = (bytes: Uint8Array) =>
+      classifyCaught(bytes, {}, (b) => {
+        const v = classifyFrame(b);
+        if (!v.ok && v.code === 'BAD_JSON') throw new SyntaxError('Unexpected token');
+        return v;
+      });
+    const { findings } = await check(parseUncaught);
+    expect(findings.length).toBeGreaterThan(0);
+    expect(findings.every((f) => f.ruleId === 'DECODERS_DISAGREE' && f.message.includes('made the new decoder throw') && f.message.includes('threw SyntaxError'))).toBe(true);
+    expect(findings.find((f) => f.subject === 'decoder:Ack')?.direction).toBe('old client × new host');
+    // The old decoder throwing where the new one refuses is the new build mending a crash, not a break.
+    const mended = await compareDecoders({ old: codec(parseUncaught), new: codec(classifyFrame) }, seeds, manifests, { count: 5_000, seed: 7, judgedStatically: new Set() });
+    expect(mended.findings).toEqual([]);
   });
 
   it('a value read differently is a disagreement', async () => {
