@@ -81,6 +81,8 @@ function payloadJson(frame: Uint8Array): unknown {
   }
 }
 
+type DisagreementKind = 'oldOnly' | 'newOnly' | 'newThrew' | 'value';
+
 const threw = (v: FrameVerdict) => !v.ok && v.code === DECODER_THREW;
 
 /**
@@ -131,8 +133,6 @@ function declaredChanges(manifests: { old: WireManifest; new: WireManifest }, ju
 
 const describe = (v: FrameVerdict) => (v.ok ? `accepts it as ${v.opcodeName}` : threw(v) ? v.message : `refuses it (${v.code})`);
 const shortHex = (bytes: Uint8Array) => Buffer.from(bytes.subarray(0, EXAMPLE_HEX_BYTES)).toString('hex') + (bytes.length > EXAMPLE_HEX_BYTES ? `… (${bytes.length} bytes)` : '');
-
-type DisagreementKind = 'oldOnly' | 'newOnly' | 'newThrew' | 'value';
 
 interface Disagreement {
   readonly frame: MutatedFrame;

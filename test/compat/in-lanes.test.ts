@@ -136,9 +136,8 @@ describe('a recording reused under another label', () => {
 describe('how many pairings run at once', () => {
   it('is two per core by default, and does not shape the journey a reference is kept under', () => {
     expect(DEFAULT_JOURNEY_OPTIONS.concurrentPairings).toBe(PAIRING_LANES_PER_CORE * availableParallelism());
-    const decision = PROTOCOL_1_RUN;
-    const shape = (lanes: number) => JSON.stringify(journeyShape(SCRIPT_PLAN, decision, { ...DEFAULT_JOURNEY_OPTIONS, concurrentPairings: lanes }));
+    const shape = (lanes: number) => JSON.stringify(journeyShape(SCRIPT_PLAN, PROTOCOL_1_RUN, { ...DEFAULT_JOURNEY_OPTIONS, concurrentPairings: lanes }));
     expect(shape(1)).toBe(shape(4));
-    expect(JSON.stringify(journeyShape(SCRIPT_PLAN, decision, { ...DEFAULT_JOURNEY_OPTIONS, clientPongDeadlineMs: 4_000 }))).not.toBe(shape(4));
+    expect(JSON.stringify(journeyShape(SCRIPT_PLAN, PROTOCOL_1_RUN, { ...DEFAULT_JOURNEY_OPTIONS, clientPongDeadlineMs: 4_000 }))).not.toBe(shape(4));
   });
 });
