@@ -6,18 +6,15 @@ import { startLimitsRig, type LimitsRig } from './limits-harness.js';
 const KiB = 1024;
 const MiB = 1024 * KiB;
 // Unguarded, a paused reader grew the host by about 10 MiB/s, to 943 MiB (issue 9); here the whole
-// flood below would sit in the host's send buffers. Guarded, retained memory grew 6 MiB; with a
-// 1000-column terminal (1M cells) for big snapshots, 18 MiB when written, 31-41 MiB now (one
-// CI run measured 41.1 against the old bound of 40): the wide screen's own buffers, and since the
-// host keeps its last serialisation, one ~1 MB snapshot text. Unguarded, the 63 subscribes' ~1 MB
-// snapshots alone would be 63 MiB queued.
+// flood below would sit in the host's send buffers, and the 63 subscribes' ~1 MB snapshots 63 MiB.
 const OUTPUT_FLOOD_BYTES = 48 * MiB;
 // What the host may rightly hold while it feeds the paused reader: that link's buffer up to
-// linkHardBufferedBytes, the abuse terminal's unparsed output up to screenBacklogBytes, both terminals'
-// output history, and 4 MiB of the rig's own. A fixed 16 MiB (10 MiB measured quiet) was red once in a
-// loaded CI run at 16.9, and 4 to 16 with every core busy: how much is in flight depends on load.
-const MEMORY_BOUND_MIB = (DEFAULT_HOST_OPTIONS.linkHardBufferedBytes + DEFAULT_HOST_OPTIONS.screenBacklogBytes + 2 * DEFAULT_HOST_OPTIONS.outputHistoryBytes) / MiB + 4;
-const MEMORY_BOUND_WITH_WIDE_TERMINAL_MIB = 48;
+// linkSoftBufferedBytes (past it output is not sent), the abuse terminal's unparsed output up to
+// screenBacklogBytes, both terminals' output history, and 4 MiB of the rig's own. About 5 MiB is retained.
+const MEMORY_BOUND_MIB = (DEFAULT_HOST_OPTIONS.linkSoftBufferedBytes + DEFAULT_HOST_OPTIONS.screenBacklogBytes + 2 * DEFAULT_HOST_OPTIONS.outputHistoryBytes) / MiB + 4;
+// With a 1000-column terminal (1M cells): the wide screen's own buffers and, since the host keeps its
+// last serialisation, one ~1 MB snapshot text, besides the 2 MiB link. About 14 MiB is retained.
+const MEMORY_BOUND_WITH_WIDE_TERMINAL_MIB = 32;
 
 /** Subscribes, waits for the subscribe reply, then stops reading. */
 async function pausedReader(rig: LimitsRig, abuser: Abuser, capabilities?: Record<string, 1>): Promise<void> {

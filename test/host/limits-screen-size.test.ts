@@ -3,7 +3,7 @@ import { DEFAULT_HOST_OPTIONS } from '../../src/host/options.js';
 import { startLimitsRig, type LimitsRig } from './limits-harness.js';
 
 // Unguarded, one 65535x65535 Resize took a host from 72 MiB to over 2 GiB (issue 9) and kills this
-// test's worker. Guarded, the whole cell budget filled (2M cells) measured 28-38 MiB retained.
+// test's worker. Guarded, the whole cell budget filled (2M cells) retains about 25 MiB.
 const MEMORY_BOUND_MIB = 64;
 
 describe('limit: terminal size and screen memory (maxCols, maxRows, maxScreenCells)', () => {
