@@ -22,6 +22,7 @@ import type { Schedule } from './explore/schedule.js';
 import type { JourneyRecordings } from './journey/journey-recordings.js';
 import type { JourneyRecordingSet, PairingRecording } from './recording.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions } from './journey/run-pairing.js';
+import { Lanes } from './journey/lanes.js';
 import { disturbancesOf, JOURNEY_PASSES, type JourneyPass, pairingsOfWalk } from './journey/disturbances.js';
 import { type CarriedPasses, confirmingJourney, passesToWalkAgain, type ScriptSkew, scriptSkewsToCarry } from './journey/walk-again.js';
 import { DEFAULT_DECODER_CHECK, type DecoderCheckOptions } from './codec-diff/options.js';
@@ -138,7 +139,49 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   // A replay walks its one schedule and nothing else, so what it shows is that schedule's.
   if (opts.replay) return [...findings, ...(await exploreAgainst(old, current, opts.explore!, opts, baseline.label, gathered, references, findings)).map(tag)];
 
-  const journeys = opts.progress.step(`journeys against ${baseline.label}`);
+  // The capability-off journeys queue in the same lanes as the first walk of the journeys, and fill what it leaves idle
+  // near its end; what they find is judged once the journeys' and decoders' findings stand.
+  const firstLanes = new Lanes(DEFAULT_JOURNEY_OPTIONS.concurrentPairings);
+  const judged = journeysAndDecoders(old, current, opts, { label: baseline.label, tag, noteOf }, gathered, references, findings, firstLanes);
+  const capabilityOffWalks: JourneyRecordingSet[] = [];
+  const exploreWalks: JourneyRecordingSet[] = [];
+  const standingThen = judged.then((j) => [...findings, ...j.dynamic, ...j.decoders.map(tag)]);
+  const withoutEachWalked = (opts.capabilitiesOff ?? 'each') === 'each' ? capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references, standingThen, capabilityOffWalks, firstLanes) : Promise.resolve([]);
+  // Neither is left running when the other fails: the caller tears down the peers both use.
+  const [journeysSettled, withoutEachSettled] = await Promise.allSettled([judged, withoutEachWalked]);
+  if (journeysSettled.status === 'rejected') throw journeysSettled.reason;
+  if (withoutEachSettled.status === 'rejected') throw withoutEachSettled.reason;
+  const { dynamic, decoders, walked, recordings } = journeysSettled.value;
+  const withoutEach = withoutEachSettled.value;
+  const standing = [...findings, ...dynamic, ...decoders.map(tag)];
+  const manifests = { old: old.manifest, new: current.manifest };
+  const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references, [...standing, ...withoutEach.map(tag)], 'drawn', exploreWalks) : [];
+  const behaviour = measureBehaviour(manifests, behaviourWalksOf([...walked, ...capabilityOffWalks]), behaviourWalksOf(exploreWalks), behaviourJudging(walked, opts, recordings));
+  // Coverage is what a walk showed: a walk a busy machine disturbed did not walk the journey it describes.
+  const steady = walked.find((w) => !disturbancesOf(pairingsOfWalk(w)).length) ?? recordings;
+  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, steady), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps), behaviour });
+  return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag), ...behaviourFindings(behaviour).map(tag)];
+}
+
+/** What the journeys and the decoder check find against one baseline: the first walk, confirmed; the decoders read its frames. */
+interface JourneysJudged {
+  readonly dynamic: Finding[];
+  readonly decoders: Finding[];
+  /** Every walk: the first, and any that confirmed it. */
+  readonly walked: JourneyRecordings[];
+  /** The first walk's recordings. */
+  readonly recordings: JourneyRecordings;
+}
+
+/** A baseline as its findings and notes name it: in a matrix, each carries its label. */
+interface BaselineNaming {
+  readonly label: string;
+  readonly tag: (f: Finding) => Finding;
+  readonly noteOf: (note: string) => string;
+}
+
+async function journeysAndDecoders(old: BuildInfo, current: BuildInfo, opts: GateOptions, { label, tag, noteOf }: BaselineNaming, gathered: Gathered, references: ReferenceCache, findings: readonly Finding[], firstLanes: Lanes): Promise<JourneysJudged> {
+  const journeys = opts.progress.step(`journeys against ${label}`);
   // Loaded lazily: the journey runner pulls in peers and sockets the static pass never needs.
   const { runJourneyPairings } = await import('./journey/run.js');
   const manifests = { old: old.manifest, new: current.manifest };
@@ -147,13 +190,13 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
     ...(Object.fromEntries(PASSES.map((spec) => [spec.name, r[spec.name] ? judgePass(spec, r[spec.name]!) : []])) as Record<Exclude<JourneyPass, 'script'>, Finding[]>),
   });
   const judge = (r: JourneyRecordings) => Object.values(findingsByPass(r)).flat().map(tag);
-  const walk = (lanes: number, cache: ReferenceCache, carry?: CarriedPasses, confirming: Partial<JourneyOptions> = {}) =>
-    runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: { concurrentPairings: lanes, ...confirming }, references: cache, ...(carry ? { carry } : {}), ...(opts.passes ? { passes: opts.passes } : {}) });
+  const walk = (lanes: Lanes, cache: ReferenceCache, carry?: CarriedPasses, confirming: Partial<JourneyOptions> = {}) =>
+    runJourneyPairings({ old, new: current }, { onProgress: (msg) => journeys.update(msg), journey: inLanesOf(lanes, confirming), references: cache, ...(carry ? { carry } : {}), ...(opts.passes ? { passes: opts.passes } : {}) });
   const walked: JourneyRecordings[] = [];
   const remembered = (r: JourneyRecordings) => (walked.push(r), r);
   const { first: recordings, confirmed: dynamic, notReproduced, disturbed } = await walkAndConfirm(
     {
-      first: async () => remembered(await walkWithRetry((lanes) => walk(lanes, references), journeys, DEFAULT_JOURNEY_OPTIONS.concurrentPairings)),
+      first: async () => remembered(await walkWithRetry((lanes) => walk(lanes, references), journeys, firstLanes)),
       // A fresh reference too: a reference that a busy machine disturbed would condemn a healthy skew.
       again: async () => {
         const again = passesToWalkAgain(walked, findingsByPass);
@@ -161,9 +204,11 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
         const carry = { from: walked[0]!, passes: new Set(JOURNEY_PASSES.filter((p) => !again.has(p))), scriptSkews };
         const standing = [...carry.passes, ...[...scriptSkews].map((skew) => `the script's ${PAIRING_LABELS[skew]}`)];
         journeys.update(`walking again the pass(es) where a walk found something or was disturbed (${[...again].join(', ')}), one pairing at a time, with fresh references${standing.length ? `; ${standing.join(', ')} stand from the first walk` : ''}`);
+        // Nothing of this run walks beside a confirming walk: the walks that shared the first walk's lanes finish first.
+        await firstLanes.idle();
         const confirming = confirmingJourney(walked.map(pairingsOfWalk));
         if (confirming.clientPongDeadlineMs) journeys.update(`a walk was disturbed: its clients wait ${confirming.clientPongDeadlineMs} ms for a pong this time`);
-        return remembered(await walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }, carry, confirming), journeys, 1));
+        return remembered(await walkWithRetry((lanes) => walk(lanes, { ...references, refresh: true }, carry, confirming), journeys, oneAtATime()));
       },
     },
     judge,
@@ -176,24 +221,15 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   });
   gathered.notReproduced.push(...notReproduced);
   gathered.notes.push(...disturbed.map((d) => noteOf(`journeys ${d}; no walk's verdict stood alone`)));
-  gathered.notes.push(...skippedStepNotes(baseline.label, recordings.undrivable).map(noteOf));
+  gathered.notes.push(...skippedStepNotes(label, recordings.undrivable).map(noteOf));
   if (recordings.sameCode) gathered.notes.push(noteOf(`journeys: ${recordings.sameCode}`));
   const leftOut = JOURNEY_PASSES.filter((p) => opts.passes && !opts.passes.has(p));
   if (leftOut.length) gathered.notes.push(noteOf(`journeys: the ${leftOut.join(', ')} pass${leftOut.length > 1 ? 'es were' : ' was'} not walked: --passes ${[...opts.passes!].join(',')}; a break only ${leftOut.length > 1 ? 'they' : 'it'} would show is not judged`));
-  for (const [pass, why] of Object.entries(recordings.unwalked ?? {})) gathered.notes.push(noteOf(`the ${passSpec(pass as Exclude<JourneyPass, 'script'>).label} pass was not walked against ${baseline.label}: ${why}`));
+  for (const [pass, why] of Object.entries(recordings.unwalked ?? {})) gathered.notes.push(noteOf(`the ${passSpec(pass as Exclude<JourneyPass, 'script'>).label} pass was not walked against ${label}: ${why}`));
   gathered.notes.push(...stepsNotWalkedNotes(pairingsOfWalk(recordings)).map(noteOf));
   journeys.found(dynamic.length);
-  const decoders = await checkDecoders(old, current, recordings, opts, baseline.label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
-  const standing = [...findings, ...dynamic, ...decoders.map(tag)];
-  const capabilityOffWalks: JourneyRecordingSet[] = [];
-  const exploreWalks: JourneyRecordingSet[] = [];
-  const withoutEach = (opts.capabilitiesOff ?? 'each') === 'each' ? await capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references, standing, capabilityOffWalks) : [];
-  const explored = explore?.count ? await exploreAgainst(old, current, explore, opts, baseline.label, gathered, references, [...standing, ...withoutEach.map(tag)], 'drawn', exploreWalks) : [];
-  const behaviour = measureBehaviour(manifests, behaviourWalksOf([...walked, ...capabilityOffWalks]), behaviourWalksOf(exploreWalks), behaviourJudging(walked, opts, recordings));
-  // Coverage is what a walk showed: a walk a busy machine disturbed did not walk the journey it describes.
-  const steady = walked.find((w) => !disturbancesOf(pairingsOfWalk(w)).length) ?? recordings;
-  gathered.coverage.push({ baseline: baseline.label, ...measureCoverage(manifests, steady), undrivableSteps: recordings.undrivable.flatMap((u) => u.steps), behaviour });
-  return [...findings, ...dynamic, ...decoders.map(tag), ...withoutEach.map(tag), ...explored.map(tag), ...behaviourFindings(behaviour).map(tag)];
+  const decoders = await checkDecoders(old, current, recordings, opts, label, gathered, new Set(findings.map((f) => f.subject.split('.')[0]!)));
+  return { dynamic, decoders, walked, recordings };
 }
 
 /** Every recording of each coverage pairing in these walks: the script's and each pass's (pty, restart, byte stream, lifetime). */
@@ -236,11 +272,11 @@ async function nothingCanDiffer(old: BuildInfo, current: BuildInfo): Promise<str
 }
 
 /** One journey per optional capability both builds negotiate, with that one withheld by the link (explore/capabilities-off.ts). */
-async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache, standing: readonly Finding[], walks: JourneyRecordingSet[]): Promise<Finding[]> {
+async function capabilitiesOffAgainst(old: BuildInfo, current: BuildInfo, opts: GateOptions, label: string, gathered: Gathered, references: ReferenceCache, standing: Promise<readonly Finding[]>, walks: JourneyRecordingSet[], lanes: Lanes): Promise<Finding[]> {
   const { capabilityOffSchedules, switchableCapabilities } = await import('./explore/capabilities-off.js');
   const schedules = capabilityOffSchedules(switchableCapabilities([old.manifest.advertised, current.manifest.advertised]));
   if (!schedules.length) return [];
-  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, capabilityOffPass: true }, opts, label, gathered, references, standing, 'capabilityOff', walks);
+  return exploreAgainst(old, current, { count: schedules.length, seed: 0, schedules, capabilityOffPass: true }, opts, label, gathered, references, standing, 'capabilityOff', walks, lanes);
 }
 
 /** Decoders are pure: what they disagree on does not depend on load, so nothing here is walked twice. */
@@ -263,18 +299,24 @@ async function checkDecoders(old: BuildInfo, current: BuildInfo, recordings: Jou
   return result.findings;
 }
 
+/** One pairing at a time: the confirming walks, whose guarantee against a busy machine is that nothing runs beside them. */
+const oneAtATime = () => new Lanes(1);
+
+/** Journey options that walk in these lanes. */
+const inLanesOf = (lanes: Lanes, options: Partial<JourneyOptions> = {}): Partial<JourneyOptions> => ({ ...options, concurrentPairings: lanes.size, sharedLanes: lanes });
+
 /**
  * A walk whose peers did not start (PEER_UNAVAILABLE) is walked once more, one
  * pairing at a time, before the gate says it could not compare: a start that a
  * busy machine delayed past a deadline is not a broken build.
  */
-async function walkWithRetry<T>(walk: (lanes: number) => Promise<T>, step: ProgressStep, lanes: number): Promise<T> {
+async function walkWithRetry<T>(walk: (lanes: Lanes) => Promise<T>, step: ProgressStep, lanes: Lanes): Promise<T> {
   try {
     return await walk(lanes);
   } catch (e) {
     if (!isCompatError(e) || e.code !== 'PEER_UNAVAILABLE') throw e;
     step.update(`a peer did not start (${e.message.split('\n')[0]}); walking once more, one pairing at a time`);
-    return walk(1);
+    return walk(oneAtATime());
   }
 }
 
@@ -299,11 +341,16 @@ async function exploreAgainst(
   label: string,
   gathered: Gathered,
   references: ReferenceCache,
-  /** Findings that already stand (static, and confirmed by earlier walks): a seed that only repeats them is not walked again nor shrunk. */
-  standing: readonly Finding[],
+  /**
+   * Findings that already stand (static, and confirmed by earlier walks): a seed that only repeats them is not walked
+   * again nor shrunk. The first walk starts at once; they are awaited before it is judged.
+   */
+  standing: readonly Finding[] | Promise<readonly Finding[]>,
   kind: 'drawn' | 'capabilityOff' = 'drawn',
   /** Where the first walk's recordings go, for behaviour coverage. */
   walks: JourneyRecordingSet[] = [],
+  /** The lanes the first walk queues in, shared with walks beside it; lanes of its own otherwise. */
+  firstLanes: Lanes = new Lanes(DEFAULT_JOURNEY_OPTIONS.concurrentPairings),
 ): Promise<Finding[]> {
   const { progress } = opts;
   const capabilityOff = kind === 'capabilityOff';
@@ -311,18 +358,22 @@ async function exploreAgainst(
   const { runExplore } = await import('./explore/run-explore.js');
   const { describeSchedule } = await import('./explore/schedule.js');
   const manifests = { old: old.manifest, new: current.manifest };
-  const stands = standingIn(standing);
   const judge = (journeys: ExploreJourney[]) =>
     journeys.flatMap((j) => runDynamicRules(j.recordings, manifests, EXPLORE_SKIPS_RULES).map((f) => ({ ...f, explore: { seed: j.schedule.seed, moves: j.schedule.moves, ...(capabilityOff ? { capabilityOff: true as const } : {}) } })));
   let firstWalk: ExploreJourney[] = [];
   /** The confirming walks so far: a third walk is patient where the second was disturbed. */
   const replayedSoFar: ExploreJourney[] = [];
-  const walk = (options: ExploreOptions, lanes: number, cache: ReferenceCache, confirming: Partial<JourneyOptions> = {}) =>
-    runExplore({ old, new: current }, options, { onProgress: (msg) => step.update(msg), journey: { concurrentPairings: lanes, ...confirming }, references: cache });
+  const walk = (options: ExploreOptions, lanes: Lanes, cache: ReferenceCache, confirming: Partial<JourneyOptions> = {}) =>
+    runExplore({ old, new: current }, options, { onProgress: (msg) => step.update(msg), journey: inLanesOf(lanes, confirming), references: cache });
   try {
+    const firstWalkStarted = walkWithRetry((lanes) => walk(explore, lanes, references), step, firstLanes).then((j) => (firstWalk = j));
+    // Both settle before either is read: a failure of one never leaves the other's walk running.
+    const [standingSettled] = await Promise.allSettled([standing, firstWalkStarted]);
+    if (standingSettled.status === 'rejected') throw standingSettled.reason;
+    const stands = standingIn(standingSettled.value);
     const { first: journeys, confirmed, notReproduced, disturbed } = await walkAndConfirm(
       {
-        first: async () => (firstWalk = await walkWithRetry((lanes) => walk(explore, lanes, references), step, DEFAULT_JOURNEY_OPTIONS.concurrentPairings)),
+        first: () => firstWalkStarted,
         again: async (found) => {
           const replayed: ExploreJourney[] = [];
           // The schedule as walked (drawn, or given by --replay), not redrawn from its seed.
@@ -330,7 +381,7 @@ async function exploreAgainst(
           // Seeds that found something, and seeds whose first walk was disturbed: a disturbed walk's silence is no verdict.
           const disturbedSeeds = firstWalk.filter((j) => disturbancesOf(Object.values(j.recordings)).length).map((j) => j.schedule.seed);
           const confirming = confirmingJourney([...firstWalk, ...replayedSoFar].map((j) => Object.values(j.recordings)));
-          for (const seed of new Set([...found.map((f) => f.explore!.seed), ...disturbedSeeds])) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed, schedules: [scheduleOfSeed(seed)] }, lanes, { ...references, refresh: true }, confirming), step, 1)));
+          for (const seed of new Set([...found.map((f) => f.explore!.seed), ...disturbedSeeds])) replayed.push(...(await walkWithRetry((lanes) => walk({ count: 1, seed, schedules: [scheduleOfSeed(seed)] }, lanes, { ...references, refresh: true }, confirming), step, oneAtATime())));
           replayedSoFar.push(...replayed);
           return replayed;
         },
@@ -350,7 +401,7 @@ async function exploreAgainst(
     gathered.notReproduced.push(...notReproduced);
     gathered.notes.push(...disturbed.map((d) => `${label}: ${capabilityOff ? 'journeys with one capability off' : 'explore'} ${d}; no walk's verdict stood alone`));
     // A replayed schedule is already the shrunk one: it is not shrunk again, nor its file rewritten.
-    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, stands(confirmed), journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, 1, references), replayDir: join(cacheDirOf(opts), 'replays'), fileStem: (sch) => (capabilityOff ? sch.moves[0]!.replace(':', '-') : `seed-${sch.seed}`) });
+    const findings = opts.replay ? confirmed : await shrinkFailing(confirmed, stands(confirmed), journeys, { old, current, label, step, judge, walk: (schedule) => walk({ count: 1, seed: schedule.seed, schedules: [schedule] }, oneAtATime(), references), replayDir: join(cacheDirOf(opts), 'replays'), fileStem: (sch) => (capabilityOff ? sch.moves[0]!.replace(':', '-') : `seed-${sch.seed}`) });
     if (findings.length) step.fail(`${findings.length} finding(s) in ${new Set(findings.map((f) => f.explore!.seed)).size} ${capabilityOff ? 'journey(s)' : 'seed(s)'}`);
     else step.done(capabilityOff ? `${journeys.map((j) => j.schedule.moves[0]).join(', ')}: no finding` : `${journeys.length} schedule(s), no finding`);
     return findings;

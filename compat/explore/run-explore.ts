@@ -2,6 +2,7 @@ import type { BuildInfo } from '../build-info.js';
 import { pairingPlanner, sameCode } from '../journey/same-code.js';
 import { journeyShape, referenceOf, runDecision, runFourPairings, withPairingBuilds } from '../journey/run.js';
 import type { ReferenceCache } from '../journey/reference-cache.js';
+import { Lanes } from '../journey/lanes.js';
 import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, runPairing } from '../journey/run-pairing.js';
 import type { JourneyRecordingSet } from '../recording.js';
 import { describeSchedule, drawSchedule, type Schedule, WITHOUT_MOVE } from './schedule.js';
@@ -32,20 +33,27 @@ export async function runExplore(
   explore: ExploreOptions,
   opts: { onProgress: (msg: string) => void; journey?: Partial<JourneyOptions>; references?: ReferenceCache },
 ): Promise<ExploreJourney[]> {
-  const options = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
+  const given = { ...DEFAULT_JOURNEY_OPTIONS, ...opts.journey };
+  // Every schedule's pairings queue in one set of lanes: a schedule's few short pairings no longer leave the others idle.
+  const options: JourneyOptions = { ...given, sharedLanes: given.sharedLanes ?? new Lanes(given.concurrentPairings) };
   return withPairingBuilds(builds, async (old, current) => {
-    const journeys: ExploreJourney[] = [];
     const same = sameCode(old.build.dir, current.build.dir);
     const schedules = explore.schedules ?? Array.from({ length: explore.count }, (_, i) => drawSchedule((explore.seed + i) >>> 0));
-    for (const [i, schedule] of schedules.entries()) {
-      // The proxy withholds the capability from every Subscribe, so any two builds can walk it (withheldFromSubscribe).
-      const plan: JourneyPlan = { costsFor: schedule.capabilityOff && explore.capabilityOffPass ? `without ${schedule.capabilityOff}` : 'explore', hostBackend: 'script', steps: schedule.steps, ...(schedule.capabilityOff ? { withheldCapability: schedule.capabilityOff } : {}) };
-      const decision = runDecision(plan, old, current);
-      opts.onProgress(`explore ${i + 1}/${schedules.length}: ${describeSchedule(schedule)}`);
-      const reference = referenceOf(opts, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), capabilityOff: plan.withheldCapability ?? null, ...journeyShape(plan, decision, options) });
-      const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows), [], reference, pairingPlanner(same));
-      journeys.push({ schedule, recordings });
-    }
-    return journeys;
+    const walked = await Promise.allSettled(
+      schedules.map(async (schedule, i): Promise<ExploreJourney> => {
+        // The proxy withholds the capability from every Subscribe, so any two builds can walk it (withheldFromSubscribe).
+        const plan: JourneyPlan = { costsFor: schedule.capabilityOff && explore.capabilityOffPass ? `without ${schedule.capabilityOff}` : 'explore', hostBackend: 'script', steps: schedule.steps, ...(schedule.capabilityOff ? { withheldCapability: schedule.capabilityOff } : {}) };
+        const decision = runDecision(plan, old, current);
+        const progress = (msg: string) => opts.onProgress(`explore ${i + 1}/${schedules.length}: ${msg}`);
+        progress(describeSchedule(schedule));
+        const reference = referenceOf({ ...opts, onProgress: progress }, { plan: 'explore', seed: schedule.seed, schedule: describeSchedule(schedule), capabilityOff: plan.withheldCapability ?? null, ...journeyShape(plan, decision, options) });
+        const { recordings } = await runFourPairings(old, current, options, (client, host, windows) => runPairing(client, host, options, plan, decision, windows), [], reference, pairingPlanner(same));
+        return { schedule, recordings };
+      }),
+    );
+    // Every schedule has finished before the codec peers stop; the first failure is the walk's.
+    const failure = walked.find((w): w is PromiseRejectedResult => w.status === 'rejected');
+    if (failure) throw failure.reason;
+    return walked.map((w) => (w as PromiseFulfilledResult<ExploreJourney>).value);
   });
 }

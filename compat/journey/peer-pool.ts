@@ -12,7 +12,14 @@ import { type Peer, PeerProcess, type PeerStartOptions } from './peer-process.js
  */
 const idle = new Map<string, PeerProcess[]>();
 /** Each build's codec peer, started once for the gate run: it decodes each request on its own and keeps nothing between them, whatever its build. */
-const codecs = new Map<string, { readonly started: Promise<PeerProcess>; users: number }>();
+const codecs = new Map<string, CodecEntry>();
+
+/** A shared codec process, its users, and how much of its CPU a use has booked so far (so uses that overlap book it once). */
+interface CodecEntry {
+  readonly started: Promise<PeerProcess>;
+  users: number;
+  bookedCpuMs: number;
+}
 /** How long a session may take to open or to close (its host ends its terminals) before its process is given up. */
 const SESSION_OP_MS = 20_000;
 
@@ -44,7 +51,7 @@ export async function startPeer(wanted: PeerWanted): Promise<Peer> {
 /** A build's codec peer, shared by everything that decodes with it until the pool closes; `stop` hands it back. */
 export async function codecPeer(options: PeerStartOptions): Promise<Peer> {
   const fresh = !codecs.has(options.buildDir);
-  const entry = codecs.get(options.buildDir) ?? { started: PeerProcess.start(options), users: 0 };
+  const entry = codecs.get(options.buildDir) ?? { started: PeerProcess.start(options), users: 0, bookedCpuMs: 0 };
   codecs.set(options.buildDir, entry);
   const process = await entry.started.catch((error: unknown) => {
     if (codecs.get(options.buildDir) === entry) codecs.delete(options.buildDir);
@@ -56,7 +63,7 @@ export async function codecPeer(options: PeerStartOptions): Promise<Peer> {
   }
   if (entry.users++ === 0) process.keepAlive(true);
   // The first use books the process's start, as a long-lived session's first lease does.
-  return new SharedCodec(options.label, process, fresh ? 0 : (process.cpuNowMs() ?? 0), () => {
+  return new SharedCodec(options.label, process, entry, fresh ? 0 : (process.cpuNowMs() ?? 0), () => {
     if (--entry.users === 0) process.keepAlive(false);
   });
 }
@@ -122,7 +129,7 @@ class PeerSessionLease implements Peer {
   }
 }
 
-/** A use of a shared codec peer: its CPU is what the process used meanwhile (uses that overlap each count it). */
+/** A use of a shared codec peer: its CPU is what the process used meanwhile that no use that overlaps it booked already. */
 class SharedCodec implements Peer {
   cpuMs = 0;
   private stopped = false;
@@ -130,6 +137,7 @@ class SharedCodec implements Peer {
   constructor(
     readonly label: string,
     private readonly process: PeerProcess,
+    private readonly entry: CodecEntry,
     private readonly cpuAtStart: number,
     private readonly release: () => void,
   ) {}
@@ -149,7 +157,9 @@ class SharedCodec implements Peer {
   async stop(): Promise<void> {
     if (this.stopped) return;
     this.stopped = true;
-    this.cpuMs = Math.max(0, (this.process.cpuNowMs() ?? this.cpuAtStart) - this.cpuAtStart);
+    const cpuNow = this.process.cpuNowMs() ?? this.cpuAtStart;
+    this.cpuMs = Math.max(0, cpuNow - Math.max(this.cpuAtStart, this.entry.bookedCpuMs));
+    this.entry.bookedCpuMs = Math.max(this.entry.bookedCpuMs, cpuNow);
     this.release();
   }
 }

@@ -4,6 +4,7 @@ import { CompatError } from '../errors.js';
 import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, UngatedSendReport, UnplannedEnd } from '../recording.js';
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
+import type { Lanes } from './lanes.js';
 import type { Peer } from './peer-process.js';
 import { startPeer } from './peer-pool.js';
 import { bookCpu } from '../cpu-booked.js';
@@ -91,6 +92,8 @@ export interface JourneyOptions {
   readonly settleDeadlineMs: number;
   /** Pairings the first walk runs at once; each is two mostly idle peer processes and a proxy. Default PAIRING_LANES_PER_CORE per core. */
   readonly concurrentPairings: number;
+  /** Lanes this walk shares with others of the run (lanes.ts): its pairings queue with theirs, and concurrentPairings is not read. */
+  readonly sharedLanes?: Lanes;
   /** Whether a build whose peers serve sessions runs them in long-lived processes (peer-pool.ts). Default true; false starts a process per peer, as for builds without sessions. */
   readonly longLivedPeers: boolean;
 }

@@ -15,6 +15,7 @@ import { cachedReference, type ReferenceCache } from './reference-cache.js';
 import { hostHoldsBytes, journeyFlow } from './journey-flow.js';
 import { rememberDrawnScreens } from './render-snapshots.js';
 import { type StallWindows, stallWindowsFrom } from './stall-window.js';
+import { Lanes } from './lanes.js';
 import { DIFFERENT_CODE, type PairingPlanner, type PlannedPairing, pairingPlanner, type SameCode, sameCode, walkPlanned } from './same-code.js';
 
 async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<Peer> {
@@ -23,32 +24,6 @@ async function startCodec(side: 'old' | 'new', build: BuildInfo): Promise<Peer> 
   } catch (error) {
     throw new CompatError('PEER_UNAVAILABLE', (error as Error).message);
   }
-}
-
-/**
- * Runs tasks with at most `lanes` at once; results in task order. After a
- * failure no new task starts, and the first failure is thrown only once every
- * running task has finished, so nothing is still using what the caller tears down.
- */
-export async function inLanes<T>(lanes: number, tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> {
-  const results: T[] = new Array(tasks.length);
-  let next = 0;
-  let failed = false;
-  const lane = async () => {
-    while (next < tasks.length && !failed) {
-      const i = next++;
-      try {
-        results[i] = await tasks[i]!();
-      } catch (error) {
-        failed = true;
-        throw error;
-      }
-    }
-  };
-  const settled = await Promise.allSettled(Array.from({ length: Math.max(1, Math.min(lanes, tasks.length)) }, lane));
-  const failure = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
-  if (failure) throw failure.reason;
-  return results;
 }
 
 /**
@@ -167,10 +142,7 @@ export async function runFourPairings(
   // the one kept, since only an old client's recording draws the snapshots it was sent (snapshotScreens).
   const [skewOldClient, skewNewClient] = [withWindows(old, current), withWindows(current, old)];
   const planned = [oldOld, ...(besideOldOld ? [besideOldOld] : []), withWindows(current, current), skewOldClient, skewNewClient, ...later];
-  await inLanes(
-    options.concurrentPairings,
-    planned.flatMap((p) => (p.walk ? [p.walk] : [])),
-  );
+  await (options.sharedLanes ?? new Lanes(options.concurrentPairings)).run(planned.flatMap((p) => (p.walk ? [p.walk] : [])));
   const results = await Promise.all(planned.map((p) => p.recording()));
   const [oldOldDone, ...afterOldOld] = results;
   const ptyFirst = besideOldOld ? afterOldOld.splice(0, 1) : [];
@@ -180,10 +152,10 @@ export async function runFourPairings(
 
 /**
  * What shapes a journey's frames besides the builds and the code: its steps, the ops and skips decided for the run, the
- * options. Not how many pairings run at once (a machine's cores), which changes how long a step takes, not its frames.
+ * options. Not how many pairings run at once (a machine's cores, lanes shared with other walks), which changes how long a step takes, not its frames.
  */
 export function journeyShape(plan: JourneyPlan, decision: RunDecision, options: JourneyOptions): object {
-  const { concurrentPairings: _lanes, ...shaping } = options;
+  const { concurrentPairings: _lanes, sharedLanes: _shared, ...shaping } = options;
   return { steps: plan.steps.map((s) => s.name), ops: { client: [...decision.ops.client].sort(), host: [...decision.ops.host].sort() }, skipped: [...decision.skipped], flow: decision.flow, options: shaping };
 }
 

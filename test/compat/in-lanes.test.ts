@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { PairingRecording } from '../../compat/recording.js';
 import { availableParallelism } from 'node:os';
-import { inLanes, journeyShape, runFourPairings } from '../../compat/journey/run.js';
+import { inLanes, Lanes } from '../../compat/journey/lanes.js';
+import { journeyShape, runFourPairings } from '../../compat/journey/run.js';
 import { DIFFERENT_CODE, type PlannedPairing, pairingPlanner } from '../../compat/journey/same-code.js';
 import { DEFAULT_JOURNEY_OPTIONS, PAIRING_LANES_PER_CORE, type PairingBuild, PROTOCOL_1_RUN, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
 import type { StallWindows } from '../../compat/journey/stall-window.js';
@@ -40,6 +41,59 @@ describe('pairings in lanes', () => {
     await expect(run).rejects.toThrow('pairing 1 broke');
     expect(secondFinished).toBe(true);
     expect(started).toEqual([1, 2]);
+  });
+});
+
+describe('lanes shared between walks', () => {
+  it('holds two runs together to the lanes, and starts tasks in the order they were handed in', async () => {
+    const lanes = new Lanes(2);
+    let running = 0;
+    let most = 0;
+    const order: string[] = [];
+    const task = (name: string) => async () => {
+      order.push(name);
+      running++;
+      most = Math.max(most, running);
+      await new Promise((resolve) => setImmediate(resolve));
+      running--;
+      return name;
+    };
+    const [first, second] = await Promise.all([lanes.run([task('a1'), task('a2'), task('a3')]), lanes.run([task('b1'), task('b2')])]);
+    expect(first).toEqual(['a1', 'a2', 'a3']);
+    expect(second).toEqual(['b1', 'b2']);
+    expect(most).toBe(2);
+    expect(order).toEqual(['a1', 'a2', 'a3', 'b1', 'b2']);
+  });
+
+  it("stops only the failing run: the other run's tasks still start in the lanes its tasks leave", async () => {
+    const lanes = new Lanes(1);
+    const started: string[] = [];
+    const failing = lanes.run([async () => (started.push('a1'), Promise.reject(new Error('a1 broke'))), async () => (started.push('a2'), 'a2')]);
+    const other = lanes.run([async () => (started.push('b1'), 'b1')]);
+    await expect(failing).rejects.toThrow('a1 broke');
+    expect(await other).toEqual(['b1']);
+    expect(started).toEqual(['a1', 'b1']);
+  });
+
+  it('is idle only once every run in it has finished: a confirming walk waits for the walks beside the first', async () => {
+    const lanes = new Lanes(2);
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const running = lanes.run([async () => held, async () => held, async () => undefined]);
+    let idle = false;
+    const idled = lanes.idle().then(() => (idle = true));
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(idle).toBe(false);
+    release();
+    await running;
+    await idled;
+    expect(idle).toBe(true);
+    await lanes.idle(); // and at once when nothing runs
+  });
+
+  it('leaves lanes shared with other walks out of what shapes a journey, as their size is', () => {
+    const shape = (options: object) => JSON.stringify(journeyShape(SCRIPT_PLAN, PROTOCOL_1_RUN, { ...DEFAULT_JOURNEY_OPTIONS, ...options }));
+    expect(shape({ sharedLanes: new Lanes(3) })).toBe(shape({}));
   });
 });
 

@@ -4,6 +4,8 @@ import { closePeerPool, codecPeer, idlePeerCount, startPeer } from '../../compat
 import { PeerProcess } from '../../compat/journey/peer-process.js';
 import { GATE_FLOW } from '../../compat/journey/journey-flow.js';
 import { PEER_SESSION_ROLES } from '../../compat/peer/peer-ops.js';
+import { encodeFrame } from '../../src/codec/header.js';
+import { Op } from '../../src/codec/opcodes.js';
 
 const root = join(import.meta.dirname, '..', '..');
 afterEach(() => closePeerPool());
@@ -84,5 +86,17 @@ describe('shared codec peers (peer-pool.ts)', () => {
     await c.stop();
     await closePeerPool();
     await expect(c.call('classify', frames), 'stopped with the pool').rejects.toThrow(/new codec/);
+  });
+
+  it('books the process CPU once when uses overlap: a use stopped after another has only what came since', async () => {
+    const options = { buildDir: root, role: 'codec' as const, label: 'new codec' };
+    const [a, b] = await Promise.all([codecPeer(options), codecPeer(options)]);
+    const frame = encodeFrame({ opcode: Op.Input, streamId: 1, seq: 1, payload: new Uint8Array(64) });
+    for (let i = 0; i < 20; i++) await b.call('classify', { frames: Array.from({ length: 2000 }, () => frame) });
+    await a.stop();
+    await b.stop();
+    expect(a.cpuMs, 'the first use to stop books the work both saw').toBeGreaterThan(100);
+    expect(b.cpuMs).toBeLessThan(a.cpuMs / 4);
+    await closePeerPool();
   });
 });
