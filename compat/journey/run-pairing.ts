@@ -83,7 +83,11 @@ export const PROTOCOL_1_RUN: RunDecision = {
 export interface JourneyOptions {
   /** Longest a step may wait for its barrier before it is reported stalled. Default 15000. A skew step stalls sooner when nothing moves for its stall window (stall-window.ts). */
   readonly stepDeadlineMs: number;
-  /** How often the barrier polls the peers' state. Default 20. */
+  /**
+   * How often the barrier polls the peers' state. Default 50: each poll has every peer of the pairing draw its screen
+   * and the gate compare it all, so at 20 ms polling was about a fifth of a cached run's CPU; a step waits on
+   * its client's timers (seconds), never on the poll.
+   */
   readonly pollMs: number;
   /** Client liveness: ping interval and pong deadline, short so a silent drop is noticed quickly. Default 200 / 2000: a client parsing a multi-MiB burst on a busy 2-core machine can hold its event loop past 1 s, and a timer that fires before the pong is read fakes a drop (seen in old × old under load). */
   readonly clientPingIntervalMs: number;
@@ -108,7 +112,7 @@ export const PAIRING_LANES_PER_CORE = 2;
 
 export const DEFAULT_JOURNEY_OPTIONS: JourneyOptions = Object.freeze({
   stepDeadlineMs: 15_000,
-  pollMs: 20,
+  pollMs: 50,
   clientPingIntervalMs: 200,
   clientPongDeadlineMs: 2_000,
   settleDeadlineMs: 3_000,
