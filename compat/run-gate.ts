@@ -146,6 +146,7 @@ async function compareAgainst(current: BuildInfo, baseline: Baseline, opts: Gate
   const capabilityOffWalks: JourneyRecordingSet[] = [];
   const exploreWalks: JourneyRecordingSet[] = [];
   const standingThen = judged.then((j) => [...findings, ...j.dynamic, ...j.decoders.map(tag)]);
+  standingThen.catch(() => undefined); // the journeys' failure is thrown below, whether or not anything awaits this
   const withoutEachWalked = (opts.capabilitiesOff ?? 'each') === 'each' ? capabilitiesOffAgainst(old, current, opts, baseline.label, gathered, references, standingThen, capabilityOffWalks, firstLanes) : Promise.resolve([]);
   // Neither is left running when the other fails: the caller tears down the peers both use.
   const [journeysSettled, withoutEachSettled] = await Promise.allSettled([judged, withoutEachWalked]);
