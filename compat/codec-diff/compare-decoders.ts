@@ -170,7 +170,9 @@ export async function compareDecoders(
   const eventChecks = await Promise.all([checksEvents(codecs.old), checksEvents(codecs.new)]);
   const uncomparable = (v: FrameVerdict) => eventChecks[0] !== eventChecks[1] && !v.ok && v.code === 'BAD_EVENT';
   const schemaOf = (m: WireManifest, code: number) => (m.opcodes.find((o) => o.code === code)?.schema ?? undefined) as BoundedSchema | undefined;
-  const found = new Map<string, { example: Disagreement; count: number }>();
+  const found = new Map<string, { example: Disagreement; count: number; opcodes: Set<number> }>();
+  // A decoder that throws is one crash whatever opcode reached it: its frames are grouped by writer and error class, not per opcode.
+  const keyOf = (code: number, kind: DisagreementKind, current: FrameVerdict) => (kind === 'newThrew' ? `newThrew:${writerOf(manifests, code)}:${thrownClass(current)}` : `${code}:${kind}`);
   let read = 0;
   let skipped = 0;
   let uncompared = 0;
@@ -188,11 +190,11 @@ export async function compareDecoders(
       const kind = disagreement(frame.bytes, byOld[i]!, byNew[i]!, schemas);
       if (!kind) return;
       if (kind === 'oneSided') return void (rereading ? undefined : again.push(stripped(frame, schemas)));
-      const key = `${code}:${kind}`;
+      const key = keyOf(code, kind, byNew[i]!);
       const seen = found.get(key);
       const here: Disagreement = { frame, old: byOld[i]!, current: byNew[i]!, kind };
-      if (!seen) found.set(key, { example: here, count: 1 });
-      else found.set(key, { example: frame.bytes.length < seen.example.frame.bytes.length ? here : seen.example, count: seen.count + 1 });
+      if (!seen) found.set(key, { example: here, count: 1, opcodes: new Set([code]) });
+      else found.set(key, { example: frame.bytes.length < seen.example.frame.bytes.length ? here : seen.example, count: seen.count + 1, opcodes: seen.opcodes.add(code) });
     });
   };
   const flush = async () => {
@@ -227,15 +229,23 @@ export async function compareDecoders(
     await flush();
     if (again.length) await judgeBatch(again, true);
   }
-  const findings = [...found.values()].map(({ example, count }) => finding(example, count, manifests, seeds, opts.seed));
+  const findings = [...found.values()].map(({ example, count, opcodes }) => finding(example, count, opcodes, manifests, seeds, opts.seed));
   return { frames: read, seed: opts.seed, declared: skipped, eventsUncompared: uncompared, findings };
 }
 
-function finding(d: Disagreement, count: number, manifests: { old: WireManifest; new: WireManifest }, seeds: readonly Uint8Array[], seed: number): Finding {
-  const opcode = d.frame.bytes[2]!;
-  const entry = manifests.new.opcodes.find((o) => o.code === opcode) ?? manifests.old.opcodes.find((o) => o.code === opcode);
-  const name = entry?.name ?? `opcode ${opcode}`;
-  const writer = entry?.direction === 'clientToHost' ? 'client' : 'host';
+const opcodeEntry = (manifests: { old: WireManifest; new: WireManifest }, code: number) => manifests.new.opcodes.find((o) => o.code === code) ?? manifests.old.opcodes.find((o) => o.code === code);
+const writerOf = (manifests: { old: WireManifest; new: WireManifest }, code: number) => (opcodeEntry(manifests, code)?.direction === 'clientToHost' ? 'client' : 'host');
+/** The class of what a decoder threw (`threw TypeError: …`): one crash, wherever it was reached. */
+const thrownClass = (v: FrameVerdict) => (!v.ok && /^threw (\w+)/.exec(v.message)?.[1]) || 'Error';
+/** How many opcodes a finding names before it counts the rest. */
+const NAMED_OPCODES = 6;
+
+/** A finding for one opcode's disagreement, or for every opcode where the new decoder threw alike: named by the lowest opcode. */
+function finding(d: Disagreement, count: number, opcodes: ReadonlySet<number>, manifests: { old: WireManifest; new: WireManifest }, seeds: readonly Uint8Array[], seed: number): Finding {
+  const names = [...opcodes].sort((a, b) => a - b).map((code) => opcodeEntry(manifests, code)?.name ?? `opcode ${code}`);
+  const name = names[0]!;
+  const frames = names.length === 1 ? `${count} mutated ${name} frame(s)` : `${count} mutated frame(s) of ${names.length} opcodes (${names.slice(0, NAMED_OPCODES).join(', ')}${names.length > NAMED_OPCODES ? ', …' : ''})`;
+  const writer = writerOf(manifests, [...opcodes][0]!);
   // Refused by the new decoder: old writers break it; refused by the old one: new writers do; read differently: both.
   const direction = d.kind === 'newOnly' ? newWriterToOldReader(writer) : oldWriterToNewReader(writer);
   const what = { value: 'read differently by the two decoders', oldOnly: 'accepted by the old decoder and refused by the new one', newOnly: 'accepted by the new decoder and refused by the old one', newThrew: 'that made the new decoder throw (a peer reading them would crash, where a refusal is a typed error) and the old one did not' }[d.kind];
@@ -244,7 +254,7 @@ function finding(d: Disagreement, count: number, manifests: { old: WireManifest;
     ruleId: decodersDisagree.id,
     direction,
     subject: `decoder:${name}`,
-    message: `${count} mutated ${name} frame(s) ${what}, and no static rule names a change to ${name}; the smallest: the old decoder ${describe(d.old)}, the new one ${describe(d.current)} (${d.frame.mutation})`,
+    message: `${frames} ${what}, and no static rule names a change to ${names.length === 1 ? name : 'them'}; the smallest: the old decoder ${describe(d.old)}, the new one ${describe(d.current)} (${d.frame.mutation})`,
     evidence: {
       before: d.old.ok ? d.old.payload : { refused: d.old.code, message: d.old.message },
       after: d.current.ok ? d.current.payload : { refused: d.current.code, message: d.current.message },
