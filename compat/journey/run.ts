@@ -131,12 +131,21 @@ export async function runFourPairings(
   plan: PairingPlanner = pairingPlanner(DIFFERENT_CODE),
 ): Promise<{ recordings: JourneyRecordingSet; alongside: PairingRecording[] }> {
   let windows: StallWindows | undefined;
+  // Settles once old × old is known to be recorded now (pairings beside it keep the deadline) or was read from the
+  // reference cache (its windows at once): a pairing that started in the same turn as a cached old × old missed them.
+  let oldOldKnown!: () => void;
+  const known = new Promise<void>((resolve) => (oldOldKnown = resolve));
   const oldOld = plan('script', old, old, async () => {
-    const recording = await reference(() => run(old, old));
-    windows = stallWindowsFrom([recording], options.stepDeadlineMs, options.clientPongDeadlineMs);
-    return recording;
+    try {
+      const recording = await reference(() => (oldOldKnown(), run(old, old)));
+      windows = stallWindowsFrom([recording], options.stepDeadlineMs, options.clientPongDeadlineMs);
+      return recording;
+    } finally {
+      oldOldKnown();
+    }
   });
-  const withWindows = (client: PairingBuild, host: PairingBuild) => plan('script', client, host, () => run(client, host, windows));
+  if (!oldOld.walk) oldOldKnown();
+  const withWindows = (client: PairingBuild, host: PairingBuild) => plan('script', client, host, async () => (await known, run(client, host, windows)));
   const [besideOldOld, ...later] = alongside;
   // Planned old client first: where new × new runs the same code as old client × new host, the old client's walk is
   // the one kept, since only an old client's recording draws the snapshots it was sent (snapshotScreens).

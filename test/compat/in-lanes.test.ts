@@ -131,6 +131,25 @@ describe('the four pairings around old × old', () => {
     expect(markers(await runFourPairings(build('old'), build('new'), options, slowOldOld))).toMatchObject({ newNew: 'new×new', oldClientNewHost: 'old×new with windows', newClientOldHost: 'new×old with windows' });
   });
 
+  it('gives every skew the windows of a cached old × old, even in lanes enough for all four at once', async () => {
+    const result = await runFourPairings(build('old'), build('new'), { ...options, concurrentPairings: 4 }, run, [], async () => marked('cached old×old'));
+    expect(markers(result)).toMatchObject({ newNew: 'new×new with windows', oldClientNewHost: 'old×new with windows', newClientOldHost: 'new×old with windows' });
+  });
+
+  it('starts the skews beside an old × old being recorded, without windows, rather than wait for it', async () => {
+    let finishOldOld!: () => void;
+    const oldOldRunning = new Promise<void>((resolve) => (finishOldOld = resolve));
+    const started: string[] = [];
+    const recordingOldOld = async (client: PairingBuild, host: PairingBuild, windows?: StallWindows) => {
+      started.push(`${client.side}×${host.side}`);
+      if (client.side === 'old' && host.side === 'old') await oldOldRunning;
+      else if (started.length === 4) finishOldOld();
+      return run(client, host, windows);
+    };
+    const result = await runFourPairings(build('old'), build('new'), { ...options, concurrentPairings: 4 }, recordingOldOld, [], (record) => record());
+    expect(markers(result)).toMatchObject({ newNew: 'new×new', oldClientNewHost: 'old×new', newClientOldHost: 'new×old' });
+  });
+
   it('takes old × old from the reference it is given', async () => {
     const result = await runFourPairings(build('old'), build('new'), options, run, [], async () => marked('cached old×old'));
     expect(result.recordings.oldOld.peerErrors).toEqual(['cached old×old']);
