@@ -62,6 +62,3 @@ export class Lanes {
     if (this.free === Math.max(1, this.size)) for (const idler of this.idlers.splice(0)) idler();
   }
 }
-
-/** Tasks in lanes of their own. */
-export const inLanes = <T>(lanes: number, tasks: ReadonlyArray<() => Promise<T>>): Promise<T[]> => new Lanes(lanes).run(tasks);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { PairingRecording } from '../../compat/recording.js';
 import { availableParallelism } from 'node:os';
-import { inLanes, Lanes } from '../../compat/journey/lanes.js';
+import { Lanes } from '../../compat/journey/lanes.js';
 import { journeyShape, runFourPairings } from '../../compat/journey/run.js';
 import { DIFFERENT_CODE, type PlannedPairing, pairingPlanner } from '../../compat/journey/same-code.js';
 import { DEFAULT_JOURNEY_OPTIONS, PAIRING_LANES_PER_CORE, type PairingBuild, PROTOCOL_1_RUN, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
@@ -18,7 +18,7 @@ describe('pairings in lanes', () => {
       running--;
       return v;
     };
-    expect(await inLanes(2, [task(1), task(2), task(3), task(4), task(5)])).toEqual([1, 2, 3, 4, 5]);
+    expect(await new Lanes(2).run([task(1), task(2), task(3), task(4), task(5)])).toEqual([1, 2, 3, 4, 5]);
     expect(most).toBe(2);
   });
 
@@ -27,7 +27,7 @@ describe('pairings in lanes', () => {
     let releaseSecond!: () => void;
     let secondFinished = false;
     const second = new Promise<void>((resolve) => (releaseSecond = resolve));
-    const run = inLanes(2, [
+    const run = new Lanes(2).run([
       async () => (started.push(1), Promise.reject(new Error('pairing 1 broke'))),
       async () => (started.push(2), await second, (secondFinished = true), 2),
       async () => (started.push(3), 3),
