@@ -304,7 +304,7 @@ async function checkDecoders(old: BuildInfo, current: BuildInfo, recordings: Jou
 const oneAtATime = () => new Lanes(1);
 
 /** Journey options that walk in these lanes. */
-const inLanesOf = (lanes: Lanes, options: Partial<JourneyOptions> = {}): Partial<JourneyOptions> => ({ ...options, concurrentPairings: lanes.size, sharedLanes: lanes });
+const inLanesOf = (lanes: Lanes, options: Partial<JourneyOptions> = {}): Partial<JourneyOptions> => ({ ...options, sharedLanes: lanes });
 
 /**
  * A walk whose peers did not start (PEER_UNAVAILABLE) is walked once more, one
