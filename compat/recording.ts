@@ -40,6 +40,7 @@ export const SCRIPT_STEP_NAMES = [
   'resize',
   'claimViewport',
   'limitsReached',
+  'limitsClosed',
   'exit',
   'inputAfterExit',
   'unsubscribe',
@@ -62,8 +63,12 @@ export type Occurrence = (typeof OCCURRENCES)[number];
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
 
-/** Which client process a frame belongs to: the one that drives the journey, or the second one attached to the same terminal. */
-export type ClientLabel = 'primary' | 'second';
+/**
+ * Which connection a frame belongs to: the client process that drives the
+ * journey, the second one attached to the same terminal, or the proxy's own
+ * probe, a peer no client library is (it sends what no client sends).
+ */
+export type ClientLabel = 'primary' | 'second' | 'probe';
 
 export interface RecordedFrame {
   index: number;
@@ -118,6 +123,24 @@ export interface UnplannedEnd {
   readonly client: ClientLabel;
 }
 
+/**
+ * How the host ended the proxy's probe connection after a flood of frames
+ * that each earn an Error: closed (a limit's close, with its code and reason),
+ * or still open when a ping sent after the whole flood was answered. The
+ * flood's replies are counted, not recorded as frames: how many precede the
+ * close depends on how much the host's rate bucket refilled while it read
+ * the flood, which is timing.
+ */
+export interface ProbeEnd {
+  readonly step: string;
+  readonly connection: number;
+  readonly outcome: 'closed' | 'stayedOpen';
+  readonly code?: number;
+  readonly reason?: string;
+  /** Frames the host sent on the probe while the flood lasted; no rule compares it. */
+  readonly answeredFrames: number;
+}
+
 export interface StepResult {
   name: StepName;
   status: 'ok' | 'stalled' | 'skipped';
@@ -154,6 +177,8 @@ export interface PairingRecording {
   peerCpuMs?: number;
   /** Connections a client ended that no step ended (UnplannedEnd); absent when there were none. */
   unplannedEnds?: UnplannedEnd[];
+  /** How the host ended each flood of the proxy's probe (ProbeEnd); absent where no step flooded. */
+  probeEnds?: ProbeEnd[];
   /**
    * The screen each host snapshot draws (a digest of every cell, scrollback
    * included, the cursor, pen and modes), in the order the snapshots crossed:

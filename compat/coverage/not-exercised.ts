@@ -10,7 +10,6 @@ export const NOT_EXERCISED_BY_JOURNEY: Readonly<Record<string, string>> = {
   'field:OutputSpan.transformed': 'as opcode:OutputSpan',
   'field:Resized.seq': "declared since wire v1, but no reference host writes it: the frame header's seq carries the same high-water mark; clients accept it from hosts that do",
   'error:INTERNAL_ERROR': 'a host bug answered on the wire; no well-formed journey can provoke it on purpose',
-  'error:TEXT_MESSAGE': 'sent for a WebSocket text message, which no termwire client sends; the WebSocket server tests cover it',
 };
 
 /**

@@ -5,7 +5,7 @@ import { eventType, handmadeFrame, payloadText, sawErrorSinceStep, sawSinceStep,
 
 /** What the host peer's 'limits' op answers (compat/peer/host-peer.ts). */
 interface HostPeerLimits {
-  readonly limits: { readonly maxCols: number; readonly maxStreamsPerConnection: number };
+  readonly limits: { readonly maxCols: number; readonly maxStreamsPerConnection: number; readonly maxErrorRepliesPerSecond?: number };
   readonly spareTerminals: readonly string[];
 }
 
@@ -13,7 +13,7 @@ interface HostPeerLimits {
  * Stream ids no client library picks: the proxy subscribes them by hand. The
  * bare stream negotiates nothing, as a client older than every capability would.
  */
-const STREAM = { bare: 910, startedByPrimary: [911, 912], startedBySecond: [913, 914, 915], extra: [916, 917, 918] } as const;
+const STREAM = { bare: 910, startedByPrimary: [911, 912], startedBySecond: [913, 914, 915], extra: [916, 917, 918], neverSubscribed: 919 } as const;
 const SCROLLBACK_REQUEST = { requestId: 'limits', scrollbackRows: 10 } as const;
 /** Sent with the scrollback request, before the host can answer it: each request still gets its own answer. */
 const SECOND_REQUEST = { requestId: 'limits-again' } as const;
@@ -94,4 +94,44 @@ export const limitsReached: JourneyStep = {
       errorAnswer('primary', 'WRITE_UNAVAILABLE')(o, before),
       sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.SnapshotStart, where: (f) => f.streamId === STREAM.bare && payloadText(f).includes(`"${SCROLLBACK_REQUEST.requestId}"`) }, "the snapshot answering the bare stream's scrollback request"),
     ),
+};
+
+/** Every host before the option was configurable refilled 100 Error replies a second. */
+const DEFAULT_ERROR_REPLIES_PER_SECOND = 100;
+/**
+ * The flood is this many seconds' worth of Error replies: however much the
+ * host's bucket refills while it reads the flood (a busy machine reads slowly),
+ * the flood still empties it.
+ */
+const FLOOD_SECONDS = 3;
+const neverSubscribedInput = () => handmadeFrame(WIRE.opcode.Input, STREAM.neverSubscribed, 'x');
+const probeEnded = (o: Observation, before: Observation) => o.probeEnds.length > before.probeEnds.length;
+
+/**
+ * What the host does to a peer no client library is: the proxy's own probe
+ * connection sends a WebSocket text message (refused with TEXT_MESSAGE, the
+ * connection kept), one frame on a stream it never subscribed, and then a
+ * flood of such frames, each earning an Error, past maxErrorRepliesPerSecond.
+ * The host closes the connection for the limit (1008, ERROR_RATE), or answers
+ * a ping after the flood if it does not: how it ended is recorded (ProbeEnd)
+ * and compared, the flood's own replies only counted.
+ */
+export const limitsClosed: JourneyStep = {
+  name: 'limitsClosed',
+  needs: { host: ['limits'] },
+  act: async (ctx) => {
+    const { limits } = await ctx.host.call<HostPeerLimits>('limits');
+    const probe = await ctx.probe();
+    const textFrom = (await ctx.observe()).wireCount;
+    probe.sendText('not a frame');
+    await ctx.until((o) => (probeEnded(o, ctx.before) || answeredSince(o, textFrom, 'probe', 0, [WIRE.opcode.Error]) ? undefined : 'an Error answering the text message on the probe connection'));
+    if (!probe.isOpen) return;
+    const refusedFrom = (await ctx.observe()).wireCount;
+    probe.send(neverSubscribedInput());
+    await ctx.until((o) => (probeEnded(o, ctx.before) || answeredSince(o, refusedFrom, 'probe', STREAM.neverSubscribed, [WIRE.opcode.Error]) ? undefined : 'an Error answering input on a stream the probe never subscribed'));
+    if (!probe.isOpen) return;
+    const perSecond = limits.maxErrorRepliesPerSecond ?? DEFAULT_ERROR_REPLIES_PER_SECOND;
+    probe.sendFlood(Array.from({ length: perSecond * FLOOD_SECONDS }, neverSubscribedInput));
+  },
+  done: (o, before) => (probeEnded(o, before) ? undefined : 'the host closing the flooding probe connection, or answering the ping sent after the flood'),
 };

@@ -1,3 +1,4 @@
+import type { ProbeEnd } from '../recording.js';
 import type { ProxiedFrame } from './recording-proxy.js';
 
 /** Gated frames a peer's send gates dropped (src/capabilities/send-gate.ts), the first ones with their send sites. */
@@ -52,4 +53,6 @@ export interface Observation {
   /** Every frame the proxy has seen so far (it only grows), and how many there were when observed. */
   readonly wire: readonly ProxiedFrame[];
   readonly wireCount: number;
+  /** How the host ended the proxy's probe connection, so far (it only grows). */
+  readonly probeEnds: readonly ProbeEnd[];
 }

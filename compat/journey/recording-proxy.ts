@@ -2,12 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { LivenessExchange, UnplannedEnd } from '../recording.js';
+import type { ClientLabel, LivenessExchange, ProbeEnd, UnplannedEnd } from '../recording.js';
+import { ProbeConnection } from './probe-connection.js';
 import { ProxyAdmission, type Upstream } from './proxy-admission.js';
+import { copyBytes } from './raw-data.js';
 import { withheldFromSubscribe } from './withheld-capability.js';
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
-export type ClientLabel = 'primary' | 'second';
+export type { ClientLabel } from '../recording.js';
 
 export interface ProxiedFrame {
   readonly direction: FrameDirection;
@@ -82,6 +84,7 @@ export class RecordingProxy extends ProxyAdmission {
   readonly frames: ProxiedFrame[] = [];
   readonly liveness: LivenessExchange[] = [];
   readonly unplannedEnds: UnplannedEnd[] = [];
+  readonly probeEnds: ProbeEnd[] = [];
   step = 'setup';
   /** Set once the journey is over: the peers stopping then end their connections as planned. */
   private peersStopping = false;
@@ -97,6 +100,7 @@ export class RecordingProxy extends ProxyAdmission {
   private ackHold: Hold | undefined;
   /** Armed by holdToClient: every frame the host sends that client waits here, unrecorded, until releaseToClient forwards them in order. */
   private toClientHold: Hold | undefined;
+  private probeConnection: ProbeConnection | undefined;
 
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
@@ -223,8 +227,21 @@ export class RecordingProxy extends ProxyAdmission {
     return true;
   }
 
-  private record(direction: FrameDirection, bytes: Uint8Array, pair: Pair, fault?: 'dropped' | 'injected'): void {
-    this.frames.push({ direction, step: this.step, bytes, connection: pair.id, client: pair.client, ...peekHeader(bytes), ...(fault ? { fault } : {}) });
+  /** Opens the proxy's own connection to the host (ProbeConnection), its frames recorded as the 'probe' client's; one per journey. */
+  async probe(): Promise<ProbeConnection> {
+    if (this.probeConnection) return this.probeConnection;
+    const upstream = await this.admitted();
+    const connection = ++this.connections;
+    this.probeConnection = await ProbeConnection.open(upstream, connection, {
+      step: () => this.step,
+      record: (direction, bytes, fault) => this.record(direction, bytes, { id: connection, client: 'probe' }, fault),
+      ended: (end) => this.probeEnds.push(end),
+    });
+    return this.probeConnection;
+  }
+
+  private record(direction: FrameDirection, bytes: Uint8Array, on: Pick<Pair, 'id' | 'client'>, fault?: 'dropped' | 'injected'): void {
+    this.frames.push({ direction, step: this.step, bytes, connection: on.id, client: on.client, ...peekHeader(bytes), ...(fault ? { fault } : {}) });
   }
 
   /** The armed fault, when this client-to-host frame is the sequenced Input it strikes. */
@@ -366,6 +383,7 @@ export class RecordingProxy extends ProxyAdmission {
     this.peersStopping = true;
     for (const socket of this.handshakes) socket.destroy();
     this.handshakes.clear();
+    this.probeConnection?.close();
     for (const pair of this.pairs) {
       this.settle(pair);
       pair.downstream.terminate();
@@ -377,10 +395,4 @@ export class RecordingProxy extends ProxyAdmission {
     for (const client of server.clients) client.terminate();
     await new Promise<void>((resolve) => server.close(() => resolve()));
   }
-}
-
-/** One copy of a message (ws may hand out a view of a larger read), as a plain Uint8Array over it: a burst's megabytes are not copied twice. */
-function copyBytes(data: WebSocket.RawData): Uint8Array {
-  const copy = Array.isArray(data) ? Buffer.concat(data) : Buffer.from(data as Buffer);
-  return new Uint8Array(copy.buffer, copy.byteOffset, copy.byteLength);
 }

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
-import type { LivenessExchange, PairingRecording, Side, StepName, StepResult, UngatedSendReport, UnplannedEnd } from '../recording.js';
+import type { LivenessExchange, PairingRecording, ProbeEnd, Side, StepName, StepResult, UngatedSendReport, UnplannedEnd } from '../recording.js';
 import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
 import type { Lanes } from './lanes.js';
@@ -171,6 +171,7 @@ export async function runPairing(
   let captured: ProxiedFrame[] = [];
   let liveness: LivenessExchange[] = [];
   let unplannedEnds: UnplannedEnd[] = [];
+  let probeEnds: ProbeEnd[] = [];
   let advertised = { client: client.build.manifest.advertised.client, host: host.build.manifest.advertised.host };
   let peerCpuMs = 0;
   const servesSessions = (b: PairingBuild, role: 'host' | 'client') => options.longLivedPeers && sessionsOf(b, role);
@@ -249,7 +250,7 @@ export async function runPairing(
         secondNow?.call<ClientObservation>('state'),
       ]);
       const wire = proxy!.frames;
-      return { client: clientState, host: hostState, ...(secondState ? { second: secondState } : {}), wire, wireCount: wire.length };
+      return { client: clientState, host: hostState, ...(secondState ? { second: secondState } : {}), wire, wireCount: wire.length, probeEnds: [...proxy!.probeEnds] };
     };
     const until = (missing: (o: Observation) => string | undefined, deadlineMs = options.stepDeadlineMs, stallWindowMs?: number) =>
       waitForBarrier(observe, missing, { deadlineMs, stallWindowMs, pollMs: options.pollMs });
@@ -291,6 +292,7 @@ export async function runPairing(
           heldToClient: () => p.heldToClient(),
           releaseToClient: () => p.releaseToClient(),
           inject: (who, bytes) => p.inject(who, bytes),
+          probe: () => p.probe(),
           until: async (m) => void (await until(m, options.stepDeadlineMs, stallWindowMs)),
           observe,
         };
@@ -334,6 +336,7 @@ export async function runPairing(
     await proxy?.close();
     captured = proxy?.frames ?? [];
     liveness = proxy?.liveness ?? [];
+    probeEnds = proxy?.probeEnds ?? [];
   }
   const frames = await recordFrames(captured, { client: client.codec, host: host.codec });
   return {
@@ -353,6 +356,7 @@ export async function runPairing(
     liveness,
     peerCpuMs,
     ...(unplannedEnds.length ? { unplannedEnds } : {}),
+    ...(probeEnds.length ? { probeEnds } : {}),
     ...ungatedSendsOf(finalObservation, { client: client.side, host: (restart.hostAs ?? host).side }),
     peerErrors: [...peerErrors, ...(finalObservation ? [...finalObservation.client.errors, ...(finalObservation.second?.errors ?? []), ...finalObservation.host.errors] : [])],
   };

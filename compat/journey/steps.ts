@@ -3,6 +3,7 @@ import type { StepName } from '../recording.js';
 import type { JourneyFlow } from './journey-flow.js';
 import type { ClientObservation, Observation } from './observed-state.js';
 import type { Peer } from './peer-process.js';
+import type { ProbeConnection } from './probe-connection.js';
 import type { ClientLabel, DropMode } from './recording-proxy.js';
 import { eventType, resumedOrRepainted, sawSinceStep, snapshotRequestsAnswered, WIRE } from './wire-view.js';
 
@@ -67,6 +68,8 @@ export interface StepContext {
   heldToClient(): readonly Uint8Array[];
   releaseToClient(): number;
   inject(client: ClientLabel, bytes: Uint8Array): boolean;
+  /** The proxy's own connection to the host, opened by the first step that asks (WebSocket journeys only). */
+  probe(): Promise<ProbeConnection>;
   /** Waits until `missing` returns undefined; a stall names what it still returned. */
   until(missing: (o: Observation) => string | undefined): Promise<void>;
   /** What the peers and the proxy see now. */

@@ -1,5 +1,5 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
-import type { LivenessExchange, UnplannedEnd } from '../recording.js';
+import type { LivenessExchange, ProbeEnd, UnplannedEnd } from '../recording.js';
 import { ProxyAdmission, type Upstream } from './proxy-admission.js';
 import { type ClientLabel, type DropMode, type FrameDirection, peekHeader, type ProxiedFrame } from './recording-proxy.js';
 
@@ -51,6 +51,8 @@ export class StreamRecordingProxy extends ProxyAdmission {
   readonly liveness: LivenessExchange[] = [];
   /** A byte stream has no liveness to give up on a link, so every end is the journey's or the proxy's. */
   readonly unplannedEnds: UnplannedEnd[] = [];
+  /** No probe on a byte stream: what it sends (a text message) is WebSocket's. */
+  readonly probeEnds: ProbeEnd[] = [];
   /** A byte stream carries no token; the client peer's --token is required and ignored for tcp://. */
   readonly token = 'none';
   step = 'setup';
@@ -109,6 +111,10 @@ export class StreamRecordingProxy extends ProxyAdmission {
 
   private record(direction: FrameDirection, bytes: Uint8Array, pair: StreamPair, fault?: 'injected'): void {
     this.frames.push({ direction, step: this.step, bytes, connection: pair.id, client: 'primary', ...peekHeader(bytes), ...(fault ? { fault } : {}) });
+  }
+
+  probe(): Promise<never> {
+    return Promise.reject(new Error('the byte stream has no probe connection: its text messages and floods are WebSocket steps'));
   }
 
   /** Writes a frame toward the host on the live connection, framed as the wire spec frames it; recorded as injected. */

@@ -76,7 +76,8 @@ function measuredLink(link: FrameLink, peak: { bytes: number }): FrameLink {
       link.send(frame);
       peak.bytes = Math.max(peak.bytes, link.bufferedBytes);
     },
-    close: (reason) => link.close(reason),
+    // The code too: a limit closes with 1008, and the gate records what the host sends (v0.2.0's peer sent 1001).
+    close: (reason, code) => link.close(reason, code),
     get bufferedBytes() {
       return link.bufferedBytes;
     },

@@ -8,6 +8,7 @@ import { frameNoLongerSent } from './dynamic/frame-presence.js';
 import { frameSequenceChanged } from './dynamic/frame-sequence.js';
 import { gatedFrameNotNegotiated } from './dynamic/gated-frame.js';
 import { frameRefused, inputNotExactlyOnce, journeyStalled, screenMismatch, ungatedSendDropped } from './dynamic/journey-outcome-rules.js';
+import { hostCloseChanged } from './dynamic/limit-closes.js';
 import { livenessAnswerChanged } from './dynamic/liveness-answers.js';
 import { snapshotContentChanged } from './dynamic/snapshot-content.js';
 import type { RuleEntry, RuleSpec } from './rule-spec.js';
@@ -58,6 +59,7 @@ export const RULE_CATALOG = [
   snapshotContentChanged,
   screenMismatch,
   livenessAnswerChanged,
+  hostCloseChanged,
   decodersDisagree,
   surfaceNotExercised,
   behaviourNotReached,

@@ -3,7 +3,7 @@ import { activeRules } from '../../compat/rules/catalog.js';
 import { DYNAMIC_PASS, RULES_OUTSIDE_RECORDINGS, runDynamicRules } from '../../compat/rules/dynamic/run-dynamic.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
 import type { WireManifest } from '../../src/manifest/manifest-schema.js';
-import type { JourneyRecordingSet, PairingKey, RecordedFrame, StepName } from '../../compat/recording.js';
+import type { JourneyRecordingSet, PairingKey, ProbeEnd, RecordedFrame, StepName } from '../../compat/recording.js';
 import { CAPS, editFrames, healthySet } from './helpers/recordings.js';
 
 // Advertised sets pinned to the recordings' world: the rules are under test here, not this build's defaults.
@@ -212,6 +212,24 @@ describe('dynamic rules', () => {
       ['LIVENESS_ANSWER_CHANGED', 'old client × new host', 'otherPayload', 2, 3],
       ['LIVENESS_ANSWER_CHANGED', 'new client × old host', 'unanswered', 1, 1],
     ]);
+  });
+
+  it('HOST_CLOSE_CHANGED: the new host closes a flooding connection with another reason code, or keeps it; a reworded message, another close code and an old host without the limit stay green', () => {
+    const closed = (code: number, reason: string) => ({ step: 'limitsClosed', connection: 9, outcome: 'closed', code, reason, answeredFrames: 100 }) as const;
+    const keptOpen = { step: 'limitsClosed', connection: 9, outcome: 'stayedOpen', answeredFrames: 300 } as const;
+    const judged = (old: ProbeEnd, skew: ProbeEnd) => {
+      const set = healthySet();
+      set.oldOld.probeEnds = [old];
+      set.oldClientNewHost.probeEnds = [skew];
+      return run(set).filter((f) => f.ruleId === 'HOST_CLOSE_CHANGED').map((f) => [f.direction, f.subject, f.evidence.before, f.evidence.after]);
+    };
+    const rateClose = closed(1008, 'ERROR_RATE: more than 100 Error replies in a second');
+    expect(judged(rateClose, closed(1008, 'ERROR_RATE: over 100 replies a second'))).toEqual([]);
+    expect(judged(closed(1001, rateClose.reason), rateClose)).toEqual([]);
+    expect(judged(rateClose, closed(1008, 'TOO_MANY_ERRORS: more than 100'))).toEqual([['old client × new host', 'close:ERROR_RATE', 'closed with ERROR_RATE', 'closed with TOO_MANY_ERRORS']]);
+    expect(judged(rateClose, closed(1008, 'more than 100 Error replies in a second'))).toEqual([['old client × new host', 'close:ERROR_RATE', 'closed with ERROR_RATE', 'closed with more than 100 Error replies in a second']]);
+    expect(judged(rateClose, keptOpen)).toEqual([['old client × new host', 'close:ERROR_RATE', 'closed with ERROR_RATE', 'kept open']]);
+    expect(judged(keptOpen, rateClose)).toEqual([]);
   });
 
   it('FRAME_COUNT_CHANGED: a frame repeated unchanged far more often than its reference, per second of the step; a few more, distinct frames and snapshot chunks stay green', () => {

@@ -13,12 +13,15 @@ import type { SideManifests } from './types.js';
 /** The header's seq, for payloads that carry no seq of their own. */
 export const HEADER_SEQ = '(seq)';
 
+/** The stable code a "CODE: message" text starts with (an Error, a close reason); the whole text where it names none. */
+export const codeOfText = (text: string): string => /^([A-Z][A-Z0-9_]*):/.exec(text)?.[1] ?? text;
+
 /**
  * Payloads whose text or bytes have structure: the part a reader acts on is
  * compared, not the whole. An Error's message may be reworded; its code may not.
  */
 export const STRUCTURED_PAYLOADS: Readonly<Record<string, (f: RecordedFrame) => Record<string, unknown>>> = {
-  Error: (f) => ({ code: typeof f.payload === 'string' ? (/^([A-Z][A-Z0-9_]*):/.exec(f.payload)?.[1] ?? f.payload) : f.payload }),
+  Error: (f) => ({ code: typeof f.payload === 'string' ? codeOfText(f.payload) : f.payload }),
   // The wire byte, not the author's decoding of it: two builds may name the same byte differently.
   InputAck: (f) => ({ flag: f.rawHex.length > 32 ? parseInt(f.rawHex.slice(32, 34), 16) : 'absent' }),
 };

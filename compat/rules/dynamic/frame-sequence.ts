@@ -111,7 +111,9 @@ export function authoredFrames(rec: PairingRecording, direction: FrameDirection,
   return out;
 }
 
-export const CLIENTS: readonly ClientLabel[] = ['primary', 'second'];
+export const CLIENTS: readonly ClientLabel[] = ['primary', 'second', 'probe'];
+/** How a finding names the connection a sequence crossed; the driving client's goes unsaid. */
+const ON_CONNECTION_OF: Readonly<Record<ClientLabel, string>> = { primary: '', second: " on the second client's connection", probe: " on the proxy's probe connection" };
 
 /** A gated opcode is compared only where both runs negotiated it; elsewhere Rule 2's rules own it. */
 export function negotiatedInBoth(a: PairingRecording, b: PairingRecording, gating: ReadonlyMap<string, string>): (opcodeName: string) => boolean {
@@ -188,7 +190,7 @@ export const frameSequenceChanged = dynamicRule({
             direction: PAIRING_LABELS[c.skew as PairingKey],
             subject: `${side} ${c.author} frames`,
             step,
-            message: `in step ${step} the ${side} ${c.author} wrote [${actual.join(', ')}]${client === 'second' ? ' on the second client\'s connection' : ''}, expected [${expected.join(', ')}]: ${c.basis}`,
+            message: `in step ${step} the ${side} ${c.author} wrote [${actual.join(', ')}]${ON_CONNECTION_OF[client]}, expected [${expected.join(', ')}]: ${c.basis}`,
             evidence: { before: expected, after: actual, basis: c.basis, reference: c.reference, client },
           });
         }

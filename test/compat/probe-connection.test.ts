@@ -1,0 +1,55 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { RecordingProxy } from '../../compat/journey/recording-proxy.js';
+import { handmadeFrame, WIRE } from '../../compat/journey/wire-view.js';
+import { ScriptBackend } from '../../src/host/script-backend.js';
+import { waitFor } from '../helpers/wait-for.js';
+import { startTestHost, TEST_TOKEN, type TestHost } from '../host/harness.js';
+
+// A real host behind a real WebSocket server; the proxy's probe is the only peer.
+const cleanup: Array<() => Promise<void> | void> = [];
+afterEach(async () => {
+  for (const f of cleanup.splice(0).reverse()) await f();
+});
+
+async function probeOf(maxErrorRepliesPerSecond: number): Promise<{ proxy: RecordingProxy; host: TestHost }> {
+  const host = await startTestHost({ limits: { maxErrorRepliesPerSecond }, terminals: () => new ScriptBackend() });
+  cleanup.push(() => host.close());
+  const proxy = new RecordingProxy();
+  await proxy.listen();
+  cleanup.push(() => proxy.close());
+  proxy.connectTo({ url: host.server.url, token: TEST_TOKEN });
+  proxy.step = 'limitsClosed';
+  return { proxy, host };
+}
+
+const refused = (n: number) => Array.from({ length: n }, () => handmadeFrame(WIRE.opcode.Input, 919, 'x'));
+const probeErrors = (proxy: RecordingProxy) => proxy.frames.filter((f) => f.client === 'probe' && f.direction === 'hostToClient').map((f) => Buffer.from(f.bytes.subarray(WIRE.headerBytes)).toString().split(':')[0]);
+
+describe("the proxy's probe connection", () => {
+  it('records the host answering a text message and a refused frame; a flood past the Error rate ends in the close the host gave, its replies counted', async () => {
+    const { proxy, host } = await probeOf(20);
+    const probe = await proxy.probe();
+    probe.sendText('not a frame');
+    probe.send(refused(1)[0]!);
+    await waitFor(() => probeErrors(proxy).length === 2, { what: 'the answers to the text message and the refused frame' });
+    expect(probeErrors(proxy)).toEqual(['TEXT_MESSAGE', 'STREAM_NOT_OWNED']);
+    probe.sendFlood(refused(60));
+    await waitFor(() => proxy.probeEnds.length === 1, { what: 'the end of the flood' });
+    const [end] = proxy.probeEnds;
+    expect(end).toMatchObject({ step: 'limitsClosed', outcome: 'closed', code: 1008 });
+    expect(end!.reason).toMatch(/^ERROR_RATE: /);
+    // The bucket held 20 and one reply went to the refused frame; a little may refill while the flood is read.
+    expect(end!.answeredFrames).toBeGreaterThanOrEqual(19);
+    expect(end!.answeredFrames).toBeLessThan(40);
+    expect(probeErrors(proxy)).toHaveLength(2);
+    expect(host.host.counters.limitCloses.ERROR_RATE).toBe(1);
+  });
+
+  it('ends a flood the host reads whole with the pong of the ping sent after it: the connection stayed open', async () => {
+    const { proxy } = await probeOf(1_000);
+    const probe = await proxy.probe();
+    probe.sendFlood(refused(50));
+    await waitFor(() => proxy.probeEnds.length === 1, { what: 'the end of the flood' });
+    expect(proxy.probeEnds).toEqual([{ step: 'limitsClosed', connection: 1, outcome: 'stayedOpen', answeredFrames: 50 }]);
+  });
+});
