@@ -70,7 +70,7 @@ describe('which steps a gate run drives', () => {
     const builds = { old: hello(1, '0.1.0'), new: hello(2, '0.2.0', PEER_OPS) };
     const ops = drivableOps(builds.old, builds.new);
     const skipped = stepsSkippedInRun(JOURNEY, ops, builds);
-    expect([...skipped.keys()].sort()).toEqual(['activityWhileHidden', 'claimViewport', 'deliveryUnknown', 'killed', 'lateSubscriber', 'limitsReached', 'pasteWithdrawn', 'resize', 'twoStreams', 'writeRefused']);
+    expect([...skipped.keys()].sort()).toEqual(['activityWhileHidden', 'claimViewport', 'deliveryUnknown', 'killed', 'lateSubscriber', 'limitsClosed', 'limitsReached', 'pasteWithdrawn', 'resize', 'twoStreams', 'writeRefused']);
     expect(skipped.get('limitsReached')).toBe("the old build's host peer (0.1.0, peer protocol 1) cannot 'limits'");
     expect(skipped.get('resize')).toBe("the old build's client peer (0.1.0, peer protocol 1) cannot 'resize'");
     expect(ops.client.has('paste')).toBe(false); // the paste step then types its text as one write
