@@ -100,7 +100,7 @@ export class RecordingProxy extends ProxyAdmission {
   private ackHold: Hold | undefined;
   /** Armed by holdToClient: every frame the host sends that client waits here, unrecorded, until releaseToClient forwards them in order. */
   private toClientHold: Hold | undefined;
-  private probeConnection: ProbeConnection | undefined;
+  private probeConnection: Promise<ProbeConnection> | undefined;
 
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
@@ -228,14 +228,14 @@ export class RecordingProxy extends ProxyAdmission {
   }
 
   /** Opens the proxy's own connection to the host (ProbeConnection), its frames recorded as the 'probe' client's; one per journey. */
-  async probe(): Promise<ProbeConnection> {
-    if (this.probeConnection) return this.probeConnection;
-    const upstream = await this.admitted();
-    const connection = ++this.connections;
-    this.probeConnection = await ProbeConnection.open(upstream, connection, {
-      step: () => this.step,
-      record: (direction, bytes, fault) => this.record(direction, bytes, { id: connection, client: 'probe' }, fault),
-      ended: (end) => this.probeEnds.push(end),
+  probe(): Promise<ProbeConnection> {
+    this.probeConnection ??= this.admitted().then((upstream) => {
+      const connection = ++this.connections;
+      return ProbeConnection.open(upstream, connection, {
+        step: () => this.step,
+        record: (direction, bytes, fault) => this.record(direction, bytes, { id: connection, client: 'probe' }, fault),
+        ended: (end) => this.probeEnds.push(end),
+      });
     });
     return this.probeConnection;
   }
@@ -383,7 +383,8 @@ export class RecordingProxy extends ProxyAdmission {
     this.peersStopping = true;
     for (const socket of this.handshakes) socket.destroy();
     this.handshakes.clear();
-    this.probeConnection?.close();
+    // Not awaited: a probe still waiting for its host to be admitted must not hold the proxy's close.
+    void this.probeConnection?.then((probe) => probe.close(), () => undefined);
     for (const pair of this.pairs) {
       this.settle(pair);
       pair.downstream.terminate();
