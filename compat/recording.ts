@@ -47,6 +47,7 @@ export const SCRIPT_STEP_NAMES = [
   'inputAfterUnsubscribe',
   'lateSubscriber',
   'killed',
+  'wrongToken',
 ] as const;
 export type ScriptStepName = (typeof SCRIPT_STEP_NAMES)[number];
 
@@ -124,20 +125,23 @@ export interface UnplannedEnd {
 }
 
 /**
- * How the host ended the proxy's probe connection after a flood of frames
- * that each earn an Error: closed (a limit's close, with its code and reason),
- * or still open when a ping sent after the whole flood was answered. The
- * flood's replies are counted, not recorded as frames: how many precede the
- * close depends on how much the host's rate bucket refilled while it read
- * the flood, which is timing.
+ * How the host ended a connection of the proxy's probe. After a flood of
+ * frames that each earn an Error: closed (a limit's close, with its code and
+ * reason), or still open when a ping sent after the whole flood was answered;
+ * the flood's replies are counted, not recorded as frames, since how many
+ * precede the close depends on how much the host's rate bucket refilled while
+ * it read the flood, which is timing. For an upgrade with a token the host
+ * never issued: refused (with its HTTP status, absent where the socket was
+ * dropped without one), or admitted.
  */
 export interface ProbeEnd {
   readonly step: string;
   readonly connection: number;
-  readonly outcome: 'closed' | 'stayedOpen';
+  readonly outcome: 'closed' | 'stayedOpen' | 'refused' | 'admitted';
   readonly code?: number;
   readonly reason?: string;
-  /** Frames the host sent on the probe while the flood lasted; no rule compares it. */
+  readonly status?: number;
+  /** Frames the host sent on the probe while a flood lasted; no rule compares it. */
   readonly answeredFrames: number;
 }
 

@@ -135,3 +135,16 @@ export const limitsClosed: JourneyStep = {
   },
   done: (o, before) => (probeEnded(o, before) ? undefined : 'the host closing the flooding probe connection, or answering the ping sent after the flood'),
 };
+
+/**
+ * The probe asks the host to upgrade a connection with a token it never
+ * issued: refused with 401 (or 403), which a client reads as a wrong token
+ * (AUTH_REFUSED) and does not retry as a network failure. Last in the script:
+ * a failed authentication slows the next attempt from the same network, and
+ * every peer of the journey connects from the loopback.
+ */
+export const wrongToken: JourneyStep = {
+  name: 'wrongToken',
+  act: (ctx) => ctx.probeWrongToken(),
+  done: (o, before) => (probeEnded(o, before) ? undefined : 'the host answering an upgrade with a wrong token'),
+};

@@ -45,6 +45,27 @@ export class ProbeConnection {
     });
   }
 
+  /**
+   * An upgrade with a token the host never issued: refused with the HTTP
+   * status the host answered (none where it dropped the socket), or admitted,
+   * in which case the connection is ended at once.
+   */
+  static tryWrongToken(upstream: Upstream): Promise<Pick<ProbeEnd, 'outcome' | 'status'>> {
+    const ws = new WebSocket(upstream.url, { headers: { authorization: `Bearer not-${upstream.token}` } });
+    return new Promise((resolve) => {
+      ws.once('unexpected-response', (_request, response) => {
+        response.resume();
+        ws.terminate();
+        resolve({ outcome: 'refused', ...(response.statusCode ? { status: response.statusCode } : {}) });
+      });
+      ws.once('open', () => {
+        ws.terminate();
+        resolve({ outcome: 'admitted' });
+      });
+      ws.on('error', () => resolve({ outcome: 'refused' })); // after a status, a no-op: the first answer stands
+    });
+  }
+
   get isOpen(): boolean {
     return this.ws.readyState === WebSocket.OPEN;
   }

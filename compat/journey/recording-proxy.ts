@@ -240,6 +240,15 @@ export class RecordingProxy extends ProxyAdmission {
     return this.probeConnection;
   }
 
+  /** The probe asks the host to upgrade a connection with a wrong token; how the host answered is recorded as a ProbeEnd. */
+  async probeWrongToken(): Promise<void> {
+    const upstream = await this.admitted();
+    const connection = ++this.connections;
+    const step = this.step;
+    const answer = await ProbeConnection.tryWrongToken(upstream);
+    this.probeEnds.push({ step, connection, ...answer, answeredFrames: 0 });
+  }
+
   private record(direction: FrameDirection, bytes: Uint8Array, on: Pick<Pair, 'id' | 'client'>, fault?: 'dropped' | 'injected'): void {
     this.frames.push({ direction, step: this.step, bytes, connection: on.id, client: on.client, ...peekHeader(bytes), ...(fault ? { fault } : {}) });
   }

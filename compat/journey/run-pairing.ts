@@ -293,6 +293,7 @@ export async function runPairing(
           releaseToClient: () => p.releaseToClient(),
           inject: (who, bytes) => p.inject(who, bytes),
           probe: () => p.probe(),
+          probeWrongToken: () => p.probeWrongToken(),
           until: async (m) => void (await until(m, options.stepDeadlineMs, stallWindowMs)),
           observe,
         };

@@ -2,12 +2,12 @@ import { SCRIPT_STEP_NAMES, type ScriptStepName } from '../recording.js';
 import type { JourneyStep } from './steps.js';
 import { CORE_STEPS } from './steps.js';
 import { DOWN_STEPS } from './down-steps.js';
-import { limitsClosed, limitsReached } from './limit-steps.js';
+import { limitsClosed, limitsReached, wrongToken } from './limit-steps.js';
 import { BEHAVIOUR_STEPS } from './behaviour-steps.js';
 import { SURFACE_STEPS } from './surface-steps.js';
 
 /** Every step of the script by its name; a name in SCRIPT_STEP_NAMES without a step here does not compile. */
-const SCRIPT_STEPS: Readonly<Record<ScriptStepName, JourneyStep>> = { ...CORE_STEPS, ...SURFACE_STEPS, ...DOWN_STEPS, ...BEHAVIOUR_STEPS, limitsReached, limitsClosed };
+const SCRIPT_STEPS: Readonly<Record<ScriptStepName, JourneyStep>> = { ...CORE_STEPS, ...SURFACE_STEPS, ...DOWN_STEPS, ...BEHAVIOUR_STEPS, limitsReached, limitsClosed, wrongToken };
 
 /**
  * The deterministic journey every pairing runs, in the order of

@@ -70,6 +70,8 @@ export interface StepContext {
   inject(client: ClientLabel, bytes: Uint8Array): boolean;
   /** The proxy's own connection to the host, opened by the first step that asks (WebSocket journeys only). */
   probe(): Promise<ProbeConnection>;
+  /** The probe asks the host to upgrade a connection with a wrong token; the answer lands in the observation's probeEnds. */
+  probeWrongToken(): Promise<void>;
   /** Waits until `missing` returns undefined; a stall names what it still returned. */
   until(missing: (o: Observation) => string | undefined): Promise<void>;
   /** What the peers and the proxy see now. */

@@ -117,6 +117,10 @@ export class StreamRecordingProxy extends ProxyAdmission {
     return Promise.reject(new Error('the byte stream has no probe connection: its text messages and floods are WebSocket steps'));
   }
 
+  probeWrongToken(): Promise<never> {
+    return Promise.reject(new Error('the byte stream carries no token'));
+  }
+
   /** Writes a frame toward the host on the live connection, framed as the wire spec frames it; recorded as injected. */
   inject(_client: ClientLabel, bytes: Uint8Array): boolean {
     const pair = [...this.pairs].at(-1);

@@ -232,6 +232,20 @@ describe('dynamic rules', () => {
     expect(judged(keptOpen, rateClose)).toEqual([]);
   });
 
+  it('HOST_CLOSE_CHANGED: a wrong token answered with a status no client reads as one, or admitted; 401 for 403 stays green', () => {
+    const answer = (outcome: 'refused' | 'admitted', status?: number) => ({ step: 'wrongToken', connection: 12, outcome, ...(status ? { status } : {}), answeredFrames: 0 }) as const;
+    const judged = (old: ProbeEnd, skew: ProbeEnd) => {
+      const set = healthySet();
+      set.oldOld.probeEnds = [old];
+      set.oldClientNewHost.probeEnds = [skew];
+      return run(set).filter((f) => f.ruleId === 'HOST_CLOSE_CHANGED').map((f) => [f.subject, f.evidence.after]);
+    };
+    expect(judged(answer('refused', 401), answer('refused', 403))).toEqual([]);
+    expect(judged(answer('refused', 401), answer('refused', 400))).toEqual([['upgrade:wrong token', 'refused the upgrade with HTTP 400']]);
+    expect(judged(answer('refused', 401), answer('refused'))).toEqual([['upgrade:wrong token', 'refused the upgrade without an HTTP answer']]);
+    expect(judged(answer('refused', 401), answer('admitted'))).toEqual([['upgrade:wrong token', 'admitted a wrong token']]);
+  });
+
   it('FRAME_COUNT_CHANGED: a frame repeated unchanged far more often than its reference, per second of the step; a few more, distinct frames and snapshot chunks stay green', () => {
     const repeated = (times: number) => {
       const set = healthySet();

@@ -1,4 +1,6 @@
+import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { WebSocketServer } from 'ws';
 import { RecordingProxy } from '../../compat/journey/recording-proxy.js';
 import { handmadeFrame, WIRE } from '../../compat/journey/wire-view.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
@@ -51,5 +53,27 @@ describe("the proxy's probe connection", () => {
     probe.sendFlood(refused(50));
     await waitFor(() => proxy.probeEnds.length === 1, { what: 'the end of the flood' });
     expect(proxy.probeEnds).toEqual([{ step: 'limitsClosed', connection: 1, outcome: 'stayedOpen', answeredFrames: 50 }]);
+  });
+
+  it('records the host refusing an upgrade with a wrong token with its HTTP status', async () => {
+    const { proxy } = await probeOf(100);
+    proxy.step = 'wrongToken';
+    await proxy.probeWrongToken();
+    expect(proxy.probeEnds).toEqual([{ step: 'wrongToken', connection: 1, outcome: 'refused', status: 401, answeredFrames: 0 }]);
+  });
+
+  it('records a host that lets a wrong token in as admitted, and ends that connection', async () => {
+    const server = new WebSocketServer({ host: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    cleanup.push(() => new Promise<void>((resolve) => server.close(() => resolve())));
+    const closed = new Promise<void>((resolve) => server.once('connection', (ws) => ws.once('close', () => resolve())));
+    const proxy = new RecordingProxy();
+    await proxy.listen();
+    cleanup.push(() => proxy.close());
+    proxy.connectTo({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 'any' });
+    proxy.step = 'wrongToken';
+    await proxy.probeWrongToken();
+    expect(proxy.probeEnds).toEqual([{ step: 'wrongToken', connection: 1, outcome: 'admitted', answeredFrames: 0 }]);
+    await closed;
   });
 });
