@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { TerminalClient } from '../../src/client/client.js';
 import { InputNotAppliedError } from '../../src/client/stream-input.js';
+import { DEFAULT_CLIENT_CAPABILITIES } from '../../src/capabilities/defaults.js';
 import { PtyBackend } from '../../src/host/pty-backend.js';
+import { ScriptBackend } from '../../src/host/script-backend.js';
 import { HostRuntime } from '../../src/host/runtime.js';
 import { connectWs } from '../../src/transport/ws-client.js';
 import { startWsServer, type WsServer } from '../../src/transport/ws-server.js';
@@ -57,5 +59,27 @@ describe('stream.paste against the reference host over WebSocket', () => {
     await expect(fresh.applied).resolves.toBeUndefined();
     await waitFor(async () => (await stream.whenIdle(), /fresh-48/.test(stream.screenText())), { what: 'the fresh paste run' });
     expect(stream.screenText()).not.toContain('stale');
+  });
+});
+
+describe('stream.paste where the host does not negotiate inputAck', () => {
+  it('sends every chunk unsequenced and hands back a handle: its chunk count, a cancel that withdraws nothing, and UNCONFIRMABLE', async () => {
+    const backend = new ScriptBackend();
+    runtime = new HostRuntime({ terminals: () => backend });
+    const rt = runtime;
+    server = await startWsServer({ token: TOKEN, onLink: (link) => rt.accept(link) });
+    const url = server.url;
+    const { inputAck: _leftOut, ...withoutInputAck } = DEFAULT_CLIENT_CAPABILITIES;
+    client = new TerminalClient({ connect: () => connectWs(url, { token: TOKEN }), capabilities: withoutInputAck, delivery: { pasteChunkBytes: 8 } });
+    const stream = client.subscribe('main');
+    let subscribed = false;
+    stream.on('subscribed', () => (subscribed = true));
+    client.start();
+    await waitFor(() => subscribed, { what: 'the stream subscribed' });
+    expect(stream.negotiated.inputAck ?? 0).toBe(0);
+    const handle = stream.paste('echo unsequenced\r')!;
+    expect([handle.chunks, handle.cancel()]).toEqual([3, 0]);
+    await expect(handle.applied).rejects.toMatchObject({ code: 'UNCONFIRMABLE' });
+    await waitFor(() => backend.inputLog().includes('echo unsequenced\r'), { what: 'the three chunks typed' });
   });
 });
