@@ -70,6 +70,8 @@ export type FrameDirection = 'clientToHost' | 'hostToClient';
  * probe, a peer no client library is (it sends what no client sends).
  */
 export type ClientLabel = 'primary' | 'second' | 'probe';
+/** A client process of the journey: the proxy bridges, holds and faults its connections (the probe is the proxy's own). */
+export type ClientProcessLabel = Exclude<ClientLabel, 'probe'>;
 
 export interface RecordedFrame {
   index: number;

@@ -1,6 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Observation } from './observed-state.js';
-import { CORE_STEPS, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, resubscribed, SCRIPT_BANNER, screenShows, TYPED_BEFORE_DROP, unsubscribedSinceStep } from './steps.js';
+import { CORE_STEPS, first, JOURNEY_TERMINAL, JOURNEY_VIEWPORT, type JourneyStep, resubscribed, SCRIPT_BANNER, screenShows, StepNotJudged, TYPED_BEFORE_DROP, unsubscribedSinceStep } from './steps.js';
 
 /**
  * The lifetime pass's host keeps a detached terminal this long (its
@@ -11,8 +11,6 @@ export const JOURNEY_DETACHED_LIFETIME_MS = 3_000;
 /** The client comes back this long after it left: well inside the lifetime, with the rest as room for a slow machine. */
 export const COMES_BACK_AFTER_MS = JOURNEY_DETACHED_LIFETIME_MS / 2;
 
-/** A step whose outcome cannot be judged in this walk (the machine took longer than the promise it checks); recorded as skipped with why. */
-export class StepNotJudged extends Error {}
 
 const detached = (o: Observation) => (o.host.terminal?.running && o.host.terminal.subscribers === 0 ? undefined : 'the host counting the terminal running with no subscriber');
 

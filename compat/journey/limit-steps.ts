@@ -1,10 +1,10 @@
 import type { Observation } from './observed-state.js';
-import type { ClientLabel, ProxiedFrame } from './recording-proxy.js';
+import type { ClientLabel, ClientProcessLabel, ProxiedFrame } from './recording-proxy.js';
 import { first, type JourneyStep, type StepContext } from './steps.js';
 import { eventType, handmadeFrame, payloadText, sawErrorSinceStep, sawSinceStep, WIRE } from './wire-view.js';
 
 /** What the host peer's 'limits' op answers (compat/peer/host-peer.ts). */
-interface HostPeerLimits {
+export interface HostPeerLimits {
   readonly limits: { readonly maxCols: number; readonly maxStreamsPerConnection: number; readonly maxErrorRepliesPerSecond?: number };
   readonly spareTerminals: readonly string[];
 }
@@ -13,7 +13,7 @@ interface HostPeerLimits {
  * Stream ids no client library picks: the proxy subscribes them by hand. The
  * bare stream negotiates nothing, as a client older than every capability would.
  */
-const STREAM = { bare: 910, startedByPrimary: [911, 912], startedBySecond: [913, 914, 915], extra: [916, 917, 918], neverSubscribed: 919 } as const;
+const STREAM = { bare: 910, startedByPrimary: [911, 912], startedBySecond: [913, 914, 915], extra: [916, 917, 918] } as const;
 const SCROLLBACK_REQUEST = { requestId: 'limits', scrollbackRows: 10 } as const;
 /** Sent with the scrollback request, before the host can answer it: each request still gets its own answer. */
 const SECOND_REQUEST = { requestId: 'limits-again' } as const;
@@ -25,7 +25,7 @@ const subscribe = (streamId: number, terminal: string, extra: object = {}) => ha
 const errorAnswer = (who: ClientLabel, code: string) => (o: Observation, before: Observation) => sawErrorSinceStep(o, before, who, code, `an Error ${code} on the ${who} client`);
 
 /** A host frame to `who` on `streamId`, with one of `opcodes`, since the wire held `from` frames. */
-const answeredSince = (o: Observation, from: number, who: ClientLabel, streamId: number, opcodes: readonly number[], where: (f: ProxiedFrame) => boolean = () => true) =>
+export const answeredSince = (o: Observation, from: number, who: ClientLabel, streamId: number, opcodes: readonly number[], where: (f: ProxiedFrame) => boolean = () => true) =>
   o.wire.slice(from).some((f) => f.client === who && f.direction === 'hostToClient' && f.streamId === streamId && opcodes.includes(f.opcode) && where(f));
 
 /**
@@ -34,7 +34,7 @@ const answeredSince = (o: Observation, from: number, who: ClientLabel, streamId:
  * settles but refuses at once, so frames sent together would come back in an
  * order that depends on timing, and the frame comparison would see it.
  */
-async function exchange(ctx: StepContext, who: ClientLabel, frame: Uint8Array, answer: { streamId: number; opcodes: readonly number[]; where?: (f: ProxiedFrame) => boolean }, what: string): Promise<void> {
+async function exchange(ctx: StepContext, who: ClientProcessLabel, frame: Uint8Array, answer: { streamId: number; opcodes: readonly number[]; where?: (f: ProxiedFrame) => boolean }, what: string): Promise<void> {
   const from = (await ctx.observe()).wireCount;
   if (!ctx.inject(who, frame)) throw new Error(`the ${who} client has no live connection to inject into`);
   await ctx.until((o) => (answeredSince(o, from, who, answer.streamId, answer.opcodes, answer.where) ? undefined : what));
@@ -50,7 +50,7 @@ async function requestsTogether(ctx: StepContext, requests: ReadonlyArray<{ read
 
 /** A Subscribe is answered by the end of its snapshot, or refused by an Error. */
 const SUBSCRIBE_ANSWERS = [WIRE.opcode.SnapshotEnd, WIRE.opcode.Error] as const;
-const subscribeExchange = (ctx: StepContext, who: ClientLabel, streamId: number, terminal: string, extra?: object) =>
+const subscribeExchange = (ctx: StepContext, who: ClientProcessLabel, streamId: number, terminal: string, extra?: object) =>
   exchange(ctx, who, subscribe(streamId, terminal, extra), { streamId, opcodes: SUBSCRIBE_ANSWERS }, `the host's answer to the Subscribe of stream ${streamId} to '${terminal}' on the ${who} client`);
 const errorExchange = (ctx: StepContext, opcode: number, payload: string, what: string) =>
   exchange(ctx, 'primary', handmadeFrame(opcode, STREAM.bare, payload), { streamId: STREAM.bare, opcodes: [WIRE.opcode.Error] }, what);
@@ -96,56 +96,3 @@ export const limitsReached: JourneyStep = {
     ),
 };
 
-/** Every host before the option was configurable refilled 100 Error replies a second. */
-const DEFAULT_ERROR_REPLIES_PER_SECOND = 100;
-/**
- * The flood is this many seconds' worth of Error replies: the host closes
- * once it has read one second's worth, and unless reading the rest took it
- * nine seconds more (a machine far busier than any CI runner), the refill
- * cannot keep up. A few KiB, so the margin costs nothing.
- */
-const FLOOD_SECONDS = 10;
-const neverSubscribedInput = () => handmadeFrame(WIRE.opcode.Input, STREAM.neverSubscribed, 'x');
-const probeEnded = (o: Observation, before: Observation) => o.probeEnds.length > before.probeEnds.length;
-
-/**
- * What the host does to a peer no client library is: the proxy's own probe
- * connection sends a WebSocket text message (refused with TEXT_MESSAGE, the
- * connection kept), one frame on a stream it never subscribed, and then a
- * flood of such frames, each earning an Error, past maxErrorRepliesPerSecond.
- * The host closes the connection for the limit (1008, ERROR_RATE), or answers
- * a ping after the flood if it does not: how it ended is recorded (ProbeEnd)
- * and compared, the flood's own replies only counted.
- */
-export const limitsClosed: JourneyStep = {
-  name: 'limitsClosed',
-  needs: { host: ['limits'] },
-  act: async (ctx) => {
-    const { limits } = await ctx.host.call<HostPeerLimits>('limits');
-    const probe = await ctx.probe();
-    const textFrom = (await ctx.observe()).wireCount;
-    probe.sendText('not a frame');
-    await ctx.until((o) => (probeEnded(o, ctx.before) || answeredSince(o, textFrom, 'probe', 0, [WIRE.opcode.Error]) ? undefined : 'an Error answering the text message on the probe connection'));
-    if (!probe.isOpen) return;
-    const refusedFrom = (await ctx.observe()).wireCount;
-    probe.send(neverSubscribedInput());
-    await ctx.until((o) => (probeEnded(o, ctx.before) || answeredSince(o, refusedFrom, 'probe', STREAM.neverSubscribed, [WIRE.opcode.Error]) ? undefined : 'an Error answering input on a stream the probe never subscribed'));
-    if (!probe.isOpen) return;
-    const perSecond = limits.maxErrorRepliesPerSecond ?? DEFAULT_ERROR_REPLIES_PER_SECOND;
-    probe.sendFlood(Array.from({ length: perSecond * FLOOD_SECONDS }, neverSubscribedInput));
-  },
-  done: (o, before) => (probeEnded(o, before) ? undefined : 'the host closing the flooding probe connection, or answering the ping sent after the flood'),
-};
-
-/**
- * The probe asks the host to upgrade a connection with a token it never
- * issued: refused with 401 (or 403), which a client reads as a wrong token
- * (AUTH_REFUSED) and does not retry as a network failure. Last in the script:
- * a failed authentication slows the next attempt from the same network, and
- * every peer of the journey connects from the loopback.
- */
-export const wrongToken: JourneyStep = {
-  name: 'wrongToken',
-  act: (ctx) => ctx.probeWrongToken(),
-  done: (o, before) => (probeEnded(o, before) ? undefined : 'the host answering an upgrade with a wrong token'),
-};

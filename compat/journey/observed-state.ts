@@ -53,6 +53,8 @@ export interface Observation {
   /** Every frame the proxy has seen so far (it only grows), and how many there were when observed. */
   readonly wire: readonly ProxiedFrame[];
   readonly wireCount: number;
-  /** How the host ended the proxy's probe connection, so far (it only grows). */
+  /** How the host ended the proxy's probe connections, so far (it only grows). */
   readonly probeEnds: readonly ProbeEnd[];
+  /** Frames of a flood the probe's host answered so far: progress, never compared. */
+  readonly probeFloodAnswered: number;
 }

@@ -10,6 +10,9 @@ export interface ProbeRecorder {
   readonly ended: (end: ProbeEnd) => void;
 }
 
+/** A host that accepts the TCP connection and never answers the upgrade is given this long; the probe then counts it refused without an answer. */
+const HANDSHAKE_TIMEOUT_MS = 10_000;
+
 /**
  * The proxy's own connection to the host: a peer no client library is, which
  * sends what no client sends (a text message, a flood of refused frames), so a
@@ -18,7 +21,7 @@ export interface ProbeRecorder {
  * differs between two hosts' answers is the hosts'.
  */
 export class ProbeConnection {
-  private flood: { step: string; answered: number } | undefined;
+  private flood: { step: string; size: number; answered: number } | undefined;
   private finished = false;
 
   private constructor(
@@ -28,17 +31,16 @@ export class ProbeConnection {
   ) {
     ws.on('message', (data, isBinary) => {
       if (!isBinary) return;
-      if (this.flood) return void this.flood.answered++;
-      this.recorder.record('hostToClient', copyBytes(data));
+      if (!this.flood) return this.recorder.record('hostToClient', copyBytes(data));
+      // Every flooded frame answered: the host has no limit that closes (v0.1.0), and keeps the connection.
+      if (++this.flood.answered === this.flood.size) this.end({ outcome: 'stayedOpen' });
     });
     ws.on('close', (code, reason) => this.end({ outcome: 'closed', code, reason: reason.toString() }));
-    // The pong of a ping sent after the whole flood: the host read every flooded frame and kept the connection.
-    ws.on('pong', () => this.end({ outcome: 'stayedOpen' }));
     ws.on('error', () => undefined); // a refused or reset connection ends in 'close'
   }
 
   static open(upstream: Upstream, connection: number, recorder: ProbeRecorder): Promise<ProbeConnection> {
-    const ws = new WebSocket(upstream.url, { headers: { authorization: `Bearer ${upstream.token}` } });
+    const ws = new WebSocket(upstream.url, { headers: { authorization: `Bearer ${upstream.token}` }, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
     return new Promise((resolve, reject) => {
       ws.once('open', () => resolve(new ProbeConnection(ws, connection, recorder)));
       ws.once('error', (error) => reject(new Error(`the probe connection to the host failed: ${error.message}`)));
@@ -47,11 +49,11 @@ export class ProbeConnection {
 
   /**
    * An upgrade with a token the host never issued: refused with the HTTP
-   * status the host answered (none where it dropped the socket), or admitted,
-   * in which case the connection is ended at once.
+   * status the host answered (none where it dropped the socket or never
+   * answered), or admitted, in which case the connection is ended at once.
    */
   static tryWrongToken(upstream: Upstream): Promise<Pick<ProbeEnd, 'outcome' | 'status'>> {
-    const ws = new WebSocket(upstream.url, { headers: { authorization: `Bearer not-${upstream.token}` } });
+    const ws = new WebSocket(upstream.url, { headers: { authorization: `Bearer not-${upstream.token}` }, handshakeTimeout: HANDSHAKE_TIMEOUT_MS });
     return new Promise((resolve) => {
       ws.once('unexpected-response', (_request, response) => {
         response.resume();
@@ -66,8 +68,14 @@ export class ProbeConnection {
     });
   }
 
-  get isOpen(): boolean {
-    return this.ws.readyState === WebSocket.OPEN;
+  /** The host ended the connection, or answered a whole flood. */
+  get ended(): boolean {
+    return this.finished;
+  }
+
+  /** Flooded frames the host answered so far: the flood's progress, never compared (how many precede a close is timing). */
+  get floodAnswered(): number {
+    return this.flood?.answered ?? 0;
   }
 
   /** A WebSocket text message: not a frame, so no recording of it; the host's answer is recorded. */
@@ -82,14 +90,13 @@ export class ProbeConnection {
   }
 
   /**
-   * Sends every frame at once, then a ping. The host either closes the
-   * connection while it reads them, or pongs once it has read them all (a
-   * pong follows the frames before it); either way the flood has ended.
+   * Sends every frame at once, each of which earns an Error. The flood ends
+   * when the host closes the connection, or when it has answered every frame;
+   * a host that neither closes nor answers leaves the step to stall.
    */
   sendFlood(frames: readonly Uint8Array[]): void {
-    this.flood = { step: this.recorder.step(), answered: 0 };
+    this.flood = { step: this.recorder.step(), size: frames.length, answered: 0 };
     for (const bytes of frames) this.ws.send(bytes, { binary: true });
-    this.ws.ping();
   }
 
   close(): void {
@@ -97,13 +104,12 @@ export class ProbeConnection {
     this.ws.terminate();
   }
 
-  /** The first end of the connection that the journey did not ask for: a close by the host, or the pong that ends a flood. */
+  /** The first end of the connection that the journey did not ask for: a close by the host, or a flood answered whole. */
   private end(how: Pick<ProbeEnd, 'outcome' | 'code' | 'reason'>): void {
-    const flood = this.flood;
-    if (this.finished || (how.outcome === 'stayedOpen' && !flood)) return;
+    if (this.finished) return;
     this.finished = true;
+    const flood = this.flood;
     this.recorder.ended({ step: flood?.step ?? this.recorder.step(), connection: this.connection, ...how, answeredFrames: flood?.answered ?? 0 });
     if (how.outcome === 'stayedOpen') this.ws.terminate();
   }
 }
-

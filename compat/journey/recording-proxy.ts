@@ -2,14 +2,14 @@ import { randomBytes } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import type { AddressInfo, Socket } from 'node:net';
 import { WebSocket, WebSocketServer } from 'ws';
-import type { ClientLabel, LivenessExchange, ProbeEnd, UnplannedEnd } from '../recording.js';
+import type { ClientLabel, ClientProcessLabel, LivenessExchange, ProbeEnd, UnplannedEnd } from '../recording.js';
 import { ProbeConnection } from './probe-connection.js';
 import { ProxyAdmission, type Upstream } from './proxy-admission.js';
 import { copyBytes } from './raw-data.js';
 import { withheldFromSubscribe } from './withheld-capability.js';
 
 export type FrameDirection = 'clientToHost' | 'hostToClient';
-export type { ClientLabel } from '../recording.js';
+export type { ClientLabel, ClientProcessLabel } from '../recording.js';
 
 export interface ProxiedFrame {
   readonly direction: FrameDirection;
@@ -56,7 +56,7 @@ export type { Upstream } from './proxy-admission.js';
 
 interface Pair {
   readonly id: number;
-  readonly client: ClientLabel;
+  readonly client: ClientProcessLabel;
   readonly downstream: WebSocket;
   readonly upstream: WebSocket;
   blackholed: boolean;
@@ -69,7 +69,7 @@ interface Pair {
 
 /** Frames of one client held back by a fault, in arrival order. */
 interface Hold {
-  readonly client: ClientLabel;
+  readonly client: ClientProcessLabel;
   readonly held: Array<{ pair: Pair; bytes: Uint8Array }>;
 }
 
@@ -93,14 +93,15 @@ export class RecordingProxy extends ProxyAdmission {
   /** Connections waiting in their handshake for the host, or for a hold to be lifted. */
   private readonly handshakes = new Set<Socket>();
   /** Armed by dropSequencedInput or duplicateSequencedInput: how many more sequenced Inputs of that client pass before the fault. */
-  private inputFault: { client: ClientLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
+  private inputFault: { client: ClientProcessLabel; passBefore: number; fault: 'drop' | 'duplicate' } | undefined;
   /** Armed by loseInputAck: the client whose next InputAck the proxy loses. */
-  private inputAckLoss: ClientLabel | undefined;
+  private inputAckLoss: ClientProcessLabel | undefined;
   /** Armed by withholdAcks: the client's Acks wait here, unrecorded, until releaseAcks forwards them in order. */
   private ackHold: Hold | undefined;
   /** Armed by holdToClient: every frame the host sends that client waits here, unrecorded, until releaseToClient forwards them in order. */
   private toClientHold: Hold | undefined;
   private probeConnection: Promise<ProbeConnection> | undefined;
+  private openProbe: ProbeConnection | undefined;
 
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
@@ -147,7 +148,7 @@ export class RecordingProxy extends ProxyAdmission {
    * A fault: of the client's next sequenced Inputs (seq > 0), `passBefore` are
    * forwarded and the one after them is not, so the host sees a gap.
    */
-  dropSequencedInput(client: ClientLabel, passBefore: number): void {
+  dropSequencedInput(client: ClientProcessLabel, passBefore: number): void {
     this.inputFault = { client, passBefore, fault: 'drop' };
   }
 
@@ -156,7 +157,7 @@ export class RecordingProxy extends ProxyAdmission {
    * once and the one after them twice (the copy recorded as injected), as a
    * broken middlebox or a replaying load balancer would; the ledger must apply it once.
    */
-  duplicateSequencedInput(client: ClientLabel, passBefore: number): void {
+  duplicateSequencedInput(client: ClientProcessLabel, passBefore: number): void {
     this.inputFault = { client, passBefore, fault: 'duplicate' };
   }
 
@@ -164,7 +165,7 @@ export class RecordingProxy extends ProxyAdmission {
    * A fault: the host's next InputAck to the client is lost on the way
    * (recorded as dropped), so only the client's stall timer can recover.
    */
-  loseInputAck(client: ClientLabel): void {
+  loseInputAck(client: ClientProcessLabel): void {
     this.inputAckLoss = client;
   }
 
@@ -172,7 +173,7 @@ export class RecordingProxy extends ProxyAdmission {
    * A fault: the client's Acks are held back, as a congested path holds a
    * client's answers, so the host sees no credit returned until releaseAcks.
    */
-  withholdAcks(client: ClientLabel): void {
+  withholdAcks(client: ClientProcessLabel): void {
     this.ackHold = { client, held: [] };
   }
 
@@ -188,7 +189,7 @@ export class RecordingProxy extends ProxyAdmission {
    * as on a congested path, while what the client sends still goes through.
    * Pings and pongs are not held, so neither side's liveness is fooled.
    */
-  holdToClient(client: ClientLabel): void {
+  holdToClient(client: ClientProcessLabel): void {
     this.toClientHold = { client, held: [] };
   }
 
@@ -219,7 +220,7 @@ export class RecordingProxy extends ProxyAdmission {
    * A fault: writes `bytes` toward the host on the client's live connection,
    * as if the client had sent them; recorded as injected. False when that client has no live connection.
    */
-  inject(client: ClientLabel, bytes: Uint8Array): boolean {
+  inject(client: ClientProcessLabel, bytes: Uint8Array): boolean {
     const pair = [...this.pairs].find((p) => p.client === client && !p.blackholed && p.upstream.readyState === WebSocket.OPEN);
     if (!pair) return false;
     this.record('clientToHost', bytes, pair, 'injected');
@@ -227,9 +228,15 @@ export class RecordingProxy extends ProxyAdmission {
     return true;
   }
 
-  /** Opens the proxy's own connection to the host (ProbeConnection), its frames recorded as the 'probe' client's; one per journey. */
-  probe(): Promise<ProbeConnection> {
-    this.probeConnection ??= this.admitted().then((upstream) => {
+  /**
+   * The proxy's own connection to the host (ProbeConnection), its frames
+   * recorded as the 'probe' client's: opened by the first step that asks, and
+   * again once the host has ended it.
+   */
+  async probe(): Promise<ProbeConnection> {
+    const current = await this.probeConnection?.catch(() => undefined);
+    if (current && !current.ended) return current;
+    this.probeConnection = this.admitted().then((upstream) => {
       const connection = ++this.connections;
       return ProbeConnection.open(upstream, connection, {
         step: () => this.step,
@@ -237,7 +244,14 @@ export class RecordingProxy extends ProxyAdmission {
         ended: (end) => this.probeEnds.push(end),
       });
     });
-    return this.probeConnection;
+    const opened = await this.probeConnection;
+    this.openProbe = opened;
+    return opened;
+  }
+
+  /** Flooded frames the live probe's host answered so far: progress for the stall window, never compared. */
+  get probeFloodAnswered(): number {
+    return this.openProbe?.floodAnswered ?? 0;
   }
 
   /** The probe asks the host to upgrade a connection with a wrong token; how the host answered is recorded as a ProbeEnd. */
@@ -249,7 +263,7 @@ export class RecordingProxy extends ProxyAdmission {
     this.probeEnds.push({ step, connection, ...answer, answeredFrames: 0 });
   }
 
-  private record(direction: FrameDirection, bytes: Uint8Array, on: Pick<Pair, 'id' | 'client'>, fault?: 'dropped' | 'injected'): void {
+  private record(direction: FrameDirection, bytes: Uint8Array, on: { readonly id: number; readonly client: ClientLabel }, fault?: 'dropped' | 'injected'): void {
     this.frames.push({ direction, step: this.step, bytes, connection: on.id, client: on.client, ...peekHeader(bytes), ...(fault ? { fault } : {}) });
   }
 
@@ -264,7 +278,7 @@ export class RecordingProxy extends ProxyAdmission {
     return armed.fault;
   }
 
-  private bridge(downstream: WebSocket, target: Upstream, client: ClientLabel): void {
+  private bridge(downstream: WebSocket, target: Upstream, client: ClientProcessLabel): void {
     const id = ++this.connections;
     const upstream = new WebSocket(target.url, { headers: { authorization: `Bearer ${target.token}` }, autoPong: false, maxPayload: 64 * 1024 * 1024 });
     const pair: Pair = { id, client, downstream, upstream, blackholed: false, endedByProxy: false, owed: { client: [], host: [] }, settled: false };
@@ -370,7 +384,7 @@ export class RecordingProxy extends ProxyAdmission {
   }
 
   /** Drops every live connection of the client: with a close, or silently (nothing more is forwarded or answered). */
-  drop(mode: DropMode, client: ClientLabel = 'primary'): void {
+  drop(mode: DropMode, client: ClientProcessLabel = 'primary'): void {
     for (const pair of this.pairs) {
       if (pair.blackholed || pair.client !== client) continue;
       if (mode === 'close') {

@@ -17,9 +17,9 @@ import { type ProxiedFrame, RecordingProxy } from './recording-proxy.js';
 import { StreamRecordingProxy } from './stream-proxy.js';
 import { STREAM_JOURNEY } from './stream-steps.js';
 import { JOURNEY } from './script-journey.js';
-import { JOURNEY_DETACHED_LIFETIME_MS, LIFETIME_JOURNEY, StepNotJudged } from './lifetime-steps.js';
+import { JOURNEY_DETACHED_LIFETIME_MS, LIFETIME_JOURNEY } from './lifetime-steps.js';
 import { NO_STALL_WINDOWS, type StallWindows, StepStalled, waitForBarrier } from './stall-window.js';
-import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext, terminalGot } from './steps.js';
+import { type DrivableOps, first, JOURNEY_TERMINAL, type JourneyStep, SECOND_CLIENT_VIEWPORT, type StepContext, StepNotJudged, terminalGot } from './steps.js';
 import { sequencedInputAnswered } from './wire-view.js';
 import { type JourneyFlow, RELEASED_JOURNEY_FLOW } from './journey-flow.js';
 
@@ -250,7 +250,7 @@ export async function runPairing(
         secondNow?.call<ClientObservation>('state'),
       ]);
       const wire = proxy!.frames;
-      return { client: clientState, host: hostState, ...(secondState ? { second: secondState } : {}), wire, wireCount: wire.length, probeEnds: [...proxy!.probeEnds] };
+      return { client: clientState, host: hostState, ...(secondState ? { second: secondState } : {}), wire, wireCount: wire.length, probeEnds: [...proxy!.probeEnds], probeFloodAnswered: proxy!.probeFloodAnswered };
     };
     const until = (missing: (o: Observation) => string | undefined, deadlineMs = options.stepDeadlineMs, stallWindowMs?: number) =>
       waitForBarrier(observe, missing, { deadlineMs, stallWindowMs, pollMs: options.pollMs });

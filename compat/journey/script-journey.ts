@@ -2,7 +2,8 @@ import { SCRIPT_STEP_NAMES, type ScriptStepName } from '../recording.js';
 import type { JourneyStep } from './steps.js';
 import { CORE_STEPS } from './steps.js';
 import { DOWN_STEPS } from './down-steps.js';
-import { limitsClosed, limitsReached, wrongToken } from './limit-steps.js';
+import { limitsReached } from './limit-steps.js';
+import { limitsClosed, wrongToken } from './probe-steps.js';
 import { BEHAVIOUR_STEPS } from './behaviour-steps.js';
 import { SURFACE_STEPS } from './surface-steps.js';
 

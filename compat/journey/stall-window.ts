@@ -32,9 +32,9 @@ export function stallWindowsFrom(references: readonly PairingRecording[], stepDe
   });
 }
 
-/** What changes when a journey makes progress: any frame on the wire, or any peer's observed state. */
+/** What changes when a journey makes progress: any frame on the wire, the probe's ends and flood answers, or any peer's observed state. */
 export function progressMark(o: Observation): string {
-  return `${o.wireCount}:${JSON.stringify([o.client, o.second, o.host])}`;
+  return `${o.wireCount}:${o.probeEnds.length}:${o.probeFloodAnswered}:${JSON.stringify([o.client, o.second, o.host])}`;
 }
 
 export class StepStalled extends Error {

@@ -4,7 +4,7 @@ import type { JourneyFlow } from './journey-flow.js';
 import type { ClientObservation, Observation } from './observed-state.js';
 import type { Peer } from './peer-process.js';
 import type { ProbeConnection } from './probe-connection.js';
-import type { ClientLabel, DropMode } from './recording-proxy.js';
+import type { ClientProcessLabel, DropMode } from './recording-proxy.js';
 import { eventType, resumedOrRepainted, sawSinceStep, snapshotRequestsAnswered, WIRE } from './wire-view.js';
 
 /** The script terminal's banner: the initial snapshot must show it. */
@@ -56,18 +56,18 @@ export interface StepContext {
   restartHost(typedWhileDown?: string): Promise<void>;
   /** Proxy faults. */
   drop(mode: DropMode): void;
-  dropSequencedInput(client: ClientLabel, passBefore: number): void;
-  duplicateSequencedInput(client: ClientLabel, passBefore: number): void;
+  dropSequencedInput(client: ClientProcessLabel, passBefore: number): void;
+  duplicateSequencedInput(client: ClientProcessLabel, passBefore: number): void;
   /** The host's next InputAck to the client never arrives. */
-  loseInputAck(client: ClientLabel): void;
+  loseInputAck(client: ClientProcessLabel): void;
   /** Holds the client's Acks until releaseAcks (the host gets no credit back meanwhile). */
-  withholdAcks(client: ClientLabel): void;
+  withholdAcks(client: ClientProcessLabel): void;
   releaseAcks(): number;
   /** Holds every frame the host sends the client (pings and pongs aside) until releaseToClient; heldToClient lists them. */
-  holdToClient(client: ClientLabel): void;
+  holdToClient(client: ClientProcessLabel): void;
   heldToClient(): readonly Uint8Array[];
   releaseToClient(): number;
-  inject(client: ClientLabel, bytes: Uint8Array): boolean;
+  inject(client: ClientProcessLabel, bytes: Uint8Array): boolean;
   /** The proxy's own connection to the host, opened by the first step that asks (WebSocket journeys only). */
   probe(): Promise<ProbeConnection>;
   /** The probe asks the host to upgrade a connection with a wrong token; the answer lands in the observation's probeEnds. */
@@ -108,6 +108,9 @@ export interface JourneyStep {
   /** The step is done when this returns undefined; otherwise it says what is missing. */
   readonly done: (o: Observation, before: Observation, flow: JourneyFlow) => string | undefined;
 }
+
+/** A step whose outcome cannot be judged in this walk (the machine took longer than the promise it checks, a limit past what the step sends); recorded as skipped with why. */
+export class StepNotJudged extends Error {}
 
 export const screenShows = (o: Observation, text: string) => (o.client.screen.includes(text) ? undefined : `client screen showing '${text.trim()}'`);
 export const terminalGot = (o: Observation, text: string) => (o.host.inputLog.includes(text) ? undefined : `terminal input containing ${JSON.stringify(text)}`);

@@ -1,7 +1,7 @@
 import { type AddressInfo, connect, createServer, type Server, type Socket } from 'node:net';
 import type { LivenessExchange, ProbeEnd, UnplannedEnd } from '../recording.js';
 import { ProxyAdmission, type Upstream } from './proxy-admission.js';
-import { type ClientLabel, type DropMode, type FrameDirection, peekHeader, type ProxiedFrame } from './recording-proxy.js';
+import { type ClientProcessLabel, type DropMode, type FrameDirection, peekHeader, type ProxiedFrame } from './recording-proxy.js';
 
 /** The byte stream's framing, fixed by the wire spec: a u32 little-endian length, then the frame. Read here, never with a build's deframer. */
 const LENGTH_BYTES = 4;
@@ -53,6 +53,7 @@ export class StreamRecordingProxy extends ProxyAdmission {
   readonly unplannedEnds: UnplannedEnd[] = [];
   /** No probe on a byte stream: what it sends (a text message) is WebSocket's. */
   readonly probeEnds: ProbeEnd[] = [];
+  readonly probeFloodAnswered = 0;
   /** A byte stream carries no token; the client peer's --token is required and ignored for tcp://. */
   readonly token = 'none';
   step = 'setup';
@@ -122,7 +123,7 @@ export class StreamRecordingProxy extends ProxyAdmission {
   }
 
   /** Writes a frame toward the host on the live connection, framed as the wire spec frames it; recorded as injected. */
-  inject(_client: ClientLabel, bytes: Uint8Array): boolean {
+  inject(_client: ClientProcessLabel, bytes: Uint8Array): boolean {
     const pair = [...this.pairs].at(-1);
     if (!pair || pair.upstream.destroyed) return false;
     this.record('clientToHost', bytes, pair, 'injected');

@@ -47,12 +47,15 @@ describe("the proxy's probe connection", () => {
     expect(host.host.counters.limitCloses.ERROR_RATE).toBe(1);
   });
 
-  it('ends a flood the host reads whole with the pong of the ping sent after it: the connection stayed open', async () => {
+  it('ends a flood the host answers whole, frame by frame, as a connection kept open', async () => {
     const { proxy } = await probeOf(1_000);
     const probe = await proxy.probe();
     probe.sendFlood(refused(50));
     await waitFor(() => proxy.probeEnds.length === 1, { what: 'the end of the flood' });
     expect(proxy.probeEnds).toEqual([{ step: 'limitsClosed', connection: 1, outcome: 'stayedOpen', answeredFrames: 50 }]);
+    // Once ended, the next step that asks gets a probe of its own.
+    const again = await proxy.probe();
+    expect([again === probe, again.connection]).toEqual([false, 2]);
   });
 
   it('records the host refusing an upgrade with a wrong token with its HTTP status', async () => {

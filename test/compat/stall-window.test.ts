@@ -8,7 +8,7 @@ const ok = (name: string, durationMs: number): StepResult => ({ name, status: 'o
 
 function observationWith(wireCount: number, screen = ''): Observation {
   const client = { screen } as Observation['client'];
-  return { client, host: { screen, inputLog: '', pausedStreams: 0, errors: [] }, wire: [], wireCount, probeEnds: [] };
+  return { client, host: { screen, inputLog: '', pausedStreams: 0, errors: [] }, wire: [], wireCount, probeEnds: [], probeFloodAnswered: 0 };
 }
 
 describe('stall windows from the same-version references', () => {

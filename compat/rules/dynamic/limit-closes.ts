@@ -4,6 +4,13 @@ import { FIX_DOCS, dynamicRule } from '../rule-spec.js';
 import { codeOfText } from './field-values.js';
 import { stepOk } from './frame-slots.js';
 
+/** The stable code a close reason starts with ("CODE: message"); undefined where it names none. */
+function reasonCode(e: ProbeEnd): string | undefined {
+  const reason = e.reason ?? '';
+  const code = codeOfText(reason);
+  return code === reason ? undefined : code;
+}
+
 /** What a client reads of a refused upgrade: 401 and 403 both say the token was wrong (AUTH_REFUSED); any other answer is a failure to connect. */
 const refusalOf = (status: number | undefined) => (status === 401 || status === 403 ? 'refused the token (HTTP 401 or 403)' : `refused the upgrade ${status ? `with HTTP ${status}` : 'without an HTTP answer'}`);
 
@@ -17,26 +24,36 @@ const refusalOf = (status: number | undefined) => (status === 401 || status === 
 const endOf = (e: ProbeEnd): string => {
   switch (e.outcome) {
     case 'closed':
-      return `closed with ${codeOfText(e.reason ?? '')}`;
+      return `closed it with ${reasonCode(e) ?? (e.reason ? `the reason '${e.reason}', which names no code` : 'no reason')}`;
     case 'refused':
       return refusalOf(e.status);
     case 'admitted':
       return 'admitted a wrong token';
     case 'stayedOpen':
-      return 'kept open';
+      return 'kept the connection open';
   }
 };
 
+
 /**
- * Why an old peer cares, by how the old host ended the connection. An end
- * not listed is not judged: an old host that kept a flood's connection had no
- * such limit (v0.1.0), and a new limit is LIMIT_LOWERED's to judge by its
- * promised value; one that admitted a wrong token promised nothing to keep.
+ * Why an old peer cares, by how the old host ended the connection, where the
+ * old end is one a peer relies on: a close whose reason names its limit, and
+ * a wrong token refused as one. Other old ends are not judged: an old host
+ * that kept a flood's connection had no such limit (v0.1.0), and a new limit
+ * is LIMIT_LOWERED's to judge by its promised value; one that admitted a
+ * wrong token, or answered it otherwise, promised nothing a fix would break.
  */
-const WHY_JUDGED: Readonly<Partial<Record<ProbeEnd['outcome'], string>>> = {
-  closed: "a peer reads the reason's code to tell a limit it went past from a failure, and a host that keeps the connection has lost the limit",
-  refused: 'a client reads 401 or 403 as a wrong token (AUTH_REFUSED) and anything else as a network failure it retries; a host that admits a wrong token has lost its authentication',
-};
+function whyJudged(e: ProbeEnd): string | undefined {
+  if (e.outcome === 'closed' && reasonCode(e)) return "a peer reads the reason's code to tell a limit it went past from a failure, and a host that keeps the connection has lost the limit";
+  if (e.outcome === 'refused' && (e.status === 401 || e.status === 403)) return 'a client reads 401 or 403 as a wrong token (AUTH_REFUSED) and anything else as a network failure it retries; a host that admits a wrong token has lost its authentication';
+  return undefined;
+}
+
+/** WebSocket's code for a connection that ended without a close frame. */
+const CLOSED_WITHOUT_FRAME = 1006;
+
+/** A new end that says nothing either way: a close whose frame never arrived (the host dropped the socket before the probe read it, on a busy machine). */
+const inconclusive = (e: ProbeEnd) => e.outcome === 'closed' && e.code === CLOSED_WITHOUT_FRAME;
 
 /**
  * HOST_CLOSE_CHANGED (Rule 3): the new host ends a connection of the probe
@@ -61,18 +78,19 @@ export const hostCloseChanged = dynamicRule({
       const inStep = (ends: readonly ProbeEnd[] | undefined) => (ends ?? []).filter((e) => e.step === step);
       const actual = inStep(skew.probeEnds);
       return inStep(reference.probeEnds).flatMap((expected, i) => {
-        const why = WHY_JUDGED[expected.outcome];
-        if (!why) return [];
+        const why = whyJudged(expected);
+        const found = actual[i];
+        if (!why || (found && inconclusive(found))) return [];
         const was = endOf(expected);
-        const now = actual[i] ? endOf(actual[i]) : 'kept open';
+        const now = found ? endOf(found) : 'did not end it';
         if (was === now) return [];
         return [
           {
             direction: newWriterToOldReader('host'),
-            subject: expected.outcome === 'closed' ? `close:${codeOfText(expected.reason ?? '')}` : 'upgrade:wrong token',
+            subject: expected.outcome === 'closed' ? `close:${reasonCode(expected)}` : 'upgrade:wrong token',
             step,
-            message: `in step ${step} the new host ${now === 'kept open' ? 'kept the connection open' : now}, where the old host ${was}, on the same bytes from the proxy's probe; ${why}`,
-            evidence: { before: was, after: now, reasonBefore: expected.reason ?? null, reasonAfter: actual[i]?.reason ?? null, codeBefore: expected.code ?? null, codeAfter: actual[i]?.code ?? null, statusBefore: expected.status ?? null, statusAfter: actual[i]?.status ?? null },
+            message: `in step ${step} the new host ${now}, where the old host ${was}, on the same bytes from the proxy's probe; ${why}`,
+            evidence: { before: was, after: now, reasonBefore: expected.reason ?? null, reasonAfter: found?.reason ?? null, codeBefore: expected.code ?? null, codeAfter: found?.code ?? null, statusBefore: expected.status ?? null, statusAfter: found?.status ?? null },
           },
         ];
       });
