@@ -95,4 +95,3 @@ export const limitsReached: JourneyStep = {
       sawSinceStep(o, before, { client: 'primary', direction: 'hostToClient', opcode: WIRE.opcode.SnapshotStart, where: (f) => f.streamId === STREAM.bare && payloadText(f).includes(`"${SCROLLBACK_REQUEST.requestId}"`) }, "the snapshot answering the bare stream's scrollback request"),
     ),
 };
-
