@@ -100,8 +100,7 @@ export class RecordingProxy extends ProxyAdmission {
   private ackHold: Hold | undefined;
   /** Armed by holdToClient: every frame the host sends that client waits here, unrecorded, until releaseToClient forwards them in order. */
   private toClientHold: Hold | undefined;
-  private probeConnection: Promise<ProbeConnection> | undefined;
-  private openProbe: ProbeConnection | undefined;
+  private probeConnection: ProbeConnection | undefined;
 
   /** What clients must present to the proxy; the proxy presents the host's own token upstream. */
   readonly token = randomBytes(16).toString('hex');
@@ -234,24 +233,23 @@ export class RecordingProxy extends ProxyAdmission {
    * again once the host has ended it.
    */
   async probe(): Promise<ProbeConnection> {
-    const current = await this.probeConnection?.catch(() => undefined);
-    if (current && !current.ended) return current;
-    this.probeConnection = this.admitted().then((upstream) => {
-      const connection = ++this.connections;
-      return ProbeConnection.open(upstream, connection, {
-        step: () => this.step,
-        record: (direction, bytes, fault) => this.record(direction, bytes, { id: connection, client: 'probe' }, fault),
-        ended: (end) => this.probeEnds.push(end),
-      });
+    if (this.probeConnection && !this.probeConnection.ended) return this.probeConnection;
+    const upstream = await this.admitted();
+    const connection = ++this.connections;
+    const probe = await ProbeConnection.open(upstream, connection, {
+      step: () => this.step,
+      record: (direction, bytes, fault) => this.record(direction, bytes, { id: connection, client: 'probe' }, fault),
+      ended: (end) => this.probeEnds.push(end),
     });
-    const opened = await this.probeConnection;
-    this.openProbe = opened;
-    return opened;
+    // One that opened as the journey ended is not left behind.
+    if (this.peersStopping) probe.close();
+    this.probeConnection = probe;
+    return probe;
   }
 
   /** Flooded frames the live probe's host answered so far: progress for the stall window, never compared. */
   get probeFloodAnswered(): number {
-    return this.openProbe?.floodAnswered ?? 0;
+    return this.probeConnection?.floodAnswered ?? 0;
   }
 
   /** The probe asks the host to upgrade a connection with a wrong token; how the host answered is recorded as a ProbeEnd. */
@@ -406,8 +404,7 @@ export class RecordingProxy extends ProxyAdmission {
     this.peersStopping = true;
     for (const socket of this.handshakes) socket.destroy();
     this.handshakes.clear();
-    // Not awaited: a probe still waiting for its host to be admitted must not hold the proxy's close.
-    void this.probeConnection?.then((probe) => probe.close(), () => undefined);
+    this.probeConnection?.close();
     for (const pair of this.pairs) {
       this.settle(pair);
       pair.downstream.terminate();
