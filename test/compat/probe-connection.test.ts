@@ -1,7 +1,9 @@
 import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { RecordingProxy } from '../../compat/journey/recording-proxy.js';
+import { startPeer } from '../../compat/journey/peer-pool.js';
 import { handmadeFrame, WIRE } from '../../compat/journey/wire-view.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
 import { waitFor } from '../helpers/wait-for.js';
@@ -78,5 +80,21 @@ describe("the proxy's probe connection", () => {
     await proxy.probeWrongToken();
     expect(proxy.probeEnds).toEqual([{ step: 'wrongToken', connection: 1, outcome: 'admitted', answeredFrames: 0 }]);
     await closed;
+  });
+
+  it("gets the limit's own close code from the gate's host peer, whose link wrapper once dropped it (1001)", async () => {
+    // The peer as the gate runs it: a process of this checkout's build.
+    const peer = await startPeer({ buildDir: join(import.meta.dirname, '..', '..'), role: 'host', sessions: false, args: [], label: 'host peer' });
+    cleanup.push(() => peer.stop());
+    const { url, token } = peer.hello as unknown as { url: string; token: string };
+    const proxy = new RecordingProxy();
+    await proxy.listen();
+    cleanup.push(() => proxy.close());
+    proxy.connectTo({ url, token });
+    proxy.step = 'limitsClosed';
+    const probe = await proxy.probe();
+    probe.sendFlood(refused(1_000));
+    await waitFor(() => proxy.probeEnds.length === 1, { what: 'the end of the flood' });
+    expect(proxy.probeEnds[0]).toMatchObject({ outcome: 'closed', code: 1008 });
   });
 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../compat/journey/observed-state.js';
-import { STALL_WINDOW, StepStalled, stallWindowsFrom, waitForBarrier } from '../../compat/journey/stall-window.js';
+import { progressMark, STALL_WINDOW, StepStalled, stallWindowsFrom, waitForBarrier } from '../../compat/journey/stall-window.js';
 import type { PairingRecording, StepResult } from '../../compat/recording.js';
 
 const recordingOf = (steps: StepResult[]) => ({ steps }) as unknown as PairingRecording;
@@ -44,5 +44,13 @@ describe('a barrier with a stall window', () => {
     // Done on the 60th poll; every poll sees one more frame, so nothing is quiet for the 100 ms window, however slow the polls are.
     const seen = await waitForBarrier(async () => observationWith(++frames), (o) => (o.wireCount >= 60 ? undefined : 'more output'), { deadlineMs: 60_000, stallWindowMs: 100, pollMs: 5 });
     expect(seen.wireCount).toBe(60);
+  });
+});
+
+describe('progress for the stall window', () => {
+  it("counts the probe's flood answers and ends as progress, though they cross the wire unrecorded", () => {
+    const still = observationWith(7);
+    expect(progressMark({ ...still, probeFloodAnswered: 40 })).not.toBe(progressMark(still));
+    expect(progressMark({ ...still, probeEnds: [{ step: 'limitsClosed', connection: 5, outcome: 'stayedOpen', answeredFrames: 40 }] })).not.toBe(progressMark(still));
   });
 });
