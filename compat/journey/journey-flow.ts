@@ -9,19 +9,28 @@ const MiB = 1024 * KiB;
 export const RELEASED_FLOW: FlowLimits = { streamWindowInitialBytes: 512 * KiB, streamWindowMaxBytes: 2 * MiB, streamQueueMaxBytes: 4 * MiB, connectionWindowInitialBytes: 2 * MiB, connectionWindowMaxBytes: 8 * MiB };
 
 /**
- * What the gate sets on every host of a run whose host peers all take
- * `flowLimits` (PEER_HOST_ARGS): the same flow at a smaller scale, so the
- * steps that prove credit, window growth and overflow print about a third of
- * the bytes. The first window stays above a client's Ack batch (192 KiB by
- * default), so credit returns by bytes, not by its timer; the queue holds a
- * whole burst emit, so no burst overflows whatever credit is in flight.
+ * What the gate sets on every host of a run whose peers all take `flowLimits`
+ * (PEER_HOST_ARGS) and `ackBatchBytes` (PEER_CLIENT_ARGS): the released flow
+ * at a small scale, so the steps that prove credit, window growth and
+ * overflow print hundreds of KiB, not MiBs, which every peer's screen parses
+ * and every recording carries. The queue holds a whole burst emit, so no
+ * burst overflows whatever credit is in flight.
  */
-export const GATE_FLOW: FlowLimits = { streamWindowInitialBytes: 256 * KiB, streamWindowMaxBytes: 512 * KiB, streamQueueMaxBytes: 1 * MiB, connectionWindowInitialBytes: 1 * MiB, connectionWindowMaxBytes: 4 * MiB };
+export const GATE_FLOW: FlowLimits = { streamWindowInitialBytes: 64 * KiB, streamWindowMaxBytes: 128 * KiB, streamQueueMaxBytes: 256 * KiB, connectionWindowInitialBytes: 256 * KiB, connectionWindowMaxBytes: 1 * MiB };
+
+/**
+ * The Ack batch the gate sets on every client of such a run: below the first
+ * window, as the released 192 KiB is below 512 KiB, so credit returns by
+ * bytes, as with the released sizes, and not only by the batch's timer.
+ */
+export const GATE_ACK_BATCH_BYTES = 48 * KiB;
 
 /** The output sizes every pairing of a run prints, decided once per run so all four print the same text. */
 export interface JourneyFlow {
-  /** Set on every host peer of the run; absent where a build's host peer cannot take it, and each host keeps its own defaults. */
+  /** Set on every host peer of the run; absent where a build's peers cannot take the gate's flow, and each host keeps its own defaults. */
   readonly hostLimits?: FlowLimits;
+  /** Set on every client peer of the run with hostLimits; each client keeps its own default where it is absent. */
+  readonly clientAckBatchBytes?: number;
   /** Each of the burst step's emits: past the stream's first window, so credit must return, and within its queue, so nothing overflows; the two together pass the connection's first window. */
   readonly burstEmitBytes: number;
   /** What a link may hold unsent in the burst where ackOutput is negotiated: the window at its largest plus slack for the frames around the output. */
@@ -36,7 +45,7 @@ export interface JourneyFlow {
 function flowOf(limits: FlowLimits, holds: readonly number[], set: boolean): JourneyFlow {
   const unit = limits.streamWindowInitialBytes;
   return {
-    ...(set ? { hostLimits: limits } : {}),
+    ...(set ? { hostLimits: limits, clientAckBatchBytes: GATE_ACK_BATCH_BYTES } : {}),
     burstEmitBytes: 3 * unit,
     burstBufferBoundBytes: limits.streamWindowMaxBytes + unit / 4,
     sideBurstBytes: 1.5 * unit,
@@ -47,10 +56,17 @@ function flowOf(limits: FlowLimits, holds: readonly number[], set: boolean): Jou
 /** What a host holds for a stream whose client returns no credit: its window at the largest, then its queue. */
 const holdOf = (limits: Pick<FlowLimits, 'streamWindowMaxBytes' | 'streamQueueMaxBytes'>) => limits.streamWindowMaxBytes + limits.streamQueueMaxBytes;
 
-/** The run's flow: the gate's own where every host peer takes it, else each host's defaults (read from its dist, so a host that queues more is still made to overflow). */
-export function journeyFlow(hosts: ReadonlyArray<{ readonly takesFlowLimits: boolean; readonly holdsBytes: number }>): JourneyFlow {
-  if (hosts.every((h) => h.takesFlowLimits)) return flowOf(GATE_FLOW, [holdOf(GATE_FLOW)], true);
-  return flowOf(RELEASED_FLOW, hosts.map((h) => h.holdsBytes), false);
+/** What a build's peers take of the run's flow, and what its host holds by default. */
+export interface FlowTaker {
+  readonly takesFlowLimits: boolean;
+  readonly takesAckBatchBytes: boolean;
+  readonly holdsBytes: number;
+}
+
+/** The run's flow: the gate's own where every build's host and client peers take it, else each host's defaults (read from its dist, so a host that queues more is still made to overflow). */
+export function journeyFlow(builds: readonly FlowTaker[]): JourneyFlow {
+  if (builds.every((b) => b.takesFlowLimits && b.takesAckBatchBytes)) return flowOf(GATE_FLOW, [holdOf(GATE_FLOW)], true);
+  return flowOf(RELEASED_FLOW, builds.map((b) => b.holdsBytes), false);
 }
 
 /** The flow of a run between builds of one peer protocol that take no flow limits, at the released defaults. */

@@ -134,6 +134,7 @@ const sessionsOf = (b: PairingBuild, role: 'host' | 'client') => b.codec.hello.s
 
 /** Whether the build's host peer takes this argument (PEER_HOST_ARGS, listed in its codec peer's hello). */
 export const takesHostArg = (b: PairingBuild, name: string) => b.codec.hello.hostArgs?.includes(name) ?? false;
+export const takesClientArg = (b: PairingBuild, name: string) => b.codec.hello.clientArgs?.includes(name) ?? false;
 
 /** Waits, on the client's own state, until it has seen its link go down. */
 async function clientNoticed(client: Peer, options: JourneyOptions): Promise<void> {
@@ -176,7 +177,7 @@ export async function runPairing(
   let peerCpuMs = 0;
   const servesSessions = (b: PairingBuild, role: 'host' | 'client') => options.longLivedPeers && sessionsOf(b, role);
   try {
-    const clientArgsFor = (url: string, token: string) => ['--url', url, '--token', token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs)];
+    const clientArgsFor = (url: string, token: string) => ['--url', url, '--token', token, '--ping-interval-ms', String(options.clientPingIntervalMs), '--pong-deadline-ms', String(options.clientPongDeadlineMs), ...(decision.flow.clientAckBatchBytes ? ['--ack-batch-bytes', String(decision.flow.clientAckBatchBytes)] : [])];
     proxy = proxyFor(plan);
     const proxyUrl = await proxy.listen();
     // A byte stream has no path to name the client by: the stream pass has one client.

@@ -8,7 +8,7 @@ import { drivableOps, stepsSkippedInRun, undrivableByBuild } from './drivable.js
 import type { Peer } from './peer-process.js';
 import { codecPeer } from './peer-pool.js';
 import { bookCpu } from '../cpu-booked.js';
-import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, type RunDecision, runPairing, SCRIPT_PLAN, takesHostArg } from './run-pairing.js';
+import { DEFAULT_JOURNEY_OPTIONS, type JourneyOptions, type JourneyPlan, type PairingBuild, type RunDecision, runPairing, SCRIPT_PLAN, takesClientArg, takesHostArg } from './run-pairing.js';
 import type { PassRecordings } from '../rules/dynamic/pty-outcomes.js';
 import { type JourneyPassSpec, judgePass, PASSES, type PassPairing } from './passes.js';
 import { cachedReference, type ReferenceCache } from './reference-cache.js';
@@ -184,7 +184,7 @@ export function referenceOf(opts: { onProgress: (msg: string) => void; reference
 /** Which steps of `plan` every pairing of this run walks: only those both builds' peers can drive. */
 export function runDecision(plan: JourneyPlan, old: PairingBuild, current: PairingBuild): RunDecision {
   const ops = drivableOps(old.codec.hello, current.codec.hello);
-  return { ops, skipped: stepsSkippedInRun(plan.steps, ops, { old: old.codec.hello, new: current.codec.hello }), flow: journeyFlow([old, current].map((b) => ({ takesFlowLimits: takesHostArg(b, 'flowLimits'), holdsBytes: b.holdsBytes }))) };
+  return { ops, skipped: stepsSkippedInRun(plan.steps, ops, { old: old.codec.hello, new: current.codec.hello }), flow: journeyFlow([old, current].map((b) => ({ takesFlowLimits: takesHostArg(b, 'flowLimits'), takesAckBatchBytes: takesClientArg(b, 'ackBatchBytes'), holdsBytes: b.holdsBytes }))) };
 }
 
 /** Both builds with their codec peers started, for as long as `use` runs. */

@@ -24,6 +24,8 @@ export interface ClientPeerOptions {
   readonly pongDeadlineMs: number;
   /** What the client advertises instead of its defaults (an explore journey with a capability switched off). */
   readonly capabilities?: Record<string, number>;
+  /** Its Ack batch instead of the default (the run's flow, journey-flow.ts). */
+  readonly ackBatchBytes?: number;
 }
 
 /** A reference client with one stream, reporting what it observed. */
@@ -34,6 +36,7 @@ export function openClientSession(options: ClientPeerOptions): PeerSession {
     // No jitter: the journey's frames must not depend on a random reconnect delay.
     random: () => 0.5,
     ...(options.capabilities ? { capabilities: options.capabilities } : {}),
+    ...(options.ackBatchBytes ? { ackBatchBytes: options.ackBatchBytes } : {}),
   });
   let stream: ClientStream | undefined;
   let lastPaste: PasteHandle | undefined;
@@ -128,7 +131,7 @@ export function openClientSession(options: ClientPeerOptions): PeerSession {
     },
   };
   return {
-    hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'client', version: buildVersion(), advertised: { ...client.options.capabilities } as Record<string, number> },
+    hello: { peerProtocol: PEER_PROTOCOL_VERSION, role: 'client', version: buildVersion(), advertised: { ...client.options.capabilities } as Record<string, number>, ackBatchBytes: client.options.ackBatchBytes },
     handlers,
     close: async () => client.close(),
   };

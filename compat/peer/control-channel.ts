@@ -35,6 +35,8 @@ export interface PeerHello {
     readonly sessionRoles?: readonly string[];
     /** Codec peer: the transports this build's host and client peers speak (absent: WebSocket only). */
     readonly transports?: readonly string[];
+    /** Client only: the Ack batch it runs with (`--ack-batch-bytes`, else its default). */
+    readonly ackBatchBytes?: number;
     /** Host only: where its WebSocket server listens, and the token it wants. */
     readonly url?: string;
     /** Host only, where it speaks the byte stream: its tcp:// address (no token: the stream has no handshake). */

@@ -4,7 +4,7 @@
  * The gate starts one process per side, from each build's own dist:
  *   main.js --role host [--backend script|pty] [--detached-idle-ms N] [--flow-limits JSON]
  *   main.js --role codec   (classifies frames with this build's decoder)
- *   main.js --role client --url <ws or tcp url> --token <token> [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON]
+ *   main.js --role client --url <ws or tcp url> --token <token> [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON] [--ack-batch-bytes N]
  *   main.js --role host|client --sessions   (one session after another; `open` takes the arguments above)
  * and drives it over fd 3 (see control-channel.ts). Changing the ops or their
  * answers in a way an older harness cannot read means bumping PEER_PROTOCOL_VERSION.
@@ -12,8 +12,8 @@
 import { parseArgs } from 'node:util';
 import type { PeerSession } from './serve-control.js';
 
-const USAGE = 'Usage: peer --role host [--backend script|pty] [--detached-idle-ms N] [--flow-limits JSON] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON] | --role host|client --sessions\nDriven by `termwire compat` over fd 3.\n';
-const MISUSE = 'peer: --role host (--detached-idle-ms a positive whole number, --flow-limits an object of the flow limits), --role codec, or --role client with --url and --token\n';
+const USAGE = 'Usage: peer --role host [--backend script|pty] [--detached-idle-ms N] [--flow-limits JSON] | --role codec | --role client --url URL --token TOKEN [--ping-interval-ms N] [--pong-deadline-ms N] [--capabilities JSON] [--ack-batch-bytes N] | --role host|client --sessions\nDriven by `termwire compat` over fd 3.\n';
+const MISUSE = 'peer: --role host (--detached-idle-ms a positive whole number, --flow-limits an object of the flow limits), --role codec, or --role client with --url and --token (--ack-batch-bytes a positive whole number)\n';
 
 const OPTIONS = {
   role: { type: 'string' },
@@ -25,6 +25,7 @@ const OPTIONS = {
   'ping-interval-ms': { type: 'string' },
   'pong-deadline-ms': { type: 'string' },
   capabilities: { type: 'string' },
+  'ack-batch-bytes': { type: 'string' },
   sessions: { type: 'boolean' },
   help: { type: 'boolean', short: 'h' },
 } as const;
@@ -36,20 +37,20 @@ if (values.help) {
   process.exit(0);
 }
 
-function validMs(text: string | undefined): boolean {
+function positiveWhole(text: string | undefined): boolean {
   return text === undefined || (/^\d+$/.test(text) && Number(text) > 0);
 }
 
 /** The host or client a command line (or a session's `open`) asks for; undefined when it asks for neither as it should. */
 async function openSession(argv: readonly string[]): Promise<PeerSession | undefined> {
   const { values: v } = parseArgs({ args: [...argv], options: OPTIONS });
-  if (v.role === 'host' && (v.backend === undefined || v.backend === 'script' || v.backend === 'pty') && validMs(v['detached-idle-ms'])) {
+  if (v.role === 'host' && (v.backend === undefined || v.backend === 'script' || v.backend === 'pty') && positiveWhole(v['detached-idle-ms'])) {
     const [{ openHostSession }, { parseFlowLimitsArg }] = await Promise.all([import('./host-peer.js'), import('./flow-limits-arg.js')]);
     const limits = v['flow-limits'] === undefined ? {} : parseFlowLimitsArg(v['flow-limits']);
     if (!limits) return undefined;
     return openHostSession(v.backend ?? 'script', { ...limits, ...(v['detached-idle-ms'] ? { detachedTerminalIdleMs: Number(v['detached-idle-ms']) } : {}) });
   }
-  if (v.role === 'client' && v.url && v.token) {
+  if (v.role === 'client' && v.url && v.token && positiveWhole(v['ack-batch-bytes'])) {
     const { openClientSession } = await import('./client-peer.js');
     return openClientSession({
       url: v.url,
@@ -57,6 +58,7 @@ async function openSession(argv: readonly string[]): Promise<PeerSession | undef
       pingIntervalMs: Number(v['ping-interval-ms'] ?? 200),
       pongDeadlineMs: Number(v['pong-deadline-ms'] ?? 800),
       ...(v.capabilities ? { capabilities: JSON.parse(v.capabilities) as Record<string, number> } : {}),
+      ...(v['ack-batch-bytes'] ? { ackBatchBytes: Number(v['ack-batch-bytes']) } : {}),
     });
   }
   return undefined;

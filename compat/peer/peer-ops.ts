@@ -16,8 +16,12 @@ export type ClientPeerOp = (typeof PEER_OPS.client)[number];
 export const PEER_TRANSPORTS = ['ws', 'stream'] as const;
 export type PeerTransport = (typeof PEER_TRANSPORTS)[number];
 
-/** Arguments this build's client peer takes beyond protocol 1's: `capabilities` replaces what it advertises (the gate switches one off). */
-export const PEER_CLIENT_ARGS = ['capabilities'] as const;
+/**
+ * Arguments this build's client peer takes beyond protocol 1's:
+ * `capabilities` replaces what it advertises (the gate switches one off);
+ * `ackBatchBytes` sets its Ack batch (the run's flow, journey-flow.ts).
+ */
+export const PEER_CLIENT_ARGS = ['capabilities', 'ackBatchBytes'] as const;
 
 /**
  * Arguments this build's host peer takes beyond protocol 1's: `detachedIdleMs`

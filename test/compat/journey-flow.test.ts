@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { GATE_FLOW, hostHoldsBytes, journeyFlow, RELEASED_FLOW, RELEASED_JOURNEY_FLOW } from '../../compat/journey/journey-flow.js';
+import { GATE_ACK_BATCH_BYTES, GATE_FLOW, hostHoldsBytes, journeyFlow, RELEASED_FLOW, RELEASED_JOURNEY_FLOW } from '../../compat/journey/journey-flow.js';
 import { BURST_EMITS, burstText } from '../../compat/journey/surface-steps.js';
 import { parseFlowLimitsArg } from '../../compat/peer/flow-limits-arg.js';
 import { DEFAULT_CLIENT_OPTIONS } from '../../src/client/options.js';
@@ -22,8 +22,8 @@ function buildWithHostDefaults(host: Record<string, number> | undefined): string
   return dir;
 }
 
-const released = (holdsBytes: number) => ({ takesFlowLimits: false, holdsBytes });
-const takesLimits = (holdsBytes: number) => ({ takesFlowLimits: true, holdsBytes });
+const released = (holdsBytes: number) => ({ takesFlowLimits: false, takesAckBatchBytes: false, holdsBytes });
+const takesLimits = (holdsBytes: number) => ({ takesFlowLimits: true, takesAckBatchBytes: true, holdsBytes });
 
 describe('the run prints past what either host of the run holds', () => {
   it("reads each build's window and queue from its own dist, and prints 1 MiB past the larger where a host takes no limits", async () => {
@@ -45,14 +45,17 @@ describe('the run prints past what either host of the run holds', () => {
 });
 
 describe("the run's flow", () => {
-  it('is the released one, unchanged, unless every host peer of the run takes flow limits', () => {
+  it("is the released one, unchanged, unless every build's host peer takes flow limits and its client peer an Ack batch", () => {
     expect(journeyFlow([released(6 * MiB), takesLimits(6 * MiB)]).hostLimits).toBeUndefined();
+    const hostOnly = { ...takesLimits(6 * MiB), takesAckBatchBytes: false };
+    expect(journeyFlow([hostOnly, takesLimits(6 * MiB)])).toEqual(journeyFlow([released(6 * MiB), released(6 * MiB)]));
     expect(RELEASED_JOURNEY_FLOW).toEqual({ burstEmitBytes: 1.5 * MiB, burstBufferBoundBytes: 2 * MiB + 128 * KiB, sideBurstBytes: 768 * KiB, overflowEmitBytes: 7 * MiB });
   });
 
   it("is the gate's where they all do, whatever their defaults hold", () => {
     const flow = journeyFlow([takesLimits(6 * MiB), takesLimits(20 * MiB)]);
     expect(flow.hostLimits).toEqual(GATE_FLOW);
+    expect(flow.clientAckBatchBytes).toBe(GATE_ACK_BATCH_BYTES);
     expect(flow.overflowEmitBytes).toBe(GATE_FLOW.streamWindowMaxBytes + GATE_FLOW.streamQueueMaxBytes + 2 * GATE_FLOW.streamWindowInitialBytes);
   });
 
@@ -68,7 +71,7 @@ describe("the run's flow", () => {
     expect(flow.sideBurstBytes).toBeGreaterThan(limits.streamWindowInitialBytes);
     expect(flow.overflowEmitBytes).toBeGreaterThan(limits.streamWindowMaxBytes + limits.streamQueueMaxBytes);
     // A client returns credit once its Ack batch is unacked: the first window holds more, so credit flows by bytes.
-    expect(limits.streamWindowInitialBytes).toBeGreaterThan(DEFAULT_CLIENT_OPTIONS.ackBatchBytes);
+    expect(limits.streamWindowInitialBytes).toBeGreaterThan(flow.clientAckBatchBytes ?? DEFAULT_CLIENT_OPTIONS.ackBatchBytes);
     // The host pauses a terminal at subscriberHoldBytes queued, at most half the queue.
     expect(limits.streamQueueMaxBytes / 2).toBeGreaterThanOrEqual(DEFAULT_HOST_OPTIONS.subscriberHoldBytes);
   });

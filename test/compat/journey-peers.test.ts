@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { drivableOps, stepsSkippedInRun } from '../../compat/journey/drivable.js';
 import { PeerProcess, PeerProtocolError } from '../../compat/journey/peer-process.js';
 import { DEFAULT_JOURNEY_OPTIONS, runPairing, SCRIPT_PLAN } from '../../compat/journey/run-pairing.js';
-import { GATE_FLOW, hostHoldsBytes } from '../../compat/journey/journey-flow.js';
+import { GATE_ACK_BATCH_BYTES, GATE_FLOW, hostHoldsBytes } from '../../compat/journey/journey-flow.js';
 import { runDecision } from '../../compat/journey/run.js';
 import { DUPLICATED_INPUTS, JOURNEY_TITLE, PASTE_TEXT, REFUSED_INPUT } from '../../compat/journey/surface-steps.js';
 import type { ClientLabel, FrameDirection, RecordedFrame, StepName } from '../../compat/recording.js';
@@ -92,6 +92,7 @@ describe('peer processes', () => {
     const burstBytes = frames('burst', 'primary', 'hostToClient', 'Output').reduce((sum, f) => sum + (f.rawHex.length / 2 - 16), 0);
     // The gate sets this build's hosts a small flow (journey-flow.ts), and the burst goes past its window at the largest.
     expect(decision.flow.hostLimits).toEqual(GATE_FLOW);
+    expect(decision.flow.clientAckBatchBytes).toBe(GATE_ACK_BATCH_BYTES);
     expect(burstBytes).toBeGreaterThan(GATE_FLOW.streamWindowMaxBytes);
     expect(frames('burst', 'primary', 'clientToHost', 'Ack').length).toBeGreaterThan(1);
     expect(frames('burst', 'primary', 'hostToClient', 'SnapshotStart'), 'the burst fits in window and queue: nothing dropped').toEqual([]);

@@ -2,10 +2,11 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { closePeerPool, codecPeer, idlePeerCount, startPeer } from '../../compat/journey/peer-pool.js';
 import { PeerProcess } from '../../compat/journey/peer-process.js';
-import { GATE_FLOW } from '../../compat/journey/journey-flow.js';
+import { GATE_ACK_BATCH_BYTES, GATE_FLOW } from '../../compat/journey/journey-flow.js';
 import { PEER_SESSION_ROLES } from '../../compat/peer/peer-ops.js';
 import { encodeFrame } from '../../src/codec/header.js';
 import { Op } from '../../src/codec/opcodes.js';
+import { DEFAULT_CLIENT_OPTIONS } from '../../src/client/options.js';
 
 const root = join(import.meta.dirname, '..', '..');
 afterEach(() => closePeerPool());
@@ -48,6 +49,17 @@ describe('long-lived peers (peer-pool.ts)', () => {
     expect(Object.fromEntries(Object.keys(GATE_FLOW).map((name) => [name, limits[name]]))).toEqual(GATE_FLOW);
     await peer.stop();
     await expect(host(true, ['--flow-limits', JSON.stringify({ ...GATE_FLOW, maxTerminals: 64 })])).rejects.toThrow(/new host: peer: --role host \(--detached-idle-ms a positive whole number, --flow-limits an object of the flow limits\)/);
+  });
+
+  it("a client session takes the gate's Ack batch, and refuses one that is not a positive whole number", async () => {
+    const client = (args: string[]) => startPeer({ buildDir: root, role: 'client', sessions: true, args: ['--url', 'ws://127.0.0.1:9/nobody', '--token', 'none', ...args], label: 'new client' });
+    const given = await client(['--ack-batch-bytes', String(GATE_ACK_BATCH_BYTES)]);
+    expect(given.hello.ackBatchBytes).toBe(GATE_ACK_BATCH_BYTES);
+    await given.stop();
+    const unset = await client([]);
+    expect(unset.hello.ackBatchBytes, 'the default where the run sets none').toBe(DEFAULT_CLIENT_OPTIONS.ackBatchBytes);
+    await unset.stop();
+    await expect(client(['--ack-batch-bytes', '0'])).rejects.toThrow(/new client: peer: .*--ack-batch-bytes a positive whole number/);
   });
 
   it('a build without sessions gets a process per peer, none kept', async () => {
