@@ -295,7 +295,7 @@ async function checkDecoders(old: BuildInfo, current: BuildInfo, recordings: Jou
     step.fail();
     throw e;
   });
-  gathered.notes.push(`${label}: both decoders read ${result.frames} mutated frames (seed ${check.seed}); ${result.declared} more were left to the static rules, which judge their opcode's change${result.eventsUncompared ? `; ${result.eventsUncompared} refused as malformed events by one build's peer only, since the other's peer does not check events, were not compared` : ''}`);
+  gathered.notes.push(`${label}: both decoders read ${result.frames} mutated frames (seed ${check.seed}${result.repeated ? `; ${result.repeated} of them drawn again byte for byte, read once` : ''}); ${result.declared} more were left to the static rules, which judge their opcode's change${result.eventsUncompared ? `; ${result.eventsUncompared} refused as malformed events by one build's peer only, since the other's peer does not check events, were not compared` : ''}`);
   step.found(result.findings.length);
   return result.findings;
 }

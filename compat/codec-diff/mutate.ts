@@ -60,23 +60,33 @@ function paths(value: unknown): Array<Array<string | number>> {
   return out;
 }
 
-export function setAt(root: unknown, path: ReadonlyArray<string | number>, next: unknown): unknown {
+/**
+ * `root` with the value at `path` replaced by `next`, or deleted where
+ * `next` is DELETE. Only the objects along the path are copied, in their key
+ * order: the rest is shared with `root`, which stays as it was, and
+ * JSON.stringify writes the same text a deep copy would.
+ */
+function withAt(root: unknown, path: ReadonlyArray<string | number>, next: unknown): unknown {
   if (path.length === 0) return next;
-  const copy = structuredClone(root) as Record<string | number, unknown>;
-  let node = copy;
-  for (const key of path.slice(0, -1)) node = node[key] as Record<string | number, unknown>;
-  node[path.at(-1)!] = next;
+  const [key, ...rest] = path;
+  const node = root as Record<string | number, unknown> | unknown[];
+  const child = rest.length === 0 ? next : withAt((node as Record<string | number, unknown>)[key!], rest, next);
+  if (Array.isArray(node)) {
+    const copy = node.slice();
+    if (child === DELETE) copy.splice(Number(key), 1);
+    else copy[Number(key)] = child;
+    return copy;
+  }
+  const copy = { ...node };
+  if (child === DELETE) delete copy[key as string];
+  else copy[key as string] = child;
   return copy;
 }
 
-function deleteAt(root: unknown, path: ReadonlyArray<string | number>): unknown {
-  const copy = structuredClone(root) as Record<string, unknown>;
-  let node = copy;
-  for (const key of path.slice(0, -1)) node = node[key] as Record<string, unknown>;
-  if (Array.isArray(node)) node.splice(Number(path.at(-1)), 1);
-  else delete node[path.at(-1) as string];
-  return copy;
-}
+const DELETE = Symbol('delete');
+
+export const setAt = (root: unknown, path: ReadonlyArray<string | number>, next: unknown): unknown => withAt(root, path, next);
+const deleteAt = (root: unknown, path: ReadonlyArray<string | number>): unknown => withAt(root, path, DELETE);
 
 /** The mutations, each with its weight: byte-level ones for every frame, JSON ones where the payload is JSON. */
 const MUTATIONS: ReadonlyArray<readonly [number, Mutation]> = [

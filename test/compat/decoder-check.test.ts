@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareDecoders, seedFrames } from '../../compat/codec-diff/compare-decoders.js';
-import { mutatedFrames } from '../../compat/codec-diff/mutate.js';
+import { mutatedFrames, setAt } from '../../compat/codec-diff/mutate.js';
 import type { PeerProcess } from '../../compat/journey/peer-process.js';
 import { classifyCaught, classifyFrame, DECODER_THREW, type FrameVerdict } from '../../compat/peer/codec-peer.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
@@ -40,10 +40,31 @@ describe('the differential codec check', () => {
     expect(frames.filter(large).some((f) => f.bytes.length > 1024 * 1024)).toBe(true);
   });
 
+  it('sets a value inside a payload on a copy, in key order, and leaves the payload it was given as it was', () => {
+    const root = { streamId: 1, capabilities: { inputAck: 1, ackOutput: 1 }, list: [1, 2, 3] };
+    const before = JSON.stringify(root);
+    expect(JSON.stringify(setAt(root, ['capabilities', 'inputAck'], null))).toBe('{"streamId":1,"capabilities":{"inputAck":null,"ackOutput":1},"list":[1,2,3]}');
+    expect(JSON.stringify(setAt(root, ['list', 1], 'x'))).toBe('{"streamId":1,"capabilities":{"inputAck":1,"ackOutput":1},"list":[1,"x",3]}');
+    expect(JSON.stringify(setAt(root, [], 7))).toBe('7');
+    expect(JSON.stringify(root)).toBe(before);
+  });
+
   it('two identical decoders agree on every frame', async () => {
     const result = await check(classifyFrame);
     expect(result.frames).toBe(5_000);
     expect(result.findings).toEqual([]);
+  });
+
+  it('reads a frame drawn again byte for byte once, and counts it among the frames read', async () => {
+    const sent: string[] = [];
+    const counting = { call: async (_op: string, args: { frames: Uint8Array[] }) => (args.frames.forEach((f) => sent.push(Buffer.from(f).toString('hex'))), args.frames.map((f) => classifyFrame(f))) } as unknown as PeerProcess;
+    const result = await compareDecoders({ old: codec(classifyFrame), new: counting }, seeds, manifests, { count: 5_000, seed: 7, judgedStatically: new Set() });
+    expect(new Set(sent).size, 'no frame read twice').toBe(sent.length);
+    expect(result.repeated, 'three small seeds: many draws repeat').toBeGreaterThan(100);
+    expect(result.frames).toBe(5_000);
+    // What was sent: the frames drawn once, and the few read again without their one-sided fields.
+    expect(sent.length + result.repeated).toBeGreaterThanOrEqual(5_000);
+    expect(sent.length + result.repeated).toBeLessThan(5_000 + 50);
   });
 
   it('a narrowed field is DECODERS_DISAGREE, old writers to the new reader, with its smallest example and the seed', async () => {
