@@ -33,14 +33,25 @@ const TOKEN_COUNTS = [1_000, 70_000, 140_000];
 /** Invalid or unusual UTF-8: a lone lead byte, a surrogate, an overlong form, a BOM, a NUL. */
 const ODD_UTF8 = [[0xc3], [0xed, 0xa0, 0x80], [0xc0, 0xaf], [0xef, 0xbb, 0xbf], [0x00], [0xf4, 0x90, 0x80, 0x80]];
 
+/**
+ * A frame's JSON payload, parsed once per frame: a seed is mutated hundreds
+ * of times, and parsing it again each time was half of drawing the frames.
+ * The value is shared, so no mutation changes it (setAt copies its path).
+ */
 export function jsonOf(frame: Uint8Array): unknown {
   if (frame.length <= HEADER_BYTES || frame.length > MAX_JSON_MUTATE_BYTES || frame[HEADER_BYTES] !== 0x7b) return undefined; // '{'
+  if (parsedFrames.has(frame)) return parsedFrames.get(frame);
+  let json: unknown;
   try {
-    return JSON.parse(Buffer.from(frame.subarray(HEADER_BYTES)).toString('utf8'));
+    json = JSON.parse(Buffer.from(frame.subarray(HEADER_BYTES)).toString('utf8'));
   } catch {
-    return undefined;
+    json = undefined;
   }
+  parsedFrames.set(frame, json);
+  return json;
 }
+
+const parsedFrames = new WeakMap<Uint8Array, unknown>();
 
 /** Grown frames are mutated no further as JSON: a mutation copies its value. */
 const MAX_JSON_MUTATE_BYTES = 16 * 1024;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { compareDecoders, seedFrames } from '../../compat/codec-diff/compare-decoders.js';
-import { mutatedFrames, setAt } from '../../compat/codec-diff/mutate.js';
+import { jsonOf, mutatedFrames, setAt } from '../../compat/codec-diff/mutate.js';
 import type { PeerProcess } from '../../compat/journey/peer-process.js';
 import { classifyCaught, classifyFrame, DECODER_THREW, type FrameVerdict } from '../../compat/peer/codec-peer.js';
 import { buildManifest } from '../../src/manifest/build-manifest.js';
@@ -47,6 +47,15 @@ describe('the differential codec check', () => {
     expect(JSON.stringify(setAt(root, ['list', 1], 'x'))).toBe('{"streamId":1,"capabilities":{"inputAck":1,"ackOutput":1},"list":[1,"x",3]}');
     expect(JSON.stringify(setAt(root, [], 7))).toBe('7');
     expect(JSON.stringify(root)).toBe(before);
+  });
+
+  it("parses a seed's payload once, and no mutation changes the value it shares", () => {
+    const seed = seeds.find((s) => s[2] === Op.Subscribe)!;
+    expect(jsonOf(seed)).toBe(jsonOf(seed));
+    const before = JSON.stringify(jsonOf(seed));
+    expect([...mutatedFrames(seeds, 3_000, 11)].filter((f) => f.mutation.startsWith('JSON')).length).toBeGreaterThan(100);
+    expect(JSON.stringify(jsonOf(seed))).toBe(before);
+    expect(before).toBe(Buffer.from(seed.subarray(16)).toString('utf8'));
   });
 
   it('two identical decoders agree on every frame', async () => {
