@@ -33,6 +33,7 @@ export interface ClientObservation {
 }
 
 export interface HostObservation {
+  /** What reached the terminal so far: it only grows. */
   readonly inputLog: string;
   readonly screen: string;
   /** Streams whose output is paused by SetOutputPaused. */
@@ -43,6 +44,38 @@ export interface HostObservation {
   readonly ungatedSends?: UngatedSendsSeen;
   /** Host peers taking `detachedIdleMs` (PEER_HOST_ARGS): whether the journey's terminal runs, and how many streams subscribe to it. */
   readonly terminal?: { readonly running: boolean; readonly subscribers: number };
+}
+
+/**
+ * A host peer's `state` answer: the whole input log, or, where the caller
+ * named how much of it it holds (`inputLogFrom`) and the peer reads that,
+ * only what was added since.
+ */
+export type HostStateAnswer = Omit<HostObservation, 'inputLog'> & ({ readonly inputLog: string } | { readonly inputLogFrom: number; readonly inputLogAdded: string });
+
+/**
+ * The host's observations with their whole input log, from answers that may
+ * hold only what was added: one per host peer, which the log belongs to.
+ */
+export class HostInputLog {
+  private log = '';
+
+  /** The `state` arguments: how much of the log this side holds. */
+  get args(): { inputLogFrom: number } {
+    return { inputLogFrom: this.log.length };
+  }
+
+  /** The answer as an observation with the whole log; answers of one peer may come back in any order, since its log only grows. */
+  observed(answer: HostStateAnswer): HostObservation {
+    if ('inputLogAdded' in answer) {
+      const { inputLogFrom, inputLogAdded, ...rest } = answer;
+      const whole = this.log.slice(0, inputLogFrom) + inputLogAdded;
+      if (whole.length > this.log.length) this.log = whole;
+      return { ...rest, inputLog: whole };
+    }
+    if (answer.inputLog.length > this.log.length) this.log = answer.inputLog;
+    return answer;
+  }
 }
 
 export interface Observation {

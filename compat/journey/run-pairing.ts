@@ -2,7 +2,7 @@ import { availableParallelism } from 'node:os';
 import type { BuildInfo } from '../build-info.js';
 import { CompatError } from '../errors.js';
 import type { LivenessExchange, PairingRecording, ProbeEnd, Side, StepName, StepResult, UngatedSendReport, UnplannedEnd } from '../recording.js';
-import type { ClientObservation, HostObservation, Observation } from './observed-state.js';
+import { type ClientObservation, type HostObservation, HostInputLog, type HostStateAnswer, type Observation } from './observed-state.js';
 import { PROTOCOL_1_OPS } from './drivable.js';
 import type { Lanes } from './lanes.js';
 import type { Peer } from './peer-process.js';
@@ -243,11 +243,18 @@ export async function runPairing(
         return peer;
       }));
     const started = async () => (secondPeer ? await secondPeer : undefined);
+    /** Each host peer's input log, as its answers add to it: a restarted host's log is its own. */
+    const hostLogs = new WeakMap<Peer, HostInputLog>();
+    const observeHost = async (host: Peer): Promise<HostObservation> => {
+      const log = hostLogs.get(host) ?? new HostInputLog();
+      hostLogs.set(host, log);
+      return log.observed(await host.call<HostStateAnswer>('state', log.args));
+    };
     const observe = async (): Promise<Observation> => {
       const secondNow = await started();
       const [clientState, hostState, secondState] = await Promise.all([
         peers.client.call<ClientObservation>('state'),
-        peers.host.call<HostObservation>('state'),
+        observeHost(peers.host),
         secondNow?.call<ClientObservation>('state'),
       ]);
       const wire = proxy!.frames;

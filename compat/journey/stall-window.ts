@@ -32,9 +32,14 @@ export function stallWindowsFrom(references: readonly PairingRecording[], stepDe
   });
 }
 
-/** What changes when a journey makes progress: any frame on the wire, the probe's ends and flood answers, or any peer's observed state. */
+/**
+ * What changes when a journey makes progress: any frame on the wire, the
+ * probe's ends and flood answers, or any peer's observed state. The host's
+ * input log only grows, so its length stands for it: written out, a paste's
+ * tens of KiB were stringified at every poll.
+ */
 export function progressMark(o: Observation): string {
-  return `${o.wireCount}:${o.probeEnds.length}:${o.probeFloodAnswered}:${JSON.stringify([o.client, o.second, o.host])}`;
+  return `${o.wireCount}:${o.probeEnds.length}:${o.probeFloodAnswered}:${JSON.stringify([o.client, o.second, { ...o.host, inputLog: o.host.inputLog.length }])}`;
 }
 
 export class StepStalled extends Error {

@@ -158,13 +158,16 @@ export async function openHostSession(kind: HostPeerBackend = 'script', limits: 
       (name === TERMINAL ? terminal : side).emit(text);
     },
     limits: () => ({ limits: host.limits, spareTerminals: SPARE_TERMINALS }),
-    state: async () => {
+    state: async (args?: { inputLogFrom?: number }) => {
       // An exited terminal leaves the runtime (its name then starts a new one); its screen is still the outcome to compare.
       const hosted = (lastHosted = host.terminal(TERMINAL) ?? lastHosted);
       const screen = (await hosted?.screen.text()) ?? '';
       const running = host.terminal(TERMINAL);
+      const inputLog = terminal.inputLog();
+      const from = args?.inputLogFrom;
       return {
-        inputLog: terminal.inputLog(),
+        // The log only grows: a caller that holds its first `from` characters gets the rest (a paste put tens of KiB in every poll).
+        ...(from !== undefined && Number.isSafeInteger(from) && from >= 0 && from <= inputLog.length ? { inputLogFrom: from, inputLogAdded: inputLog.slice(from) } : { inputLog }),
         screen,
         pausedStreams: host.pausedStreamCount(),
         errors: [],

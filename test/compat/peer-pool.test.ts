@@ -43,6 +43,16 @@ describe('long-lived peers (peer-pool.ts)', () => {
     expect(idlePeerCount()).toBe(1);
   });
 
+  it("a host's state holds its whole input log, or what was added past what the caller holds", async () => {
+    const peer = await host(true);
+    await expect(peer.call('state'), 'asked for no part: the whole log').resolves.toMatchObject({ inputLog: '' });
+    const fromStart = await peer.call<Record<string, unknown>>('state', { inputLogFrom: 0 });
+    expect(fromStart).toMatchObject({ inputLogFrom: 0, inputLogAdded: '' });
+    expect(fromStart).not.toHaveProperty('inputLog');
+    await expect(peer.call('state', { inputLogFrom: 5 }), 'past its end: the whole log').resolves.toMatchObject({ inputLog: '' });
+    await peer.stop();
+  });
+
   it("a host session takes the gate's flow limits, and refuses any other limit", async () => {
     const peer = await host(true, ['--flow-limits', JSON.stringify(GATE_FLOW)]);
     const { limits } = await peer.call<{ limits: Record<string, number> }>('limits');

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Observation } from '../../compat/journey/observed-state.js';
+import { HostInputLog } from '../../compat/journey/observed-state.js';
 import { progressMark, STALL_WINDOW, StepStalled, stallWindowsFrom, waitForBarrier } from '../../compat/journey/stall-window.js';
 import type { PairingRecording, StepResult } from '../../compat/recording.js';
 
@@ -52,5 +53,36 @@ describe('progress for the stall window', () => {
     const still = observationWith(7);
     expect(progressMark({ ...still, probeFloodAnswered: 40 })).not.toBe(progressMark(still));
     expect(progressMark({ ...still, probeEnds: [{ step: 'limitsClosed', connection: 5, outcome: 'stayedOpen', answeredFrames: 40 }] })).not.toBe(progressMark(still));
+  });
+
+  it('counts input reaching the terminal as progress, by how much reached it', () => {
+    const still = observationWith(7);
+    const typed = { ...still, host: { ...still.host, inputLog: 'ls\r' } };
+    expect(progressMark(typed)).not.toBe(progressMark(still));
+    expect(progressMark({ ...typed, host: { ...typed.host, inputLog: 'ls\rx' } })).not.toBe(progressMark(typed));
+  });
+});
+
+describe("the host's input log, as answers add to it", () => {
+  const answer = (log: { inputLog: string } | { inputLogFrom: number; inputLogAdded: string }) => ({ screen: '', pausedStreams: 0, errors: [], ...log });
+
+  it('joins what each answer added to what this side held, and asks from there', () => {
+    const log = new HostInputLog();
+    expect(log.args).toEqual({ inputLogFrom: 0 });
+    expect(log.observed(answer({ inputLogFrom: 0, inputLogAdded: 'ls\r' })).inputLog).toBe('ls\r');
+    expect(log.args).toEqual({ inputLogFrom: 3 });
+    expect(log.observed(answer({ inputLogFrom: 3, inputLogAdded: 'pwd\r' })).inputLog).toBe('ls\rpwd\r');
+    expect(log.observed(answer({ inputLogFrom: 7, inputLogAdded: '' })).inputLog).toBe('ls\rpwd\r');
+  });
+
+  it('reads an answer asked before the last one came back, and a whole log from a peer that sends it whole', () => {
+    const log = new HostInputLog();
+    log.observed(answer({ inputLogFrom: 0, inputLogAdded: 'ab' }));
+    // Asked from 0 while the first answer was on its way, answered after more came.
+    expect(log.observed(answer({ inputLogFrom: 0, inputLogAdded: 'abcd' })).inputLog).toBe('abcd');
+    expect(log.observed(answer({ inputLogFrom: 2, inputLogAdded: 'c' })).inputLog, 'an older answer is read as it was').toBe('abc');
+    expect(log.args, 'and does not shorten what this side holds').toEqual({ inputLogFrom: 4 });
+    expect(log.observed(answer({ inputLog: 'abcdef' })).inputLog).toBe('abcdef');
+    expect(log.args).toEqual({ inputLogFrom: 6 });
   });
 });
