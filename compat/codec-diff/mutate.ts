@@ -143,17 +143,30 @@ function drawMutation(random: Random): Mutation {
   return MUTATIONS[0]![1];
 }
 
+/** FNV-1a over a frame's bytes: what names a seed's own stream of draws. */
+function fingerprint(bytes: Uint8Array): number {
+  let hash = 0x811c9dc5;
+  for (const byte of bytes) hash = Math.imul(hash ^ byte, 0x01000193);
+  return hash >>> 0;
+}
+
 /**
  * `count` frames made from `seeds` (real frames both builds wrote): the large
- * probes, then frames of one to three mutations each, all drawn from `seed`.
- * The same seeds and seed give the same frames on any machine.
+ * probes, then frames of one to three mutations each, the seeds taking turns.
+ * Each seed draws from a stream of its own, named by `seed` and its bytes, so
+ * a seed that two runs share gives both the same frames, whatever other seeds
+ * either run adds (journeys walked afresh differ in a few frames), and the old
+ * build's verdicts on them can be kept (kept-verdicts.ts). The same seeds and
+ * seed give the same frames on any machine.
  */
 export function* mutatedFrames(seeds: readonly Uint8Array[], count: number, seed: number): Generator<MutatedFrame> {
   const probes = largeProbes(seeds).slice(0, count);
   yield* probes;
-  const random = seededRandom(seed);
-  for (let made = probes.length; made < count; ) {
-    const seedIndex = below(random, seeds.length);
+  if (!seeds.length) return;
+  const streams = seeds.map((s) => seededRandom(Math.imul(seed, 0x9e3779b1) ^ fingerprint(s)));
+  for (let made = probes.length, turn = 0; made < count; turn++) {
+    const seedIndex = turn % seeds.length;
+    const random = streams[seedIndex]!;
     let bytes = seeds[seedIndex]!;
     const names: string[] = [];
     for (let n = 1 + below(random, 3); n > 0; n--) {
