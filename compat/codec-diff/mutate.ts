@@ -155,9 +155,9 @@ function fingerprint(bytes: Uint8Array): number {
  * probes, then frames of one to three mutations each, the seeds taking turns.
  * Each seed draws from a stream of its own, named by `seed` and its bytes, so
  * a seed that two runs share gives both the same frames, whatever other seeds
- * either run adds (journeys walked afresh differ in a few frames), and the old
- * build's verdicts on them can be kept (kept-verdicts.ts). The same seeds and
- * seed give the same frames on any machine.
+ * either run adds (a journey walked afresh differs in a few frames): a verdict
+ * does not come and go with where a run's output was split. The same seeds
+ * and seed give the same frames on any machine.
  */
 export function* mutatedFrames(seeds: readonly Uint8Array[], count: number, seed: number): Generator<MutatedFrame> {
   const probes = largeProbes(seeds).slice(0, count);
