@@ -134,6 +134,7 @@ const sessionsOf = (b: PairingBuild, role: 'host' | 'client') => b.codec.hello.s
 
 /** Whether the build's host peer takes this argument (PEER_HOST_ARGS, listed in its codec peer's hello). */
 export const takesHostArg = (b: PairingBuild, name: string) => b.codec.hello.hostArgs?.includes(name) ?? false;
+/** Whether the build's client peer takes this argument (PEER_CLIENT_ARGS, listed in its codec peer's hello). */
 export const takesClientArg = (b: PairingBuild, name: string) => b.codec.hello.clientArgs?.includes(name) ?? false;
 
 /** Waits, on the client's own state, until it has seen its link go down. */
