@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { CompatError, isCompatError } from './errors.js';
 import { ensureWritableDir } from './writable.js';
 import { cpuBooked, startCpuBooking } from './cpu-booked.js';
@@ -290,12 +290,15 @@ async function checkDecoders(old: BuildInfo, current: BuildInfo, recordings: Jou
     return [];
   }
   const step = opts.progress.step(`decoders against ${label}: ${check.frames} mutated frames (seed ${check.seed})`);
-  const { runDecoderCheck } = await import('./codec-diff/run-decoder-check.js');
-  const result = await runDecoderCheck({ old, new: current }, recordings, check, judgedStatically, step).catch((e: unknown) => {
+  const [{ runDecoderCheck }, { KeptVerdicts }] = await Promise.all([import('./codec-diff/run-decoder-check.js'), import('./codec-diff/kept-verdicts.js')]);
+  // The old build's verdicts are kept between runs: its code never changes under its cache entry.
+  const oldKept = KeptVerdicts.open(cacheDirOf(opts), `${old.commit} ${basename(old.dir)}`);
+  const result = await runDecoderCheck({ old, new: current }, recordings, check, judgedStatically, step, oldKept).catch((e: unknown) => {
     step.fail();
     throw e;
   });
-  gathered.notes.push(`${label}: both decoders read ${result.frames} mutated frames (seed ${check.seed}${result.repeated ? `; ${result.repeated} of them drawn again byte for byte, read once` : ''}); ${result.declared} more were left to the static rules, which judge their opcode's change${result.eventsUncompared ? `; ${result.eventsUncompared} refused as malformed events by one build's peer only, since the other's peer does not check events, were not compared` : ''}`);
+  oldKept.save();
+  gathered.notes.push(`${label}: both decoders read ${result.frames} mutated frames (seed ${check.seed}${result.repeated ? `; ${result.repeated} of them drawn again byte for byte, read once` : ''}${result.oldKept ? `; the old decoder's verdicts on ${result.oldKept} were kept from an earlier run` : ''}); ${result.declared} more were left to the static rules, which judge their opcode's change${result.eventsUncompared ? `; ${result.eventsUncompared} refused as malformed events by one build's peer only, since the other's peer does not check events, were not compared` : ''}`);
   step.found(result.findings.length);
   return result.findings;
 }

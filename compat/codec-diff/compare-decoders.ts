@@ -4,6 +4,7 @@ import { DECODER_THREW, type FrameVerdict } from '../peer/codec-peer.js';
 import { newWriterToOldReader, oldWriterToNewReader, type Finding } from '../rules/finding.js';
 import { type BoundedSchema, boundaryProbes, branchFor } from './boundary-probes.js';
 import { decodersDisagree } from './decoders-disagree.js';
+import { KeptVerdicts } from './kept-verdicts.js';
 import { type MutatedFrame, mutatedFrames } from './mutate.js';
 
 export interface DecoderComparison {
@@ -11,6 +12,8 @@ export interface DecoderComparison {
   readonly frames: number;
   /** Frames drawn again, byte for byte, after both decoders had read them: counted in `frames`, not read twice. */
   readonly repeated: number;
+  /** Frames whose old verdict was kept from an earlier run (KeptVerdicts), not read by the old decoder again. */
+  readonly oldKept: number;
   readonly seed: number;
   /** Frames skipped because their opcode's change is judged elsewhere (present in one build only, or named by a static finding). */
   readonly declared: number;
@@ -165,7 +168,7 @@ export async function compareDecoders(
   codecs: { old: Peer; new: Peer },
   seeds: readonly Uint8Array[],
   manifests: { old: WireManifest; new: WireManifest },
-  opts: { count: number; seed: number; judgedStatically: ReadonlySet<string>; onProgress?: (done: number) => void },
+  opts: { count: number; seed: number; judgedStatically: ReadonlySet<string>; onProgress?: (done: number) => void; oldKept?: KeptVerdicts },
 ): Promise<DecoderComparison> {
   const declared = declaredChanges(manifests, opts.judgedStatically);
   // Where only one build's peer checks events, its BAD_EVENT is the client's check, which the other peer does not model: not compared.
@@ -185,9 +188,21 @@ export async function compareDecoders(
   let batchBytes = 0;
   /** Frames to read again without their one-sided fields (see disagreement). */
   let again: MutatedFrame[] = [];
+  const classify = (codec: Peer, frames: Uint8Array[]) => codec.call<FrameVerdict[]>('classify', { frames }, 120_000);
+  /** The old decoder's verdicts: those kept from an earlier run, and the rest read now (and kept). */
+  const oldVerdicts = async (bytes: Uint8Array[]): Promise<FrameVerdict[]> => {
+    const kept = opts.oldKept;
+    if (!kept) return classify(codecs.old, bytes);
+    const keys = bytes.map((b) => KeptVerdicts.keyOf(b));
+    const verdicts = keys.map((k) => kept.get(k));
+    const unread = verdicts.flatMap((v, i) => (v ? [] : [i]));
+    const read = unread.length ? await classify(codecs.old, unread.map((i) => bytes[i]!)) : [];
+    unread.forEach((i, j) => ((verdicts[i] = read[j]!), kept.set(keys[i]!, read[j]!)));
+    return verdicts as FrameVerdict[];
+  };
   const judgeBatch = async (frames: readonly MutatedFrame[], rereading: boolean) => {
     const bytes = frames.map((f) => f.bytes);
-    const [byOld, byNew] = await Promise.all([codecs.old.call<FrameVerdict[]>('classify', { frames: bytes }, 120_000), codecs.new.call<FrameVerdict[]>('classify', { frames: bytes }, 120_000)]);
+    const [byOld, byNew] = await Promise.all([oldVerdicts(bytes), classify(codecs.new, bytes)]);
     frames.forEach((frame, i) => {
       const code = frame.bytes[2]!;
       if (uncomparable(byOld[i]!) || uncomparable(byNew[i]!)) return void uncompared++;
@@ -244,7 +259,7 @@ export async function compareDecoders(
     if (again.length) await judgeBatch(again, true);
   }
   const findings = [...found.values()].map(({ example, count, opcodes }) => finding(example, count, opcodes, manifests, seeds, opts.seed));
-  return { frames: read + repeated, repeated, seed: opts.seed, declared: skipped, eventsUncompared: uncompared, findings };
+  return { frames: read + repeated, repeated, oldKept: opts.oldKept?.hits ?? 0, seed: opts.seed, declared: skipped, eventsUncompared: uncompared, findings };
 }
 
 const opcodeEntry = (manifests: { old: WireManifest; new: WireManifest }, code: number) => manifests.new.opcodes.find((o) => o.code === code) ?? manifests.old.opcodes.find((o) => o.code === code);

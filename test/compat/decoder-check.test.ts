@@ -1,4 +1,8 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { KeptVerdicts } from '../../compat/codec-diff/kept-verdicts.js';
 import { compareDecoders, seedFrames } from '../../compat/codec-diff/compare-decoders.js';
 import { jsonOf, mutatedFrames, setAt } from '../../compat/codec-diff/mutate.js';
 import type { PeerProcess } from '../../compat/journey/peer-process.js';
@@ -92,6 +96,32 @@ describe('the differential codec check', () => {
     // What was sent: the frames drawn once, and the few read again without their one-sided fields.
     expect(sent.length + result.repeated).toBeGreaterThanOrEqual(5_000);
     expect(sent.length + result.repeated).toBeLessThan(5_000 + 50);
+  });
+
+  it("keeps the old decoder's verdicts for the next run: a run of the same draw reads no frame with the old decoder, and finds the same", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'termwire-kept-'));
+    try {
+      let oldRead = 0;
+      // The one frame that asks whether a peer checks events is asked every run.
+      const countingOld = { call: async (_op: string, args: { frames: Uint8Array[] }) => ((oldRead += args.frames.length), args.frames.map((f) => classifyFrame(f))) } as unknown as PeerProcess;
+      const run = async () => {
+        const oldKept = KeptVerdicts.open(dir, 'v1.0.0 cache-entry');
+        const result = await compareDecoders({ old: countingOld, new: codec(narrowed) }, seeds, manifests, { count: 5_000, seed: 7, judgedStatically: new Set(), oldKept });
+        oldKept.save();
+        return result;
+      };
+      const first = await run();
+      expect(oldRead).toBeGreaterThan(1_000);
+      expect(first.oldKept).toBe(0);
+      oldRead = 0;
+      const second = await run();
+      expect(oldRead, 'only the events probe').toBe(1);
+      expect(second.oldKept).toBeGreaterThan(1_000);
+      expect(second.findings).toEqual(first.findings);
+      expect(second.findings.length).toBeGreaterThan(0);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('a narrowed field is DECODERS_DISAGREE, old writers to the new reader, with its smallest example and the seed', async () => {
