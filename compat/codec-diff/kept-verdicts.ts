@@ -8,6 +8,8 @@ import type { FrameVerdict } from '../peer/codec-peer.js';
 const KEY_BYTES = 20;
 /** What the file holds; a file of another layout is read as empty. */
 const LAYOUT = 1;
+/** The file is written again once more than 1 in this many of a run's verdicts were read now. */
+const REWRITE_PAST_FRESH_SHARE = 4;
 
 /**
  * The old build's verdicts on the decoder check's frames, kept between gate
@@ -56,12 +58,15 @@ export class KeptVerdicts {
   }
 
   /**
-   * Writes this run's verdicts where any was read now, whole under a
-   * temporary name and then renamed, so runs racing on one cache never read
-   * half a file. A cache it cannot write only loses the saving.
+   * Writes this run's verdicts where more than a quarter were read now (the
+   * first run, or a journey whose frames moved): the few a cached run reads
+   * come from seed frames that differ in every run, such as where an Output
+   * was split, and writing 16 MB for them cost more than it saved. Whole
+   * under a temporary name and then renamed, so runs racing on one cache
+   * never read half a file. A cache it cannot write only loses the saving.
    */
   save(): void {
-    if (!this.readNow) return;
+    if (this.readNow * REWRITE_PAST_FRESH_SHARE <= this.used.size) return;
     const keys = Buffer.from([...this.used.keys()].join(''), 'latin1');
     try {
       mkdirSync(dirname(this.file), { recursive: true });

@@ -35,7 +35,7 @@ describe("the old build's verdicts kept between runs", () => {
     expect(KeptVerdicts.open(dir, 'def456 def456-f2').get(a), 'another baseline').toBeUndefined();
   });
 
-  it('keeps only what the last run used, and writes nothing where it read nothing new', () => {
+  it('keeps only what the last run used, and writes again only where more than a quarter was read now', () => {
     const dir = cacheDir();
     const [a, b] = [KeptVerdicts.keyOf(frame('a')), KeptVerdicts.keyOf(frame('b'))];
     const first = KeptVerdicts.open(dir, 'abc');
@@ -49,6 +49,19 @@ describe("the old build's verdicts kept between runs", () => {
     onlyA.get(a);
     onlyA.save();
     expect(statSync(file).mtimeMs, 'every verdict was kept: no write').toBe(written);
+    const fewNew = KeptVerdicts.open(dir, 'abc');
+    fewNew.get(a);
+    fewNew.set(KeptVerdicts.keyOf(frame('new')), refused);
+    fewNew.get(b);
+    fewNew.set(KeptVerdicts.keyOf(frame('newer')), refused);
+    fewNew.save();
+    expect(statSync(file).mtimeMs, 'half read now: written').not.toBe(written);
+    const rewritten = statSync(file).mtimeMs;
+    const manyKept = KeptVerdicts.open(dir, 'abc');
+    [a, b, KeptVerdicts.keyOf(frame('new'))].forEach((k) => manyKept.get(k));
+    manyKept.set(KeptVerdicts.keyOf(frame('newest')), refused);
+    manyKept.save();
+    expect(statSync(file).mtimeMs, 'one read now of four used: a quarter is not written').toBe(rewritten);
 
     const withC = KeptVerdicts.open(dir, 'abc');
     withC.get(a);
@@ -56,7 +69,8 @@ describe("the old build's verdicts kept between runs", () => {
     withC.save();
     const third = KeptVerdicts.open(dir, 'abc');
     expect(third.get(a)).toEqual(accepted);
-    expect(third.get(b), 'not used by the last run').toBeUndefined();
+    expect(third.get(KeptVerdicts.keyOf(frame('c')))).toEqual(refused);
+    expect(third.get(b), 'not used by the last run that wrote').toBeUndefined();
   });
 
   it('reads a file it cannot make sense of as no verdicts', () => {
