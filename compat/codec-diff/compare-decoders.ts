@@ -177,32 +177,32 @@ export async function compareDecoders(
   const schemaOf = (m: WireManifest, code: number) => (m.opcodes.find((o) => o.code === code)?.schema ?? undefined) as BoundedSchema | undefined;
   const found = new Map<string, { example: Disagreement; count: number; opcodes: Set<number> }>();
   // A decoder that throws is one crash whatever opcode reached it: its frames are grouped by writer and error class, not per opcode.
-  const keyOf = (code: number, kind: DisagreementKind, current: FrameVerdict) => (kind === 'newThrew' ? `newThrew:${writerOf(manifests, code)}:${thrownClass(current)}` : `${code}:${kind}`);
+  const causeOf = (code: number, kind: DisagreementKind, current: FrameVerdict) => (kind === 'newThrew' ? `newThrew:${writerOf(manifests, code)}:${thrownClass(current)}` : `${code}:${kind}`);
   let read = 0;
   let skipped = 0;
   let repeated = 0;
-  /** The frames drawn so far, by their bytes (a latin1 string: one char per byte). */
+  /** The frames drawn so far, by their SHA-1 (the key their kept verdicts go by too). */
   const drawn = new Set<string>();
   let uncompared = 0;
   let batch: MutatedFrame[] = [];
+  let batchKeys: string[] = [];
   let batchBytes = 0;
   /** Frames to read again without their one-sided fields (see disagreement). */
   let again: MutatedFrame[] = [];
   const classify = (codec: Peer, frames: Uint8Array[]) => codec.call<FrameVerdict[]>('classify', { frames }, 120_000);
   /** The old decoder's verdicts: those kept from an earlier run, and the rest read now (and kept). */
-  const oldVerdicts = async (bytes: Uint8Array[]): Promise<FrameVerdict[]> => {
+  const oldVerdicts = async (bytes: Uint8Array[], keys: readonly string[]): Promise<FrameVerdict[]> => {
     const kept = opts.oldKept;
     if (!kept) return classify(codecs.old, bytes);
-    const keys = bytes.map((b) => KeptVerdicts.keyOf(b));
     const verdicts = keys.map((k) => kept.get(k));
     const unread = verdicts.flatMap((v, i) => (v ? [] : [i]));
     const read = unread.length ? await classify(codecs.old, unread.map((i) => bytes[i]!)) : [];
     unread.forEach((i, j) => ((verdicts[i] = read[j]!), kept.set(keys[i]!, read[j]!)));
     return verdicts as FrameVerdict[];
   };
-  const judgeBatch = async (frames: readonly MutatedFrame[], rereading: boolean) => {
+  const judgeBatch = async (frames: readonly MutatedFrame[], keys: readonly string[], rereading: boolean) => {
     const bytes = frames.map((f) => f.bytes);
-    const [byOld, byNew] = await Promise.all([oldVerdicts(bytes), classify(codecs.new, bytes)]);
+    const [byOld, byNew] = await Promise.all([oldVerdicts(bytes, keys), classify(codecs.new, bytes)]);
     frames.forEach((frame, i) => {
       const code = frame.bytes[2]!;
       if (uncomparable(byOld[i]!) || uncomparable(byNew[i]!)) return void uncompared++;
@@ -210,7 +210,7 @@ export async function compareDecoders(
       const kind = disagreement(frame.bytes, byOld[i]!, byNew[i]!, schemas);
       if (!kind) return;
       if (kind === 'oneSided') return void (rereading ? undefined : again.push(stripped(frame, schemas)));
-      const key = keyOf(code, kind, byNew[i]!);
+      const key = causeOf(code, kind, byNew[i]!);
       const seen = found.get(key);
       const here: Disagreement = { frame, old: byOld[i]!, current: byNew[i]!, kind };
       if (!seen) found.set(key, { example: here, count: 1, opcodes: new Set([code]) });
@@ -219,15 +219,17 @@ export async function compareDecoders(
   };
   const flush = async () => {
     if (!batch.length) return;
-    await judgeBatch(batch, false);
+    await judgeBatch(batch, batchKeys, false);
     read += batch.length;
     opts.onProgress?.(read);
     batch = [];
+    batchKeys = [];
     batchBytes = 0;
-    if (again.length >= BATCH_FRAMES || again.reduce((sum, f) => sum + f.bytes.length, 0) >= BATCH_BYTES) {
-      await judgeBatch(again, true);
-      again = [];
-    }
+    if (again.length >= BATCH_FRAMES || again.reduce((sum, f) => sum + f.bytes.length, 0) >= BATCH_BYTES) await judgeAgain();
+  };
+  const judgeAgain = async () => {
+    await judgeBatch(again, again.map((f) => KeptVerdicts.keyOf(f.bytes)), true);
+    again = [];
   };
   if (seeds.length) {
     // `count` frames reach both decoders; those left to the static rules do not count (at most as many again are drawn).
@@ -242,21 +244,20 @@ export async function compareDecoders(
         skipped++;
         continue;
       }
-      // A frame drawn again reads as it did: one in seven of a draw was, each read by both decoders. The large probes are drawn once.
-      if (frame.bytes.length <= MAX_SEED_BYTES * 2) {
-        const bytes = Buffer.from(frame.bytes.buffer, frame.bytes.byteOffset, frame.bytes.byteLength).toString('latin1');
-        if (drawn.has(bytes)) {
-          repeated++;
-          continue;
-        }
-        drawn.add(bytes);
+      // A frame drawn again reads as it did: one in seven of a draw was, each read by both decoders.
+      const key = KeptVerdicts.keyOf(frame.bytes);
+      if (drawn.has(key)) {
+        repeated++;
+        continue;
       }
+      drawn.add(key);
       batch.push(frame);
+      batchKeys.push(key);
       batchBytes += frame.bytes.length;
       if (batch.length >= BATCH_FRAMES || batchBytes >= BATCH_BYTES) await flush();
     }
     await flush();
-    if (again.length) await judgeBatch(again, true);
+    if (again.length) await judgeAgain();
   }
   const findings = [...found.values()].map(({ example, count, opcodes }) => finding(example, count, opcodes, manifests, seeds, opts.seed));
   return { frames: read + repeated, repeated, oldKept: opts.oldKept?.hits ?? 0, seed: opts.seed, declared: skipped, eventsUncompared: uncompared, findings };
