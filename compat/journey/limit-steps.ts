@@ -5,7 +5,7 @@ import { eventType, handmadeFrame, payloadText, sawErrorSinceStep, sawSinceStep,
 
 /** What the host peer's 'limits' op answers (compat/peer/host-peer.ts). */
 export interface HostPeerLimits {
-  readonly limits: { readonly maxCols: number; readonly maxStreamsPerConnection: number; readonly maxErrorRepliesPerSecond?: number };
+  readonly limits: { readonly maxCols: number; readonly maxStreamsPerConnection: number; readonly maxErrorRepliesPerSecond?: number; readonly maxSnapshotRequestsPerSecond?: number };
   readonly spareTerminals: readonly string[];
 }
 

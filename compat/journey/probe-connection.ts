@@ -21,7 +21,7 @@ const HANDSHAKE_TIMEOUT_MS = 10_000;
  * differs between two hosts' answers is the hosts'.
  */
 export class ProbeConnection {
-  private flood: { step: string; size: number; answered: number } | undefined;
+  private flood: { step: string; size: number; answered: number; answers: (bytes: Uint8Array) => boolean } | undefined;
   private finished = false;
 
   private constructor(
@@ -33,6 +33,7 @@ export class ProbeConnection {
       if (!isBinary) return;
       if (!this.flood) return this.recorder.record('hostToClient', copyBytes(data));
       // Every flooded frame answered: the host has no limit that closes (v0.1.0), and keeps the connection.
+      if (!this.flood.answers(copyBytes(data))) return;
       if (++this.flood.answered === this.flood.size) this.end({ outcome: 'stayedOpen' });
     });
     ws.on('close', (code, reason) => this.end({ outcome: 'closed', code, reason: reason.toString() }));
@@ -90,12 +91,14 @@ export class ProbeConnection {
   }
 
   /**
-   * Sends every frame at once, each of which earns an Error. The flood ends
-   * when the host closes the connection, or when it has answered every frame;
-   * a host that neither closes nor answers leaves the step to stall.
+   * Sends every frame at once, each of which earns one answer (`answers`
+   * tells an answer from the other frames the host sends; by default each
+   * frame is one). The flood ends when the host closes the connection, or
+   * when it has answered every frame; a host that neither closes nor answers
+   * leaves the step to stall. The flood's frames are counted, never recorded.
    */
-  sendFlood(frames: readonly Uint8Array[]): void {
-    this.flood = { step: this.recorder.step(), size: frames.length, answered: 0 };
+  sendFlood(frames: readonly Uint8Array[], answers: (bytes: Uint8Array) => boolean = () => true): void {
+    this.flood = { step: this.recorder.step(), size: frames.length, answered: 0, answers };
     for (const bytes of frames) this.ws.send(bytes, { binary: true });
   }
 

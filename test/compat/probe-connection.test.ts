@@ -15,8 +15,8 @@ afterEach(async () => {
   for (const f of cleanup.splice(0).reverse()) await f();
 });
 
-async function probeOf(maxErrorRepliesPerSecond: number): Promise<{ proxy: RecordingProxy; host: TestHost }> {
-  const host = await startTestHost({ limits: { maxErrorRepliesPerSecond }, terminals: () => new ScriptBackend() });
+async function probeOf(maxErrorRepliesPerSecond: number, maxSnapshotRequestsPerSecond?: number): Promise<{ proxy: RecordingProxy; host: TestHost }> {
+  const host = await startTestHost({ limits: { maxErrorRepliesPerSecond, ...(maxSnapshotRequestsPerSecond ? { maxSnapshotRequestsPerSecond } : {}) }, terminals: () => new ScriptBackend() });
   cleanup.push(() => host.close());
   const proxy = new RecordingProxy();
   await proxy.listen();
@@ -27,6 +27,17 @@ async function probeOf(maxErrorRepliesPerSecond: number): Promise<{ proxy: Recor
 }
 
 const refused = (n: number) => Array.from({ length: n }, () => handmadeFrame(WIRE.opcode.Input, 919, 'x'));
+const snapshotRequests = (n: number) => Array.from({ length: n }, () => handmadeFrame(WIRE.opcode.SnapshotRequest, 920, '{}'));
+const endsASnapshot = (bytes: Uint8Array) => bytes[2] === WIRE.opcode.SnapshotEnd;
+
+/** A probe subscribed to a terminal on stream 920, its first snapshot received. */
+async function subscribedProbe(proxy: RecordingProxy) {
+  const probe = await proxy.probe();
+  probe.send(handmadeFrame(WIRE.opcode.Subscribe, 0, JSON.stringify({ streamId: 920, terminal: 'main' })));
+  await waitFor(() => proxy.frames.some((f) => f.client === 'probe' && f.streamId === 920 && f.opcode === WIRE.opcode.SnapshotEnd), { what: "the snapshot answering the probe's Subscribe" });
+  return probe;
+}
+
 const probeErrors = (proxy: RecordingProxy) => proxy.frames.filter((f) => f.client === 'probe' && f.direction === 'hostToClient').map((f) => Buffer.from(f.bytes.subarray(WIRE.headerBytes)).toString().split(':')[0]);
 
 describe("the proxy's probe connection", () => {
@@ -58,6 +69,24 @@ describe("the proxy's probe connection", () => {
     // Once ended, the next step that asks gets a probe of its own.
     const again = await proxy.probe();
     expect([again === probe, again.connection]).toEqual([false, 2]);
+  });
+
+  it('ends a flood of snapshot requests past the snapshot rate in the close the host gave', async () => {
+    const { proxy, host } = await probeOf(100, 5);
+    (await subscribedProbe(proxy)).sendFlood(snapshotRequests(100), endsASnapshot);
+    await waitFor(() => proxy.probeEnds.length === 1, { what: 'the end of the flood' });
+    expect(proxy.probeEnds[0]).toMatchObject({ outcome: 'closed', code: 1008 });
+    expect(proxy.probeEnds[0]!.reason).toMatch(/^SNAPSHOT_RATE: /);
+    expect(host.host.counters.limitCloses.SNAPSHOT_RATE).toBe(1);
+  });
+
+  it('counts a flood answered whole by its answers only: a snapshot of several frames answers one request', async () => {
+    const { proxy } = await probeOf(100, 1_000);
+    let snapshotEnds = 0;
+    (await subscribedProbe(proxy)).sendFlood(snapshotRequests(30), (bytes) => endsASnapshot(bytes) && ++snapshotEnds > 0);
+    await waitFor(() => proxy.probeEnds.length === 1, { what: 'the end of the flood' });
+    expect(proxy.probeEnds[0]).toMatchObject({ outcome: 'stayedOpen', answeredFrames: 30 });
+    expect(snapshotEnds).toBe(30);
   });
 
   it('records the host refusing an upgrade with a wrong token with its HTTP status', async () => {
