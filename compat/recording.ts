@@ -145,6 +145,8 @@ export interface ProbeEnd {
   readonly status?: number;
   /** Frames the host sent on the probe while a flood lasted; no rule compares it. */
   readonly answeredFrames: number;
+  /** For a wrong token tried again at once: milliseconds from sending the first attempt to this answer, a bound the host's failure delay sets from below. */
+  readonly sinceFirstAttemptMs?: number;
 }
 
 export interface StepResult {

@@ -252,13 +252,21 @@ export class RecordingProxy extends ProxyAdmission {
     return this.probeConnection?.floodAnswered ?? 0;
   }
 
-  /** The probe asks the host to upgrade a connection with a wrong token; how the host answered is recorded as a ProbeEnd. */
+  /**
+   * The probe asks the host to upgrade a connection with a wrong token, and
+   * again as soon as it is answered; how the host answered each is recorded as
+   * a ProbeEnd, the second with the time since the first was sent: a host
+   * slows the next attempt from a network that just failed.
+   */
   async probeWrongToken(): Promise<void> {
     const upstream = await this.admitted();
-    const connection = ++this.connections;
     const step = this.step;
-    const answer = await ProbeConnection.tryWrongToken(upstream);
-    this.probeEnds.push({ step, connection, ...answer, answeredFrames: 0 });
+    const sent = performance.now();
+    for (const again of [false, true]) {
+      const connection = ++this.connections;
+      const answer = await ProbeConnection.tryWrongToken(upstream);
+      this.probeEnds.push({ step, connection, ...answer, answeredFrames: 0, ...(again ? { sinceFirstAttemptMs: Math.round(performance.now() - sent) } : {}) });
+    }
   }
 
   private record(direction: FrameDirection, bytes: Uint8Array, on: { readonly id: number; readonly client: ClientLabel }, fault?: 'dropped' | 'injected'): void {

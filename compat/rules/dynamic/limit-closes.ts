@@ -49,6 +49,28 @@ function whyJudged(e: ProbeEnd): string | undefined {
   return undefined;
 }
 
+/**
+ * How long a host that slows guessing makes the next attempt from a network
+ * wait after its first failed authentication: authFailureDelayMs, 100 ms in
+ * every release that has the throttle (v0.2.0 on). A host's timer never fires
+ * before its delay, so the second answer comes at least this long after the
+ * first attempt was sent, however busy the machine.
+ */
+const FIRST_FAILURE_DELAY_MS = 100;
+
+/**
+ * The second wrong token, tried as soon as the first was answered: where the
+ * old host made it wait its first failure's delay and the new one answered it
+ * in less than half that, the new host no longer slows a network that just
+ * failed. Half, since a timer may fire a few milliseconds early by the clock
+ * of a busy event loop; a host that lost the delay answers within a round trip.
+ */
+function notSlowed(expected: ProbeEnd, found: ProbeEnd | undefined): string | undefined {
+  const [was, now] = [expected.sinceFirstAttemptMs, found?.sinceFirstAttemptMs];
+  if (was === undefined || now === undefined || was < FIRST_FAILURE_DELAY_MS || now >= FIRST_FAILURE_DELAY_MS / 2) return undefined;
+  return `in step wrongToken the new host answered a second wrong token from the same network ${now} ms after the first was sent, where the old host took ${was} ms: a failed authentication no longer slows the next attempt (authFailureDelayMs, ${FIRST_FAILURE_DELAY_MS} ms), so a guesser tries tokens as fast as round trips allow`;
+}
+
 /** WebSocket's code for a connection that ended without a close frame. */
 const CLOSED_WITHOUT_FRAME = 1006;
 
@@ -60,14 +82,15 @@ const inconclusive = (e: ProbeEnd) => e.outcome === 'closed' && e.code === CLOSE
  * otherwise than the old host does on the same bytes in old × old: a flood
  * past maxErrorRepliesPerSecond (limitsClosed) closed with another reason
  * code, or not at all; an upgrade with a wrong token (wrongToken) answered
- * with a status a client does not read as a wrong token, or admitted. The
- * probe sends both hosts the same bytes, so the old host's own end is the
+ * with a status a client does not read as a wrong token, or admitted; a
+ * second wrong token answered without the delay a failure sets (notSlowed).
+ * The probe sends both hosts the same bytes, so the old host's own end is the
  * expectation.
  */
 export const hostCloseChanged = dynamicRule({
   id: 'HOST_CLOSE_CHANGED',
   compatibilityRule: 3,
-  purpose: 'The new host ends a connection of the gate’s probe otherwise than the old host did on the same bytes: past a limit, a close reason with another stable code or no close at all; with a wrong token, an answer other than 401 or 403, or the connection admitted.',
+  purpose: 'The new host ends a connection of the gate’s probe otherwise than the old host did on the same bytes: past a limit, a close reason with another stable code or no close at all; with a wrong token, an answer other than 401 or 403, the connection admitted, or a second attempt answered without the delay a failure sets.',
   fix: { fix: 'close a connection past a limit with a reason that starts with the limit’s stable code (src/host/options.ts HOST_CLOSE_REASONS), and refuse a wrong token with 401, as the old host does', docs: FIX_DOCS.protocol },
   judge: (recordings: JourneyRecordingSet) => {
     const skew = recordings.oldClientNewHost;
@@ -83,6 +106,8 @@ export const hostCloseChanged = dynamicRule({
         if (!why || (found && inconclusive(found))) return [];
         const was = endOf(expected);
         const now = found ? endOf(found) : 'did not end it';
+        const faster = was === now ? notSlowed(expected, found) : undefined;
+        if (faster) return [{ direction: newWriterToOldReader('host'), subject: 'upgrade:wrong token again', step, message: faster, evidence: { before: `${expected.sinceFirstAttemptMs} ms`, after: `${found!.sinceFirstAttemptMs} ms` } }];
         if (was === now) return [];
         return [
           {
