@@ -145,8 +145,10 @@ export interface ProbeEnd {
   readonly status?: number;
   /** Frames the host sent on the probe while a flood lasted; no rule compares it. */
   readonly answeredFrames: number;
-  /** For a wrong token tried again at once: milliseconds from sending the first attempt to this answer, a bound the host's failure delay sets from below. */
+  /** For the last of wrong tokens tried one after another: milliseconds from sending the first attempt to this answer, which the delays of the failures before it bound from below. */
   readonly sinceFirstAttemptMs?: number;
+  /** How many wrong tokens from the same network failed before this one. */
+  readonly failuresBefore?: number;
 }
 
 export interface StepResult {

@@ -86,9 +86,9 @@ async function floodSnapshotRequests(ctx: StepContext, requests: number): Promis
 /**
  * The probe asks the host to upgrade a connection with a token it never
  * issued: refused with 401 (or 403), which a client reads as a wrong token
- * (AUTH_REFUSED) and does not retry as a network failure. It asks again at
- * once: the host judges the second attempt only after the delay the first
- * failure set for its network. Last in the script:
+ * (AUTH_REFUSED) and does not retry as a network failure. It asks twice
+ * more at once: the host judges each attempt only after the delay the
+ * failures before it set for its network. Last in the script:
  * a failed authentication slows the next attempt from the same network, and
  * every peer of the journey connects from the loopback.
  */

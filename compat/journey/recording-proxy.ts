@@ -51,6 +51,13 @@ interface OwedPing {
 /** A ping still owed when its connection ends was unanswered only if the link stayed up this long after it (a pong in flight at close is not a fault). */
 const UNANSWERED_AFTER_MS = 3_000;
 const PROXY_PING_BYTES = 8;
+/**
+ * Wrong tokens the probe tries one after another: the third waits for the
+ * first two failures' delays (100 + 200 ms on a host that doubles them),
+ * long past the three round trips a host without the delay answers in, even
+ * on a busy machine.
+ */
+const WRONG_TOKEN_ATTEMPTS = 3;
 
 export type { Upstream } from './proxy-admission.js';
 
@@ -254,18 +261,20 @@ export class RecordingProxy extends ProxyAdmission {
 
   /**
    * The probe asks the host to upgrade a connection with a wrong token, and
-   * again as soon as it is answered; how the host answered each is recorded as
-   * a ProbeEnd, the second with the time since the first was sent: a host
-   * slows the next attempt from a network that just failed.
+   * again as soon as each is answered (WRONG_TOKEN_ATTEMPTS in all); how the
+   * host answered each is recorded as a ProbeEnd, the last with the time since
+   * the first was sent: a host slows each attempt from a network that just
+   * failed.
    */
   async probeWrongToken(): Promise<void> {
     const upstream = await this.admitted();
     const step = this.step;
     const sent = performance.now();
-    for (const again of [false, true]) {
+    for (let failuresBefore = 0; failuresBefore < WRONG_TOKEN_ATTEMPTS; failuresBefore++) {
       const connection = ++this.connections;
       const answer = await ProbeConnection.tryWrongToken(upstream);
-      this.probeEnds.push({ step, connection, ...answer, answeredFrames: 0, ...(again ? { sinceFirstAttemptMs: Math.round(performance.now() - sent) } : {}) });
+      const last = failuresBefore === WRONG_TOKEN_ATTEMPTS - 1 ? { sinceFirstAttemptMs: Math.round(performance.now() - sent), failuresBefore } : {};
+      this.probeEnds.push({ step, connection, ...answer, answeredFrames: 0, ...last });
     }
   }
 

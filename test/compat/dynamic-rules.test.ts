@@ -253,22 +253,22 @@ describe('dynamic rules', () => {
     expect(judged(answer('refused', 401), answer('admitted'))).toEqual([['upgrade:wrong token', 'admitted a wrong token']]);
   });
 
-  it('HOST_CLOSE_CHANGED: a second wrong token answered in under half the first failure\'s delay, where the old host waited it; an old host without the delay, and a slow answer on a busy machine, stay green', () => {
-    const first = { step: 'wrongToken', connection: 12, outcome: 'refused', status: 401, answeredFrames: 0 } as const;
-    const again = (ms: number) => ({ ...first, connection: 13, sinceFirstAttemptMs: ms });
+  it('HOST_CLOSE_CHANGED: the third wrong token in a row answered in under half the first two failures\' delays (100 + 200 ms), where the old host waited them; an old host without the delays, and a slow answer on a busy machine, stay green', () => {
+    const refused = (connection: number) => ({ step: 'wrongToken', connection, outcome: 'refused', status: 401, answeredFrames: 0 }) as const;
+    const third = (ms: number) => ({ ...refused(14), sinceFirstAttemptMs: ms, failuresBefore: 2 });
     const judged = (oldMs: number, newMs: number) => {
       const set = healthySet();
-      set.oldOld.probeEnds = [first, again(oldMs)];
-      set.oldClientNewHost.probeEnds = [first, again(newMs)];
+      set.oldOld.probeEnds = [refused(12), refused(13), third(oldMs)];
+      set.oldClientNewHost.probeEnds = [refused(12), refused(13), third(newMs)];
       return run(set).filter((f) => f.ruleId === 'HOST_CLOSE_CHANGED').map((f) => [f.direction, f.subject, f.evidence.before, f.evidence.after]);
     };
-    expect(judged(104, 7)).toEqual([['old client × new host', 'upgrade:wrong token again', '104 ms', '7 ms']]);
-    expect(judged(104, 49)).toEqual([['old client × new host', 'upgrade:wrong token again', '104 ms', '49 ms']]);
-    expect(judged(104, 50)).toEqual([]);
-    expect(judged(104, 480)).toEqual([]);
-    // v0.1.0 had no throttle: its own answer came within a round trip, so the new host's is not judged against it.
-    expect(judged(8, 5)).toEqual([]);
-    expect(judged(99, 5)).toEqual([]);
+    expect(judged(312, 9)).toEqual([['old client × new host', 'upgrade:wrong token again', '312 ms', '9 ms']]);
+    expect(judged(312, 149)).toEqual([['old client × new host', 'upgrade:wrong token again', '312 ms', '149 ms']]);
+    expect(judged(312, 150)).toEqual([]);
+    expect(judged(312, 900)).toEqual([]);
+    // v0.1.0 had no throttle: its own answers came within round trips, so the new host's are not judged against them.
+    expect(judged(20, 9)).toEqual([]);
+    expect(judged(299, 9)).toEqual([]);
   });
 
   it('FRAME_COUNT_CHANGED: a frame repeated unchanged far more often than its reference, per second of the step; a few more, distinct frames and snapshot chunks stay green', () => {

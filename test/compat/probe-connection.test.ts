@@ -89,15 +89,15 @@ describe("the proxy's probe connection", () => {
     expect(snapshotEnds).toBe(30);
   });
 
-  it('records the host refusing a wrong token with its HTTP status, twice: the second answer no sooner than the delay the first failure set (100 ms)', async () => {
+  it('records the host refusing wrong tokens in a row with its HTTP status: the third answer no sooner than the delays the first two failures set (100 + 200 ms)', async () => {
     const { proxy } = await probeOf(100);
     proxy.step = 'wrongToken';
     await proxy.probeWrongToken();
-    const [first, again] = proxy.probeEnds;
-    expect(first).toEqual({ step: 'wrongToken', connection: 1, outcome: 'refused', status: 401, answeredFrames: 0 });
-    expect(again).toMatchObject({ step: 'wrongToken', connection: 2, outcome: 'refused', status: 401 });
-    // A lower bound the host's timer sets, whatever the machine's load; the rule judges below half of it.
-    expect(again!.sinceFirstAttemptMs).toBeGreaterThanOrEqual(50);
+    const [first, second, third] = proxy.probeEnds;
+    expect([first, second]).toEqual([1, 2].map((connection) => ({ step: 'wrongToken', connection, outcome: 'refused', status: 401, answeredFrames: 0 })));
+    expect(third).toMatchObject({ step: 'wrongToken', connection: 3, outcome: 'refused', status: 401, failuresBefore: 2 });
+    // A lower bound the host's timers set, whatever the machine's load; the rule judges below half of it.
+    expect(third!.sinceFirstAttemptMs).toBeGreaterThanOrEqual(150);
   });
 
   it('records a host that lets a wrong token in as admitted, and ends that connection', async () => {
@@ -111,7 +111,7 @@ describe("the proxy's probe connection", () => {
     proxy.connectTo({ url: `ws://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 'any' });
     proxy.step = 'wrongToken';
     await proxy.probeWrongToken();
-    expect(proxy.probeEnds.map(({ sinceFirstAttemptMs, ...end }) => end)).toEqual([1, 2].map((connection) => ({ step: 'wrongToken', connection, outcome: 'admitted', answeredFrames: 0 })));
+    expect(proxy.probeEnds.map(({ sinceFirstAttemptMs, failuresBefore, ...end }) => end)).toEqual([1, 2, 3].map((connection) => ({ step: 'wrongToken', connection, outcome: 'admitted', answeredFrames: 0 })));
     await closed;
   });
 

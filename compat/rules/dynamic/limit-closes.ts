@@ -52,23 +52,29 @@ function whyJudged(e: ProbeEnd): string | undefined {
 /**
  * How long a host that slows guessing makes the next attempt from a network
  * wait after its first failed authentication: authFailureDelayMs, 100 ms in
- * every release that has the throttle (v0.2.0 on). A host's timer never fires
- * before its delay, so the second answer comes at least this long after the
- * first attempt was sent, however busy the machine.
+ * every release that has the throttle (v0.2.0 on), doubling with each further
+ * failure. A host's timer never fires before its delay, so an answer comes at
+ * least the sum of the delays before it after the first attempt was sent,
+ * however busy the machine.
  */
 const FIRST_FAILURE_DELAY_MS = 100;
 
+/** The least time from the first attempt to the answer of one after `failures` failures, on a host whose delays double. */
+const slowedBy = (failures: number) => FIRST_FAILURE_DELAY_MS * (2 ** failures - 1);
+
 /**
- * The second wrong token, tried as soon as the first was answered: where the
- * old host made it wait its first failure's delay and the new one answered it
- * in less than half that, the new host no longer slows a network that just
- * failed. Half, since a timer may fire a few milliseconds early by the clock
- * of a busy event loop; a host that lost the delay answers within a round trip.
+ * The last of the wrong tokens tried one after another: where the old host
+ * made it wait the delays of the failures before it and the new one answered
+ * it in less than half that, the new host no longer slows a network that
+ * just failed. Half, since a timer may fire a few milliseconds early by the
+ * clock of a busy event loop, and a host whose delays grow more slowly is
+ * not the rule's business; a host without them answers within round trips.
  */
 function notSlowed(expected: ProbeEnd, found: ProbeEnd | undefined): string | undefined {
-  const [was, now] = [expected.sinceFirstAttemptMs, found?.sinceFirstAttemptMs];
-  if (was === undefined || now === undefined || was < FIRST_FAILURE_DELAY_MS || now >= FIRST_FAILURE_DELAY_MS / 2) return undefined;
-  return `in step wrongToken the new host answered a second wrong token from the same network ${now} ms after the first was sent, where the old host took ${was} ms: a failed authentication no longer slows the next attempt (authFailureDelayMs, ${FIRST_FAILURE_DELAY_MS} ms), so a guesser tries tokens as fast as round trips allow`;
+  const [was, now, failures] = [expected.sinceFirstAttemptMs, found?.sinceFirstAttemptMs, expected.failuresBefore];
+  if (was === undefined || now === undefined || failures === undefined || found?.failuresBefore !== failures) return undefined;
+  if (was < slowedBy(failures) || now >= slowedBy(failures) / 2) return undefined;
+  return `in step wrongToken the new host answered wrong token ${failures + 1} from the same network ${now} ms after the first was sent, where the old host took ${was} ms: failed authentications no longer slow the next attempt (authFailureDelayMs, ${FIRST_FAILURE_DELAY_MS} ms, doubling), so a guesser tries tokens as fast as round trips allow`;
 }
 
 /** WebSocket's code for a connection that ended without a close frame. */
