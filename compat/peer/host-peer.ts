@@ -4,6 +4,7 @@ import { ungatedSends } from '../../src/capabilities/send-gate.js';
 import type { HostLimits } from '../../src/host/options.js';
 import { PtyBackend } from '../../src/host/pty-backend.js';
 import { HostRuntime } from '../../src/host/runtime.js';
+import type { TerminalSession } from '../../src/host/session-environment.js';
 import { ScriptBackend } from '../../src/host/script-backend.js';
 import type { TerminalBackend, WriteOutcome } from '../../src/host/terminal.js';
 import type { FrameLink } from '../../src/transport/link.js';
@@ -32,8 +33,8 @@ export type HostPeerBackend = 'script' | 'pty';
 
 /** What the host peer's terminal is: deterministic for frame comparison, or a real shell for outcomes. */
 interface PeerTerminal {
-  /** Made on the first subscribe, when the host is listening: a shell's first prompt must not be lost. */
-  backend(): TerminalBackend;
+  /** Made on the first subscribe, when the host is listening: a shell's first prompt must not be lost. `session` is what the host made of the Subscribe's environment. */
+  backend(session: TerminalSession): TerminalBackend;
   inputLog(): string;
   emit(text: string): void;
   /** The next write comes to `outcome`: 'unknown' still reaches the terminal, 'refused' does not. */
@@ -91,8 +92,9 @@ function measuredLink(link: FrameLink, peak: { bytes: number }): FrameLink {
 /** A real bash in a PTY; what the host wrote to it is logged here, since a PTY keeps no record. */
 function ptyTerminal(): PeerTerminal {
   let log = '';
-  const start = (): TerminalBackend => {
-    const backend = new PtyBackend({ command: 'bash', args: ['--noprofile', '--norc'], env: { PS1: '$ ', HISTFILE: '/dev/null' } });
+  const start = (session: TerminalSession): TerminalBackend => {
+    // The shell starts as `termwire serve` starts one (src/cli/serve.ts), with the TERM and variables the host kept of the Subscribe's.
+    const backend = new PtyBackend({ command: 'bash', args: ['--noprofile', '--norc'], term: session.term, env: { ...session.env, PS1: '$ ', HISTFILE: '/dev/null' } });
     const write = backend.write.bind(backend);
     backend.write = (data: string) => {
       const outcome = write(data);
@@ -142,7 +144,7 @@ export async function openHostSession(kind: HostPeerBackend = 'script', limits: 
   const terminal = kind === 'pty' ? ptyTerminal() : scriptTerminal();
   const spare = (name: string) => ((SPARE_TERMINALS as readonly string[]).includes(name) ? new ScriptBackend() : undefined);
   const side = scriptTerminal();
-  const host = new HostRuntime({ terminals: (name) => (name === TERMINAL ? terminal.backend() : name === SIDE_TERMINAL ? side.backend() : spare(name)), limits: { ...JOURNEY_HOST_LIMITS, ...limits } });
+  const host = new HostRuntime({ terminals: (name, session) => (name === TERMINAL ? terminal.backend(session) : name === SIDE_TERMINAL ? side.backend(session) : spare(name)), limits: { ...JOURNEY_HOST_LIMITS, ...limits } });
   const token = randomBytes(16).toString('hex');
   const peak = { bytes: 0 };
   const server = await startWsServer({ token, onLink: (link) => host.accept(measuredLink(link, peak)) });
