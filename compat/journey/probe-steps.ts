@@ -47,7 +47,7 @@ export const limitsClosed: JourneyStep = {
   act: async (ctx) => {
     const { limits } = await ctx.host.call<HostPeerLimits>('limits');
     const errors = (limits.maxErrorRepliesPerSecond ?? DEFAULT_ERROR_REPLIES_PER_SECOND) * FLOOD_SECONDS;
-    if (errors > FLOOD_MAX_FRAMES) throw new StepNotJudged(`the host allows ${limits.maxErrorRepliesPerSecond} Error replies a second; ${FLOOD_SECONDS} seconds' worth is past the probe's flood of at most ${FLOOD_MAX_FRAMES} frames`);
+    if (errors > FLOOD_MAX_FRAMES) throw new StepNotJudged(`the host allows ${errors / FLOOD_SECONDS} Error replies a second; ${FLOOD_SECONDS} seconds' worth is past the probe's flood of at most ${FLOOD_MAX_FRAMES} frames`);
     // A host whose limits name no snapshot rate has none: only the Error flood is its to judge.
     const snapshots = limits.maxSnapshotRequestsPerSecond === undefined ? 0 : limits.maxSnapshotRequestsPerSecond * FLOOD_SECONDS;
     if (snapshots > SNAPSHOT_FLOOD_MAX_REQUESTS) throw new StepNotJudged(`the host allows ${limits.maxSnapshotRequestsPerSecond} snapshot requests a second; ${FLOOD_SECONDS} seconds' worth is past the probe's flood of at most ${SNAPSHOT_FLOOD_MAX_REQUESTS} requests`);

@@ -86,17 +86,18 @@ const inconclusive = (e: ProbeEnd) => e.outcome === 'closed' && e.code === CLOSE
 /**
  * HOST_CLOSE_CHANGED (Rule 3): the new host ends a connection of the probe
  * otherwise than the old host does on the same bytes in old × old: a flood
- * past maxErrorRepliesPerSecond (limitsClosed) closed with another reason
- * code, or not at all; an upgrade with a wrong token (wrongToken) answered
- * with a status a client does not read as a wrong token, or admitted; a
- * second wrong token answered without the delay a failure sets (notSlowed).
+ * past maxErrorRepliesPerSecond or maxSnapshotRequestsPerSecond
+ * (limitsClosed) closed with another reason code, or not at all; an upgrade
+ * with a wrong token (wrongToken) answered with a status a client does not
+ * read as a wrong token, or admitted; a later wrong token answered without
+ * the delays the failures before it set (notSlowed).
  * The probe sends both hosts the same bytes, so the old host's own end is the
  * expectation.
  */
 export const hostCloseChanged = dynamicRule({
   id: 'HOST_CLOSE_CHANGED',
   compatibilityRule: 3,
-  purpose: 'The new host ends a connection of the gate’s probe otherwise than the old host did on the same bytes: past a limit, a close reason with another stable code or no close at all; with a wrong token, an answer other than 401 or 403, the connection admitted, or a second attempt answered without the delay a failure sets.',
+  purpose: 'The new host ends a connection of the gate’s probe otherwise than the old host did on the same bytes: past a limit, a close reason with another stable code or no close at all; with a wrong token, an answer other than 401 or 403, the connection admitted, or a later attempt answered without the delays the failures before it set.',
   fix: { fix: 'close a connection past a limit with a reason that starts with the limit’s stable code (src/host/options.ts HOST_CLOSE_REASONS), and refuse a wrong token with 401, as the old host does', docs: FIX_DOCS.protocol },
   judge: (recordings: JourneyRecordingSet) => {
     const skew = recordings.oldClientNewHost;
