@@ -196,8 +196,8 @@ export async function compareDecoders(
     if (!kept) return classify(codecs.old, bytes);
     const verdicts = keys.map((k) => kept.get(k));
     const unread = verdicts.flatMap((v, i) => (v ? [] : [i]));
-    const read = unread.length ? await classify(codecs.old, unread.map((i) => bytes[i]!)) : [];
-    unread.forEach((i, j) => ((verdicts[i] = read[j]!), kept.set(keys[i]!, read[j]!)));
+    const fresh = unread.length ? await classify(codecs.old, unread.map((i) => bytes[i]!)) : [];
+    unread.forEach((i, j) => ((verdicts[i] = fresh[j]!), kept.set(keys[i]!, fresh[j]!)));
     return verdicts as FrameVerdict[];
   };
   const judgeBatch = async (frames: readonly MutatedFrame[], keys: readonly string[], rereading: boolean) => {

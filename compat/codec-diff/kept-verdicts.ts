@@ -1,5 +1,5 @@
 import { createHash, hash, randomBytes } from 'node:crypto';
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { decode, encode } from '@msgpack/msgpack';
 import type { FrameVerdict } from '../peer/codec-peer.js';
@@ -69,13 +69,14 @@ export class KeptVerdicts {
   save(): void {
     if (this.readNow * REWRITE_PAST_FRESH_SHARE <= this.used.size) return;
     const keys = Buffer.from([...this.used.keys()].join(''), 'latin1');
+    const partial = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
     try {
       mkdirSync(dirname(this.file), { recursive: true });
-      const partial = `${this.file}.${randomBytes(4).toString('hex')}.tmp`;
       writeFileSync(partial, encode({ layout: LAYOUT, keys, verdicts: [...this.used.values()] }));
       renameSync(partial, this.file);
     } catch {
-      // Read-only or full: the next run reads every frame again.
+      // Read-only or full: the next run reads every frame again; a half-written file is not left behind.
+      rmSync(partial, { force: true });
     }
   }
 }
